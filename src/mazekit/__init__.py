@@ -1,0 +1,68 @@
+"""mazekit: Unix-style tools for the hex wall-per-cell maze files of the 42 A-Maze-ing project.
+
+The public API is re-exported here lazily, so ``import mazekit`` stays cheap: numpy and the
+rest load only when a name is first used.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+# public name -> (module, attribute)
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "Maze": ("mazekit.model", "Maze"),
+    "MazeError": ("mazekit.errors", "MazeError"),
+    "FormatError": ("mazekit.errors", "FormatError"),
+    "ConfigError": ("mazekit.errors", "ConfigError"),
+    "read_maze": ("mazekit.textformat", "read"),
+    "write_maze": ("mazekit.textformat", "write"),
+    "parse_maze": ("mazekit.textformat", "parse"),
+    "dump_maze": ("mazekit.textformat", "dump"),
+    "validate": ("mazekit.rules", "validate"),
+    "Report": ("mazekit.rules", "Report"),
+    "Violation": ("mazekit.rules", "Violation"),
+    "load_config": ("mazekit.config", "load_config"),
+}
+
+__all__ = [
+    "ConfigError",
+    "FormatError",
+    "Maze",
+    "MazeError",
+    "Report",
+    "Violation",
+    "__version__",
+    "dump_maze",
+    "load_config",
+    "parse_maze",
+    "read_maze",
+    "validate",
+    "write_maze",
+]
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from .config import load_config
+    from .errors import ConfigError, FormatError, MazeError
+    from .model import Maze
+    from .rules import Report, Violation, validate
+    from .textformat import dump as dump_maze
+    from .textformat import parse as parse_maze
+    from .textformat import read as read_maze
+    from .textformat import write as write_maze
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attribute = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'mazekit' has no attribute {name!r}") from None
+    value = getattr(import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

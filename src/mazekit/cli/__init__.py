@@ -1,0 +1,85 @@
+"""The ``mazekit`` command group: subcommands load lazily, and main() owns the process edges.
+
+main() is where a closed pipe, Ctrl-C and errors become quiet exits with the codes of
+specs/errors.md; the commands themselves only parse options and call the core.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from importlib import import_module
+from typing import Any
+
+import click
+
+from .. import __version__
+from ..errors import ExitStatus
+
+# command name -> module under mazekit.cli that defines ``command``
+COMMANDS: dict[str, str] = {
+    "validate": "validate",
+}
+
+CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported only when they run (or when help lists them)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if module is None:
+            return None
+        command = import_module(f"{__name__}.{module}").command
+        assert isinstance(command, click.Command)  # programming error, not user input
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "-V", "--version", prog_name="mazekit")
+@click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
+@click.pass_context
+def cli(ctx: click.Context, debug: bool) -> None:
+    """Tools for the hex wall-per-cell maze files of the 42 A-Maze-ing project.
+
+    Every command reads a maze from FILE or stdin and writes to stdout, so they chain:
+
+    \b
+        mazekit generate config.txt -o - | mazekit solve | mazekit validate
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["debug"] = debug
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI as a process: quiet on a closed pipe (SIGPIPE) and on Ctrl-C (exit 130)."""
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    try:
+        code = cli.main(args=argv, prog_name="mazekit", standalone_mode=False)
+    except (KeyboardInterrupt, click.exceptions.Abort):
+        sys.stderr.write("\n")
+        sys.exit(ExitStatus.INTERRUPTED)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except BrokenPipeError:
+        # Only where SIGPIPE cannot be reset: silence the final flush too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(ExitStatus.INVALID)
+    except Exception as error:  # a bug in mazekit, not in the user's input
+        if debug:
+            raise
+        click.echo(
+            f"Error: internal error: {type(error).__name__}: {error} "
+            "(run with --debug for the traceback, and please report it)",
+            err=True,
+        )
+        sys.exit(ExitStatus.INVALID)
+    sys.exit(code if isinstance(code, int) else ExitStatus.OK)

@@ -1,0 +1,176 @@
+"""Graph work on the grid shared by every command: passages, components, BFS and walks.
+
+A wall counts as open only when both cells agree it is open (an incoherent wall is closed),
+so a search never leaves the grid and never trusts half a passage. Whole-grid work is numpy;
+the breadth-first search is a tight loop over flat lists, since it must be sequential.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import numpy.typing as npt
+
+from .model import BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+
+__all__ = [
+    "UNREACHED",
+    "component_labels",
+    "distances",
+    "open_bits",
+    "passages",
+    "path_from_parents",
+    "reachable_mask",
+    "shortest_path",
+    "walk",
+]
+
+UNREACHED = -1
+BoolGrid = npt.NDArray[np.bool_]
+
+
+def passages(walls: Walls) -> tuple[BoolGrid, BoolGrid]:
+    """Open passages: ``east[y, x]`` joins (x,y)-(x+1,y); ``south[y, x]`` joins (x,y)-(x,y+1)."""
+    east = ((walls[:, :-1] & EAST) == 0) & ((walls[:, 1:] & WEST) == 0)
+    south = ((walls[:-1, :] & SOUTH) == 0) & ((walls[1:, :] & NORTH) == 0)
+    return east, south
+
+
+def open_bits(walls: Walls) -> npt.NDArray[np.uint8]:
+    """Per cell, the bits of the directions one can actually move in (coherent and inside)."""
+    east, south = passages(walls)
+    bits = np.zeros(walls.shape, dtype=np.uint8)
+    bits[:, :-1] |= east.astype(np.uint8) * EAST
+    bits[:, 1:] |= east.astype(np.uint8) * WEST
+    bits[:-1, :] |= south.astype(np.uint8) * SOUTH
+    bits[1:, :] |= south.astype(np.uint8) * NORTH
+    return bits
+
+
+def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
+    """Label each cell with the smallest flat index (y * W + x) of its component, as H x W.
+
+    Union-find in whole-array steps: each root hooks onto a smaller root it touches, then
+    pointer jumping flattens the trees; a few rounds suffice even for one long corridor.
+    """
+    height, width = walls.shape
+    east, south = passages(walls)
+    east_at = np.flatnonzero(east).astype(np.int32)
+    if width > 1:
+        east_at += east_at // (width - 1)  # index in the H x (W-1) array -> flat cell index
+    south_at = np.flatnonzero(south).astype(np.int32)
+    first = np.concatenate((east_at, south_at))
+    second = np.concatenate((east_at + 1, south_at + width))
+    parent = np.arange(height * width, dtype=np.int32)
+    while first.size:
+        root_a = parent[first]
+        root_b = parent[second]
+        apart = root_a != root_b
+        if not apart.any():
+            break
+        first, second = first[apart], second[apart]
+        root_a, root_b = root_a[apart], root_b[apart]
+        # Any smaller root will do: parent[x] < x keeps the forest acyclic; losers retry.
+        parent[np.maximum(root_a, root_b)] = np.minimum(root_a, root_b)
+        while True:
+            grand = parent[parent]
+            if np.array_equal(grand, parent):
+                break
+            parent = grand
+    return parent.reshape(height, width)
+
+
+def reachable_mask(walls: Walls, start: Cell) -> BoolGrid:
+    """H x W booleans: the cells connected to ``start`` (which must lie inside the grid)."""
+    labels = component_labels(walls)
+    x, y = start
+    return np.asarray(labels == labels[y, x])
+
+
+def _flat_moves(width: int) -> tuple[tuple[int, int], ...]:
+    """(bit, flat offset) for N, E, S, W on a grid ``width`` cells wide."""
+    return tuple((d.bit, d.dy * width + d.dx) for d in DIRECTIONS)
+
+
+def distances(walls: Walls, start: Cell, goal: Cell | None = None) -> list[int]:
+    """Breadth-first step counts from ``start`` to every cell, flat (y * W + x), -1 unreached.
+
+    Stops early once ``goal`` is settled, leaving farther cells at -1.
+    """
+    height, width = walls.shape
+    bits = open_bits(walls).ravel().tolist()
+    dist = [UNREACHED] * (height * width)
+    origin = start[1] * width + start[0]
+    target = -1 if goal is None else goal[1] * width + goal[0]
+    dist[origin] = 0
+    queue = [origin]
+    push = queue.append
+    north, east, south, west = -width, 1, width, -1
+    for cell in queue:
+        if cell == target:
+            break
+        open_ = bits[cell]
+        step = dist[cell] + 1
+        if open_ & NORTH and dist[cell + north] < 0:
+            dist[cell + north] = step
+            push(cell + north)
+        if open_ & EAST and dist[cell + east] < 0:
+            dist[cell + east] = step
+            push(cell + east)
+        if open_ & SOUTH and dist[cell + south] < 0:
+            dist[cell + south] = step
+            push(cell + south)
+        if open_ & WEST and dist[cell + west] < 0:
+            dist[cell + west] = step
+            push(cell + west)
+    return dist
+
+
+def path_from_parents(dist: list[int], walls: Walls, goal: Cell) -> str:
+    """Walk back from ``goal`` along decreasing distances; the letters of one shortest path.
+
+    Among equal choices the first of N, E, S, W (seen from the goal side) wins, so the result
+    is deterministic.
+    """
+    width = walls.shape[1]
+    bits = open_bits(walls)
+    moves = _flat_moves(width)
+    cell = goal[1] * width + goal[0]
+    letters: list[str] = []
+    while dist[cell] > 0:
+        y, x = divmod(cell, width)
+        here = int(bits[y, x])
+        for direction, (bit, offset) in zip(DIRECTIONS, moves, strict=True):
+            previous = cell + offset
+            if here & bit and dist[previous] == dist[cell] - 1:
+                # we came into ``cell`` from ``previous``: the step was the opposite direction
+                letters.append(_OPPOSITE_LETTER[direction.letter])
+                cell = previous
+                break
+    letters.reverse()
+    return "".join(letters)
+
+
+_OPPOSITE_LETTER = {"N": "S", "E": "W", "S": "N", "W": "E"}
+
+
+def shortest_path(walls: Walls, start: Cell, goal: Cell) -> str | None:
+    """The letters of a shortest path from ``start`` to ``goal``, or None when unreachable."""
+    dist = distances(walls, start, goal)
+    if dist[goal[1] * walls.shape[1] + goal[0]] < 0:
+        return None
+    return path_from_parents(dist, walls, goal)
+
+
+def walk(start: Cell, path: str) -> Iterator[tuple[int, Cell, Cell, int]]:
+    """Each step of ``path`` from ``start``: (index, from cell, to cell, wall bit crossed).
+
+    The walk does not look at walls or bounds; callers decide what a bad step means.
+    """
+    x, y = start
+    for index, letter in enumerate(path):
+        direction = BY_LETTER[letter]
+        nx, ny = x + direction.dx, y + direction.dy
+        yield index, (x, y), (nx, ny), direction.bit
+        x, y = nx, ny

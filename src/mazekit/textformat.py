@@ -1,0 +1,309 @@
+"""The hex wall-per-cell format: ``scan``/``parse``/``dump`` are pure, ``read``/``write`` do I/O.
+
+``scan`` finds every deviation from specs/format.md with its line and column; validate reports
+them all. ``parse`` is the lenient reader of the pipeline commands: it tolerates CRLF, trailing
+blanks, a byte order mark and a missing final newline, and raises FormatError on anything else.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from .errors import FormatError, MazeError, TooLargeError
+from .model import Maze
+from .outfile import atomic_write
+
+__all__ = [
+    "MAX_CELLS",
+    "MAX_INPUT_BYTES",
+    "STDIN_NAME",
+    "Problem",
+    "Scan",
+    "dump",
+    "parse",
+    "read",
+    "read_bytes",
+    "scan",
+    "source_name",
+    "write",
+]
+
+MAX_CELLS = 16_000_000
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+STDIN_NAME = "<stdin>"
+BOM = b"\xef\xbb\xbf"
+
+_DECODE = np.full(256, 255, dtype=np.uint8)
+for _value, _char in enumerate("0123456789abcdef"):
+    _DECODE[ord(_char)] = _value
+    _DECODE[ord(_char.upper())] = _value
+_ENCODE = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
+_NOT_HEX = re.compile(rb"[^0-9A-Fa-f]")
+_NOT_STEP = re.compile(rb"[^NESW]")
+_COORDINATES = re.compile(rb"(\d{1,18}),(\d{1,18})")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One deviation from the format; ``fatal`` ones leave no maze to read."""
+
+    line: int
+    column: int
+    message: str
+    fatal: bool
+    on_path_line: bool = False
+
+
+@dataclass
+class Scan:
+    """What ``scan`` found: the maze (None after a fatal problem) and every problem."""
+
+    maze: Maze | None
+    problems: list[Problem] = field(default_factory=list)
+
+
+def _shown(raw: bytes) -> str:
+    """A byte for a message: the character itself when printable ASCII, else its hex code."""
+    if len(raw) == 1 and 0x21 <= raw[0] <= 0x7E:
+        return f"'{raw.decode('ascii')}'"
+    return f"byte 0x{raw[0]:02x}"
+
+
+def _excerpt(raw: bytes) -> str:
+    text = raw[:40].decode("utf-8", errors="replace")
+    return f"'{text}...'" if len(raw) > 40 else f"'{text}'"
+
+
+def _clean_lines(data: bytes, problems: list[Problem]) -> list[bytes]:
+    """Split into lines, noting (not fatal) a BOM, CRLF, trailing blanks, no final newline."""
+    if data.startswith(BOM):
+        problems.append(Problem(1, 1, "file starts with a UTF-8 byte order mark", False))
+        data = data[len(BOM) :]
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    else:
+        problems.append(
+            Problem(len(lines), len(lines[-1]) + 1, "missing newline at the end of the file", False)
+        )
+    return lines
+
+
+def _strip(lines: list[bytes], index: int, problems: list[Problem]) -> bytes:
+    """Line ``index`` without its tolerated CR and trailing blanks, noting each."""
+    line = lines[index]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+        problems.append(Problem(index + 1, len(line) + 1, "line ends with CRLF, not LF", False))
+    stripped = line.rstrip(b" \t")
+    if len(stripped) != len(line):
+        problems.append(Problem(index + 1, len(stripped) + 1, "trailing whitespace", False))
+    return stripped
+
+
+def _coordinates(
+    lines: list[bytes], index: int, what: str, problems: list[Problem]
+) -> tuple[int, int] | None:
+    if index >= len(lines):
+        problems.append(Problem(index + 1, 1, f"missing the {what} line (x,y)", True))
+        return None
+    line = _strip(lines, index, problems)
+    match = _COORDINATES.fullmatch(line)
+    if match is None:
+        problems.append(
+            Problem(
+                index + 1,
+                1,
+                f"{what} must be two non-negative integers x,y, got {_excerpt(line)}",
+                True,
+            )
+        )
+        return None
+    return int(match.group(1)), int(match.group(2))
+
+
+def scan(data: bytes | str) -> Scan:
+    """Read ``data`` as a maze file, collecting every format problem with its place."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    problems: list[Problem] = []
+    if not data or data == BOM:
+        return Scan(None, [Problem(1, 1, "empty input: no grid rows", True)])
+    lines = _clean_lines(data, problems)
+
+    rows: list[bytes] = []
+    for index in range(len(lines)):
+        row = _strip(lines, index, problems)
+        if not row:
+            break
+        rows.append(row)
+    if not rows:
+        problems.append(Problem(1, 1, "no grid rows: the file must start with the grid", True))
+        return Scan(None, problems)
+
+    width = len(rows[0])
+    if width * len(rows) > MAX_CELLS:
+        problems.append(
+            Problem(
+                1,
+                1,
+                f"grid of {width}x{len(rows)} cells is larger than the limit of "
+                f"{MAX_CELLS:,} cells",
+                True,
+            )
+        )
+        return Scan(None, problems)
+    for index, row in enumerate(rows):
+        bad = _NOT_HEX.search(row)
+        if bad is not None:
+            column = bad.start()
+            problems.append(
+                Problem(
+                    index + 1,
+                    column + 1,
+                    f"invalid {_shown(row[column : column + 1])} in the grid: "
+                    "expected a hex digit 0-9 or A-F",
+                    True,
+                )
+            )
+        elif len(row) != width:
+            problems.append(
+                Problem(
+                    index + 1,
+                    min(len(row), width) + 1,
+                    f"row {index + 1} has {len(row)} cells but row 1 has {width}",
+                    True,
+                )
+            )
+
+    height = len(rows)
+    blank = height  # index of the line that must be empty
+    if blank >= len(lines):
+        problems.append(Problem(blank + 1, 1, "missing the empty line after the grid", True))
+        return Scan(None, problems)
+    entry_index = blank + 1
+    if entry_index < len(lines) and not lines[entry_index].strip():
+        problems.append(
+            Problem(entry_index + 1, 1, "expected exactly one empty line after the grid", True)
+        )
+        return Scan(None, problems)
+    entry = _coordinates(lines, entry_index, "entry", problems)
+    exit_ = _coordinates(lines, entry_index + 1, "exit", problems) if entry else None
+
+    path = ""
+    path_index = entry_index + 2
+    if entry and exit_:
+        if path_index >= len(lines):
+            problems.append(
+                Problem(path_index + 1, 1, "missing the path line", False, on_path_line=True)
+            )
+        else:
+            line = _strip(lines, path_index, problems)
+            bad = _NOT_STEP.search(line)
+            if bad is None:
+                path = line.decode("ascii")
+            else:
+                problems.append(
+                    Problem(
+                        path_index + 1,
+                        bad.start() + 1,
+                        f"invalid {_shown(line[bad.start() : bad.start() + 1])} in the path: "
+                        "expected N, E, S or W",
+                        True,
+                        on_path_line=True,
+                    )
+                )
+            rest = lines[path_index + 1 :]
+            for offset, extra in enumerate(rest):
+                if extra.strip():
+                    problems.append(
+                        Problem(
+                            path_index + 2 + offset,
+                            1,
+                            "unexpected content after the path line",
+                            True,
+                        )
+                    )
+                    break
+            else:
+                if rest:
+                    problems.append(
+                        Problem(path_index + 2, 1, "empty line after the path line", False)
+                    )
+
+    if any(p.fatal and not p.on_path_line for p in problems) or entry is None or exit_ is None:
+        return Scan(None, problems)
+    joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
+    walls = _DECODE[joined].reshape(height, width)
+    return Scan(Maze(walls, entry, exit_, path), problems)
+
+
+def parse(data: bytes | str, *, ignore_path: bool = False, source: str | None = None) -> Maze:
+    """The lenient reader: a Maze, or FormatError at the first problem it cannot tolerate.
+
+    With ``ignore_path`` a malformed path line is dropped (the maze gets an empty path), for
+    commands such as solve that compute a new one.
+    """
+    result = scan(data)
+    for problem in sorted(result.problems, key=lambda p: (p.line, p.column)):
+        if problem.fatal and not (ignore_path and problem.on_path_line):
+            raise FormatError(problem.message, problem.line, problem.column, source)
+    assert result.maze is not None  # no fatal problem means a maze was built
+    if any(p.fatal for p in result.problems):
+        result.maze.path = ""
+    return result.maze
+
+
+def dump(maze: Maze) -> str:
+    """The canonical text of ``maze``: uppercase hex, LF line ends, a final newline."""
+    grid = _ENCODE[maze.walls]
+    newline = np.full((maze.height, 1), ord("\n"), dtype=np.uint8)
+    rows = np.hstack((grid, newline)).tobytes().decode("ascii")
+    return f"{rows}\n{maze.entry[0]},{maze.entry[1]}\n{maze.exit[0]},{maze.exit[1]}\n{maze.path}\n"
+
+
+def source_name(source: str | Path | None) -> str:
+    """How messages name an input: ``<stdin>`` for None or ``-``, else the path as given."""
+    return STDIN_NAME if source is None or str(source) == "-" else str(source)
+
+
+def read_bytes(source: str | Path | None, stdin: BinaryIO | None = None) -> bytes:
+    """The raw bytes of a file, or of stdin for None or ``-``; MazeError when unreadable."""
+    name = source_name(source)
+    try:
+        if name == STDIN_NAME:
+            stream = stdin if stdin is not None else sys.stdin.buffer
+            data = stream.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(source, "rb") as handle:  # type: ignore[arg-type]
+                data = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise MazeError(f"cannot read: {reason}", name) from error
+    if len(data) > MAX_INPUT_BYTES:
+        raise TooLargeError(f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", name)
+    return data
+
+
+def read(
+    source: str | Path | None = None, *, ignore_path: bool = False, stdin: BinaryIO | None = None
+) -> Maze:
+    """Read and leniently parse a maze from a path, or from stdin for None or ``-``."""
+    name = source_name(source)
+    return parse(read_bytes(source, stdin), ignore_path=ignore_path, source=name)
+
+
+def write(maze: Maze, target: str | Path | None = None) -> None:
+    """Write ``maze`` to a path (atomically: temp file then rename), or to stdout for None/``-``."""
+    text = dump(maze)
+    if target is None or str(target) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        atomic_write(target, text.encode("ascii"))

@@ -1,0 +1,58 @@
+"""Shared test helpers: a CliRunner that keeps stderr apart, and small mazes built by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pytest
+from click.testing import CliRunner, Result
+
+from mazekit.cli import cli
+from mazekit.model import Maze
+
+# 4 x 2: east along the top row, south, west along the bottom row.
+SMALL_MAZE = "D553\nD556\n\n0,0\n0,1\nEEESWWW\n"
+
+Invoke = Callable[..., Result]
+
+
+@pytest.fixture
+def invoke() -> Invoke:
+    """Run ``mazekit ARGS`` in-process; stdout and stderr stay separate on the result."""
+
+    def run(args: Sequence[str], input: str | bytes | None = None) -> Result:
+        return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+    return run
+
+
+def closed_grid(width: int, height: int) -> np.ndarray:
+    """A W x H grid with every wall closed."""
+    return np.full((height, width), 15, dtype=np.uint8)
+
+
+def open_wall(walls: np.ndarray, x: int, y: int, letter: str) -> None:
+    """Open the wall of (x,y) towards ``letter`` on both sides, keeping coherence."""
+    bits = {"N": (1, 0, -1, 4), "E": (2, 1, 0, 8), "S": (4, 0, 1, 1), "W": (8, -1, 0, 2)}
+    bit, dx, dy, opposite = bits[letter]
+    walls[y, x] &= ~np.uint8(bit)
+    walls[y + dy, x + dx] &= ~np.uint8(opposite)
+
+
+def serpentine(width: int, height: int) -> Maze:
+    """A one-corridor maze that snakes row by row, entry top-left, exit at the snake's end."""
+    walls = closed_grid(width, height)
+    path = []
+    for y in range(height):
+        step = "E" if y % 2 == 0 else "W"
+        xs = range(width - 1) if y % 2 == 0 else range(width - 1, 0, -1)
+        for x in xs:
+            open_wall(walls, x, y, step)
+            path.append(step)
+        if y < height - 1:
+            x_end = width - 1 if y % 2 == 0 else 0
+            open_wall(walls, x_end, y, "S")
+            path.append("S")
+    end_x = width - 1 if (height - 1) % 2 == 0 else 0
+    return Maze(walls, (0, 0), (end_x, height - 1), "".join(path))

@@ -1,0 +1,101 @@
+"""The format module: exact round trips, lenient reading, and every fatal message's place."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mazekit.errors import FormatError
+from mazekit.model import Maze
+from mazekit.textformat import dump, parse, scan
+from tests.conftest import SMALL_MAZE
+
+
+@st.composite
+def mazes(draw: st.DrawFn) -> Maze:
+    """Any grid of digits with any entry, exit and path: the format does not judge content."""
+    width = draw(st.integers(1, 12))
+    height = draw(st.integers(1, 12))
+    cells = draw(st.lists(st.integers(0, 15), min_size=width * height, max_size=width * height))
+    walls = np.array(cells, dtype=np.uint8).reshape(height, width)
+    entry = (draw(st.integers(0, 99)), draw(st.integers(0, 99)))
+    exit_ = (draw(st.integers(0, 99)), draw(st.integers(0, 99)))
+    path = draw(st.text(alphabet="NESW", max_size=30))
+    return Maze(walls, entry, exit_, path)
+
+
+@given(mazes())
+def test_parse_inverts_dump(maze: Maze) -> None:
+    assert parse(dump(maze)) == maze
+
+
+@given(mazes())
+def test_dump_inverts_parse_byte_for_byte(maze: Maze) -> None:
+    text = dump(maze)
+    assert dump(parse(text)) == text
+
+
+@given(mazes())
+def test_canonical_files_have_no_format_problems(maze: Maze) -> None:
+    assert scan(dump(maze)).problems == []
+
+
+def test_lowercase_hex_reads_like_uppercase_and_writes_uppercase() -> None:
+    maze = parse(SMALL_MAZE.lower().replace("eeeswww", "EEESWWW"))
+    assert dump(maze) == SMALL_MAZE
+
+
+def test_lenient_reader_tolerates_crlf_trailing_blanks_bom_and_no_final_newline() -> None:
+    messy = "\ufeff" + SMALL_MAZE.replace("\n", "  \r\n").rstrip("\r\n")
+    assert dump(parse(messy)) == SMALL_MAZE
+    messages = [p.message for p in scan(messy).problems]
+    assert "file starts with a UTF-8 byte order mark" in messages
+    assert "line ends with CRLF, not LF" in messages
+    assert "trailing whitespace" in messages
+    assert "missing newline at the end of the file" in messages
+    assert all(not p.fatal for p in scan(messy).problems)
+
+
+def test_missing_path_line_reads_as_empty_path() -> None:
+    maze = parse("D553\nD556\n\n0,0\n0,1\n")
+    assert maze.path == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"),
+    [
+        ("", 1, 1, "empty input: no grid rows"),
+        ("\n0,0\n", 1, 1, "no grid rows: the file must start with the grid"),
+        ("D5x3\nD556\n\n0,0\n0,1\n\n", 1, 3, "invalid 'x' in the grid: expected a hex digit 0-9 or A-F"),
+        ("D553\nD5\xff6\n\n0,0\n0,1\n\n", 2, 3, "invalid byte 0xc3 in the grid: expected a hex digit 0-9 or A-F"),
+        ("D553\nD56\n\n0,0\n0,1\n\n", 2, 4, "row 2 has 3 cells but row 1 has 4"),
+        ("D553\nD556\n", 3, 1, "missing the empty line after the grid"),
+        ("D553\nD556\n\n\n0,0\n0,1\n\n", 4, 1, "expected exactly one empty line after the grid"),
+        ("D553\nD556\n\n", 4, 1, "missing the entry line (x,y)"),
+        ("D553\nD556\n\n0,0\n", 5, 1, "missing the exit line (x,y)"),
+        ("D553\nD556\n\n-1,0\n0,1\n\n", 4, 1, "entry must be two non-negative integers x,y, got '-1,0'"),
+        ("D553\nD556\n\n0,0\n0;1\n\n", 5, 1, "exit must be two non-negative integers x,y, got '0;1'"),
+        ("D553\nD556\n\n0,0\n0,1\nEEX\n", 6, 3, "invalid 'X' in the path: expected N, E, S or W"),
+        ("D553\nD556\n\n0,0\n0,1\nEEESWWW\nmore\n", 7, 1, "unexpected content after the path line"),
+    ],
+)
+def test_fatal_problems_name_their_line_and_column(
+    text: str, line: int, column: int, message: str
+) -> None:
+    with pytest.raises(FormatError) as caught:
+        parse(text, source="m.txt")
+    assert (caught.value.line, caught.value.column, caught.value.message) == (line, column, message)
+    assert str(caught.value) == f"m.txt:{line}:{column}: {message}"
+
+
+def test_ignore_path_drops_a_malformed_path() -> None:
+    assert parse("D553\nD556\n\n0,0\n0,1\nEEX\n", ignore_path=True).path == ""
+
+
+def test_grid_over_the_cell_limit_is_refused_before_allocating() -> None:
+    line = b"F" * 4001
+    data = b"\n".join([line] * 4000) + b"\n\n0,0\n1,1\n\n"
+    with pytest.raises(FormatError, match="grid of 4001x4000 cells is larger than the limit"):
+        parse(data)

@@ -14,8 +14,6 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/mazekit validate samples/*.txt --quiet --skip path || true
-	@echo "--- the main job: validate the bundled valid samples"
 	$(BIN)/mazekit validate samples/valid-*.txt
 
 test: $(STAMP)
@@ -23,6 +21,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
 
 bench: $(STAMP)

@@ -5,6 +5,7 @@ Benchmarks measure what a user waits for: a fresh ``mazekit`` process, start to 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import statistics
@@ -27,23 +28,25 @@ class Measure:
     peak_mb: float
 
 
-def run_once(argv: list[str], stdin_path: Path | None = None, stdout_path: Path | None = None) -> tuple[float, float]:
+def run_once(
+    argv: list[str], stdin_path: Path | None = None, stdout_path: Path | None = None
+) -> tuple[float, float]:
     """Run ``argv`` once; (wall seconds, peak RSS in MB). Fails loudly on a non-zero exit."""
-    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
-    stdout = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
-    try:
+    with contextlib.ExitStack() as files:
+        stdin = files.enter_context(open(stdin_path, "rb")) if stdin_path else subprocess.DEVNULL
+        stdout = files.enter_context(open(stdout_path, "wb")) if stdout_path else subprocess.DEVNULL
         start = time.perf_counter()
-        process = subprocess.Popen(argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT)
+        process = subprocess.Popen(
+            argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT
+        )
+        assert process.stderr is not None
+        error = process.stderr.read().decode()
         _, status, usage = os.wait4(process.pid, 0)
         elapsed = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
-        error = process.stderr.read().decode() if process.stderr else ""
-    finally:
-        for handle in (stdin, stdout):
-            if hasattr(handle, "close"):
-                handle.close()  # type: ignore[union-attr]
-    if process.returncode not in (0,):
-        raise SystemExit(f"benchmark command failed ({process.returncode}): {' '.join(argv)}\n{error}")
+        process.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{error}")
     return elapsed, usage.ru_maxrss / 1024
 
 

@@ -361,7 +361,7 @@ def check_perfect(ctx: Context, limit: int) -> Findings:
     """The reachable cells form a tree: exactly one path between any two of them."""
     if not ctx.entry_ok or ctx.loops <= 0:
         return [], 0
-    first, second = _loop_closing_wall(ctx)
+    first, second = sorted(_loop_closing_wall(ctx), key=lambda cell: (cell[1], cell[0]))
     message = (
         f"the wall between {_pt(first)} and {_pt(second)} closes a loop; a perfect maze "
         f"has none ({ctx.loops} loop{'s' if ctx.loops > 1 else ''} in all)"
@@ -373,7 +373,6 @@ def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
     """An open wall that is not needed to reach any cell: it closes a loop."""
     maze = ctx.maze
     dist = distances(maze.walls, maze.entry)
-    width = maze.width
     depth = np.asarray(dist, dtype=np.int64).reshape(maze.walls.shape)
     east, south = ctx.passages
     # a BFS-tree edge joins depths d and d+1 from one parent; an edge between equal depths,
@@ -402,7 +401,6 @@ def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
         ):
             return (nx, ny), (x, y)
     raise RuntimeError("a maze with loops has a loop-closing wall")  # unreachable by theory
-    del width
 
 
 def _open(ctx: Context, cell: Cell, bit: int) -> bool:

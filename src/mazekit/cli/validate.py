@@ -19,9 +19,7 @@ def _text_lines(name: str, report: Report, quiet: bool) -> list[str]:
     if report.valid:
         return [] if quiet else [f"{name}: ok"]
     lines: list[str] = []
-    for rule in report.rules_broken() + [
-        r for r in report.omitted if r not in report.rules_broken()
-    ]:
+    for rule in report.rules_broken():
         for v in report.violations:
             if v.rule == rule:
                 lines.append(f"{name}:{v.line}:{v.column}: {v.rule}: {v.message}")
@@ -85,7 +83,8 @@ Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
     "--config",
     "config_path",
     metavar="CONFIG",
-    help="The subject's config file: size, entry and exit must match; PERFECT=True implies --perfect.",
+    help="The subject's config file: size, entry and exit must match it, "
+    "and PERFECT=True implies --perfect.",
 )
 @click.option(
     "--skip",

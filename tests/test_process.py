@@ -1,0 +1,170 @@
+"""The process edges, run for real: entry points, closed pipes, Ctrl-C, lazy imports, fuzzing."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mazekit import __version__
+from mazekit.cli import cli
+from mazekit.rules import RULE_IDS
+from tests.conftest import SMALL_MAZE
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "samples" / "valid-20x15-perfect.txt"
+MAZEKIT = [sys.executable, "-m", "mazekit"]
+
+
+def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*MAZEKIT, *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        **kwargs,  # type: ignore[call-overload]
+    )
+
+
+def test_python_m_and_version() -> None:
+    result = run(["--version"])
+    assert (result.returncode, result.stdout) == (0, f"mazekit, version {__version__}\n")
+
+
+def test_a_pipeline_of_real_processes() -> None:
+    cat = subprocess.run(["cat", str(SAMPLE)], capture_output=True, check=True)
+    result = subprocess.run(
+        [*MAZEKIT, "validate", "--perfect"], input=cat.stdout, capture_output=True
+    )
+    assert (result.returncode, result.stdout) == (0, b"<stdin>: ok\n")
+
+
+def test_exit_codes_seen_by_the_shell(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text(SMALL_MAZE.replace("EEESWWW", ""))
+    assert run(["validate", str(SAMPLE)]).returncode == 0
+    assert run(["validate", str(bad)]).returncode == 1
+    usage = run(["validate", "--no-such-option"])
+    assert usage.returncode == 2
+    assert usage.stderr.startswith("Usage: mazekit validate")
+    assert "--no-such-option" in usage.stderr
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    # Enough output to fill the pipe after the reader has gone.
+    process = subprocess.Popen(
+        [*MAZEKIT, "validate", *[str(SAMPLE)] * 6000],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()
+    stderr = process.stderr.read()
+    process.wait(timeout=60)
+    assert first == f"{SAMPLE}: ok\n".encode()
+    assert stderr == b""
+
+
+def _wait_until_blocked_on_stdin(pid: int) -> None:
+    """Wait until the process sleeps in a read (it has started and reached main)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split()[2]
+            wchan = Path(f"/proc/{pid}/wchan").read_text()
+        except OSError:
+            time.sleep(0.5)
+            return
+        if state == "S" and "pipe" in wchan:
+            return
+        time.sleep(0.05)
+
+
+def test_ctrl_c_exits_130_without_a_traceback() -> None:
+    process = subprocess.Popen(
+        [*MAZEKIT, "validate"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    _wait_until_blocked_on_stdin(process.pid)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert b"Traceback" not in stderr
+
+
+def test_validate_does_not_load_pillow() -> None:
+    code = (
+        "import sys\n"
+        "from mazekit.cli import cli\n"
+        f"cli.main(['validate', '-q', {str(SAMPLE)!r}], standalone_mode=False)\n"
+        "print(sorted(m for m in ('PIL', 'PIL.Image') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout == "[]\n", result.stderr
+
+
+def test_importing_mazekit_is_cheap() -> None:
+    code = "import sys, mazekit; print('numpy' in sys.modules, 'click' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout == "False False\n"
+
+
+def test_unreadable_file_via_process(tmp_path: Path) -> None:
+    result = run(["validate", str(tmp_path / "nope.txt")])
+    assert result.returncode == 1
+    assert (
+        result.stderr == f"Error: {tmp_path / 'nope.txt'}: cannot read: No such file or directory\n"
+    )
+
+
+VALID_BYTES = SAMPLE.read_bytes()
+
+
+def _check_survives(data: bytes) -> None:
+    result = CliRunner().invoke(cli, ["validate", "--format", "json"], input=data)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code in (0, 1)
+    document = json.loads(result.stdout)
+    for violation in document["files"][0]["violations"]:
+        assert violation["rule"] in RULE_IDS
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=300))
+def test_random_bytes_never_crash(data: bytes) -> None:
+    _check_survives(data)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.integers(0, len(VALID_BYTES) - 1), st.binary(min_size=0, max_size=3)),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_mutated_valid_files_never_crash(edits: list[tuple[int, bytes]]) -> None:
+    data = bytearray(VALID_BYTES)
+    for position, replacement in edits:
+        position = min(position, len(data))
+        data[position : position + 1] = replacement
+    _check_survives(bytes(data))
+
+
+def test_process_environment_is_not_needed() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL")}
+    assert run(["validate", "-q", str(SAMPLE)], env=env).returncode == 0

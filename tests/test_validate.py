@@ -1,0 +1,396 @@
+"""``mazekit validate`` as graders use it: exact messages, places, exit codes, JSON, options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mazekit.model import Maze
+from mazekit.textformat import dump, parse
+from tests.conftest import SMALL_MAZE, Invoke, closed_grid, open_wall, serpentine
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+PERFECT_20x15 = (SAMPLES / "valid-20x15-perfect.txt").read_text()
+
+
+def _lines(result_stdout: str) -> list[str]:
+    return result_stdout.splitlines()
+
+
+def _edit(text: str, change: object) -> str:
+    maze = parse(text)
+    change(maze)  # type: ignore[operator]
+    return dump(maze)
+
+
+def test_valid_file_prints_ok_and_exits_0(invoke: Invoke, tmp_path: Path) -> None:
+    maze = tmp_path / "maze.txt"
+    maze.write_text(SMALL_MAZE)
+    result = invoke(["validate", str(maze)])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, f"{maze}: ok\n", "")
+
+
+def test_stdin_is_named_stdin(invoke: Invoke) -> None:
+    assert invoke(["validate"], input=SMALL_MAZE).stdout == "<stdin>: ok\n"
+    assert invoke(["validate", "-"], input=SMALL_MAZE).stdout == "<stdin>: ok\n"
+
+
+def test_quiet_prints_nothing_for_valid_files(invoke: Invoke) -> None:
+    result = invoke(["validate", "-q"], input=SMALL_MAZE)
+    assert (result.exit_code, result.stdout) == (0, "")
+
+
+def test_violation_lines_are_linter_style_with_a_summary(invoke: Invoke) -> None:
+    def break_walls(maze: Maze) -> None:
+        maze.walls[0, 1] &= ~np.uint8(4)  # south of (1,0) opened on one side only
+        maze.walls[1, 3] &= ~np.uint8(2)  # east border of (3,1)
+
+    result = invoke(["validate"], input=_edit(SMALL_MAZE, break_walls))
+    assert result.exit_code == 1
+    assert _lines(result.stdout) == [
+        "<stdin>:1:2: coherence: south wall of (1,0) is open but north wall of (1,1) is closed",
+        "<stdin>:2:4: border: east wall of (3,1) is open on the border",
+        "<stdin>: 2 violations (coherence 1, border 1)",
+    ]
+
+
+def test_at_most_20_lines_per_rule_then_a_count(invoke: Invoke) -> None:
+    maze = serpentine(30, 2)
+    maze.walls[0, :] &= ~np.uint8(1)  # 30 open north border walls
+    result = invoke(["validate", "--skip", "path"], input=dump(maze))
+    lines = _lines(result.stdout)
+    border = [line for line in lines if ": border: " in line]
+    assert len(border) == 20
+    assert "<stdin>: +10 more border violations" in lines
+    assert lines[-1] == "<stdin>: 30 violations (border 30)"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda m: m.walls.__setitem__((0, 1), m.walls[0, 1] | 2),
+            "<stdin>:1:2: coherence: east wall of (1,0) is closed but west wall of (2,0) is open",
+        ),
+        (
+            lambda m: m.walls.__setitem__((0, 0), m.walls[0, 0] & ~np.uint8(4)),
+            "<stdin>:1:1: coherence: south wall of (0,0) is open but north wall of (0,1) is closed",
+        ),
+        (
+            lambda m: m.walls.__setitem__((1, 0), m.walls[1, 0] & ~np.uint8(8)),
+            "<stdin>:2:1: border: west wall of (0,1) is open on the border",
+        ),
+        (
+            lambda m: setattr(m, "entry", (9, 0)),
+            "<stdin>:4:1: entry-exit: entry (9,0) is outside the 4x2 grid",
+        ),
+        (
+            lambda m: setattr(m, "exit", (0, 7)),
+            "<stdin>:5:1: entry-exit: exit (0,7) is outside the 4x2 grid",
+        ),
+        (
+            lambda m: setattr(m, "path", ""),
+            "<stdin>:6:1: path: path is empty: it must lead from the entry (0,0) to the exit (0,1)",
+        ),
+        (
+            lambda m: setattr(m, "path", "N"),
+            "<stdin>:6:1: path: step 1 (N) from (0,0) leaves the grid",
+        ),
+        (
+            lambda m: setattr(m, "path", "EES"),
+            "<stdin>:6:3: path: step 3 (S) from (2,0) to (2,1) crosses a closed wall",
+        ),
+        (
+            lambda m: setattr(m, "path", "EEE"),
+            "<stdin>:6:3: path: path ends at (3,0), not at the exit (0,1)",
+        ),
+    ],
+)
+def test_each_violation_message(invoke: Invoke, change: object, expected: str) -> None:
+    result = invoke(["validate"], input=_edit(SMALL_MAZE, change))
+    assert result.exit_code == 1
+    assert expected in _lines(result.stdout)
+
+
+def test_entry_equal_to_exit(invoke: Invoke) -> None:
+    result = invoke(["validate", "--skip", "path"], input="D553\nD556\n\n0,1\n0,1\n\n")
+    assert (
+        _lines(result.stdout)[0]
+        == "<stdin>:5:1: entry-exit: entry and exit are the same cell (0,1)"
+    )
+
+
+def test_entry_on_the_42(invoke: Invoke) -> None:
+    text = _edit(PERFECT_20x15, lambda m: setattr(m, "entry", (6, 5)))
+    lines = _lines(
+        invoke(["validate", "--skip", "path", "--skip", "connectivity"], input=text).stdout
+    )
+    assert lines[0] == '<stdin>:17:1: entry-exit: entry (6,5) lies on the "42" pattern'
+
+
+def test_pattern_cell_not_closed(invoke: Invoke) -> None:
+    def open_42(maze: Maze) -> None:
+        open_wall(maze.walls, 6, 5, "N")
+
+    result = invoke(["validate"], input=_edit(PERFECT_20x15, open_42))
+    assert _lines(result.stdout) == [
+        '<stdin>:6:7: pattern: cell (6,5) of the "42" pattern is E, not F',
+        "<stdin>: 1 violation (pattern 1)",
+    ]
+
+
+def test_pattern_modes(invoke: Invoke) -> None:
+    def erase_42(maze: Maze) -> None:
+        for x, y in [(6, 5), (6, 6)]:
+            maze.walls[y, x] = 15
+        maze.walls[maze.walls == 15] = 15
+
+    no_42 = serpentine(20, 15)
+    assert invoke(["validate", "--pattern", "none"], input=dump(no_42)).exit_code == 0
+    strict = invoke(["validate"], input=dump(no_42))
+    assert strict.exit_code == 1
+    assert _lines(strict.stdout)[-1] == "<stdin>: 18 violations (pattern 18)"
+    any_mode = invoke(["validate", "--pattern", "any"], input=dump(no_42))
+    assert _lines(any_mode.stdout)[0] == (
+        '<stdin>:1:1: pattern: no fully closed cell: the "42" pattern is missing'
+    )
+    assert invoke(["validate", "--pattern", "any"], input=PERFECT_20x15).exit_code == 0
+
+
+def test_any_mode_requires_unreachable_cells_to_be_closed(invoke: Invoke) -> None:
+    maze = parse(PERFECT_20x15)
+    maze.walls[0, 0] = 15  # entry walled in: everything else unreachable, and not all F
+    maze.walls[0, 1] |= 8
+    maze.walls[1, 0] |= 1
+    lines = _lines(
+        invoke(["validate", "--pattern", "any", "--skip", "path"], input=dump(maze)).stdout
+    )
+    assert "<stdin>:1:2: connectivity: cell (1,0) is not reachable from the entry (0,0)" in lines
+
+
+def test_connectivity_and_open_area_messages(invoke: Invoke) -> None:
+    walls = closed_grid(3, 3)
+    for y in range(3):
+        for x in range(3):
+            if x < 2:
+                open_wall(walls, x, y, "E")
+            if y < 2:
+                open_wall(walls, x, y, "S")
+    room = Maze(walls, (0, 0), (2, 2), "EESS")
+    lines = _lines(invoke(["validate"], input=dump(room)).stdout)
+    assert "<stdin>:1:1: open-area: 3x3 open area with its top-left cell at (0,0)" in lines
+    walls = closed_grid(3, 1)
+    open_wall(walls, 0, 0, "E")
+    lines = _lines(invoke(["validate"], input=dump(Maze(walls, (0, 0), (1, 0), "E"))).stdout)
+    assert lines == [
+        "<stdin>:1:3: connectivity: cell (2,0) is not reachable from the entry (0,0)",
+        "<stdin>: 1 violation (connectivity 1)",
+    ]
+
+
+def test_path_longer_than_shortest(invoke: Invoke) -> None:
+    maze = parse(SMALL_MAZE)
+    maze.path = "EW" + maze.path
+    lines = _lines(invoke(["validate"], input=dump(maze)).stdout)
+    assert lines[0] == "<stdin>:6:1: path: path has 9 steps but the shortest has 7"
+
+
+def test_any_shortest_path_is_accepted(invoke: Invoke) -> None:
+    walls = closed_grid(2, 2)
+    for x, y, d in [(0, 0, "E"), (0, 0, "S"), (1, 0, "S"), (0, 1, "E")]:
+        open_wall(walls, x, y, d)
+    for path in ("ES", "SE"):
+        maze = Maze(walls, (0, 0), (1, 1), path)
+        assert invoke(["validate"], input=dump(maze)).exit_code == 0
+
+
+def test_perfect_flag_finds_a_loop(invoke: Invoke) -> None:
+    walls = closed_grid(2, 2)
+    for x, y, d in [(0, 0, "E"), (0, 0, "S"), (1, 0, "S"), (0, 1, "E")]:
+        open_wall(walls, x, y, d)
+    text = dump(Maze(walls, (0, 0), (1, 1), "ES"))
+    assert invoke(["validate"], input=text).exit_code == 0
+    result = invoke(["validate", "--perfect"], input=text)
+    assert _lines(result.stdout)[0] == (
+        "<stdin>:1:2: perfect: the wall between (1,0) and (1,1) closes a loop; "
+        "a perfect maze has none (1 loop in all)"
+    )
+
+
+def test_config_rule_and_perfect_from_config(invoke: Invoke, tmp_path: Path) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text("WIDTH=4\nHEIGHT=2\nENTRY=0,0\nEXIT=3,1\nOUTPUT_FILE=m.txt\nPERFECT=True\n")
+    result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
+    assert _lines(result.stdout) == [
+        "<stdin>:5:1: config: exit is (0,1) but the config says EXIT=3,1",
+        "<stdin>: 1 violation (config 1)",
+    ]
+    config.write_text("WIDTH=5\nHEIGHT=2\nENTRY=0,0\nEXIT=0,1\nOUTPUT_FILE=m.txt\nPERFECT=False\n")
+    lines = _lines(invoke(["validate", "--config", str(config)], input=SMALL_MAZE).stdout)
+    assert lines[0] == "<stdin>:1:1: config: maze is 4x2 but the config says WIDTH=5, HEIGHT=2"
+
+
+def test_perfect_config_turns_on_the_perfect_rule(invoke: Invoke, tmp_path: Path) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text("WIDTH=20\nHEIGHT=15\nENTRY=0,0\nEXIT=19,14\nOUTPUT_FILE=m\nPERFECT=True\n")
+    imperfect = str(SAMPLES / "valid-20x15-imperfect.txt")
+    result = invoke(["validate", "--config", str(config), imperfect])
+    assert "perfect" in result.stdout.splitlines()[-1]
+
+
+def test_bad_config_is_fatal(invoke: Invoke, tmp_path: Path) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text("WIDTH=20\n")
+    result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"Error: {config}: missing mandatory keys HEIGHT, ENTRY, EXIT, OUTPUT_FILE, PERFECT\n"
+    )
+
+
+def test_skip_turns_a_rule_off(invoke: Invoke) -> None:
+    text = _edit(SMALL_MAZE, lambda m: setattr(m, "path", ""))
+    assert invoke(["validate", "--skip", "path"], input=text).exit_code == 0
+
+
+def test_unknown_skip_or_pattern_is_a_usage_error(invoke: Invoke) -> None:
+    result = invoke(["validate", "--skip", "nope"], input=SMALL_MAZE)
+    assert result.exit_code == 2
+    assert "'nope'" in result.stderr and "open-area" in result.stderr  # click lists the choices
+    assert invoke(["validate", "--pattern", "loose"], input=SMALL_MAZE).exit_code == 2
+
+
+def test_format_problems_are_all_reported(invoke: Invoke) -> None:
+    messy = SMALL_MAZE.replace("D553\n", "D553 \r\n").rstrip("\n")
+    lines = _lines(invoke(["validate"], input=messy).stdout)
+    assert lines == [
+        "<stdin>:1:5: format: trailing whitespace",
+        "<stdin>:1:6: format: line ends with CRLF, not LF",
+        "<stdin>:6:8: format: missing newline at the end of the file",
+        "<stdin>: 3 violations (format 3)",
+    ]
+
+
+def test_fatal_format_problem_stops_the_other_rules(invoke: Invoke) -> None:
+    result = invoke(["validate"], input="D5Z3\nD556\n\n0,0\n0,1\nEEESWWW\n")
+    assert _lines(result.stdout) == [
+        "<stdin>:1:3: format: invalid 'Z' in the grid: expected a hex digit 0-9 or A-F",
+        "<stdin>: 1 violation (format 1)",
+    ]
+
+
+def test_malformed_path_line_is_a_format_problem_only(invoke: Invoke) -> None:
+    result = invoke(["validate"], input=SMALL_MAZE.replace("EEESWWW", "EEESWWx"))
+    assert _lines(result.stdout) == [
+        "<stdin>:6:7: format: invalid 'x' in the path: expected N, E, S or W",
+        "<stdin>: 1 violation (format 1)",
+    ]
+
+
+def test_several_files_one_unreadable(invoke: Invoke, tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(SMALL_MAZE)
+    missing = tmp_path / "missing.txt"
+    result = invoke(["validate", str(good), str(missing), str(tmp_path)])
+    assert result.exit_code == 1
+    assert _lines(result.stdout) == [f"{good}: ok", "3 files: 1 ok, 2 invalid"]
+    assert _lines(result.stderr) == [
+        f"Error: {missing}: cannot read: No such file or directory",
+        f"Error: {tmp_path}: cannot read: Is a directory",
+    ]
+
+
+def test_json_report(invoke: Invoke, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text(
+        _edit(SMALL_MAZE, lambda m: m.walls.__setitem__((1, 3), m.walls[1, 3] & ~np.uint8(2)))
+    )
+    result = invoke(["validate", "--format", "json", str(bad), str(tmp_path / "none.txt")])
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document == {
+        "valid": False,
+        "files": [
+            {
+                "file": str(bad),
+                "valid": False,
+                "error": None,
+                "violations": [
+                    {
+                        "rule": "border",
+                        "message": "east wall of (3,1) is open on the border",
+                        "line": 2,
+                        "column": 4,
+                        "cell": [3, 1],
+                    }
+                ],
+                "omitted": {},
+            },
+            {
+                "file": str(tmp_path / "none.txt"),
+                "valid": False,
+                "error": "cannot read: No such file or directory",
+                "violations": [],
+                "omitted": {},
+            },
+        ],
+    }
+
+
+def test_json_for_a_valid_file(invoke: Invoke) -> None:
+    result = invoke(["validate", "--format", "json"], input=SMALL_MAZE)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["valid"] is True
+
+
+def test_help_lists_every_rule_and_an_example(invoke: Invoke) -> None:
+    for flag in ("--help", "-h"):
+        result = invoke(["validate", flag])
+        assert result.exit_code == 0
+        for rule in ("format", "coherence", "open-area", "perfect", "config"):
+            assert rule in result.stdout
+        assert "mazekit validate maze.txt" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "<stdin>:1:1: format: empty input: no grid rows"),
+        (
+            b"\xff\xfe\x00garbage",
+            "<stdin>:1:1: format: invalid byte 0xff in the grid: expected a hex digit 0-9 or A-F",
+        ),
+        (
+            b"\xef\xbb\xbfD553\nD556\n\n0,0\n0,1\nEEESWWW\n",
+            "<stdin>:1:1: format: file starts with a UTF-8 byte order mark",
+        ),
+        (
+            b"D553\nD556\n\n0,-1\n0,1\n\n",
+            "<stdin>:4:1: format: entry must be two non-negative integers x,y, got '0,-1'",
+        ),
+        (
+            b"D553\nD556\n\n0.5,0\n0,1\n\n",
+            "<stdin>:4:1: format: entry must be two non-negative integers x,y, got '0.5,0'",
+        ),
+        (b"D553\nD556\n", "<stdin>:3:1: format: missing the empty line after the grid"),
+        (b"\n\n", "<stdin>:1:1: format: no grid rows: the file must start with the grid"),
+    ],
+)
+def test_bad_input_gets_a_message_not_a_traceback(
+    invoke: Invoke, data: bytes, message: str
+) -> None:
+    result = invoke(["validate"], input=data)
+    assert result.exit_code == 1
+    assert _lines(result.stdout)[0] == message
+
+
+def test_a_10_mb_line_is_handled(invoke: Invoke) -> None:
+    result = invoke(["validate"], input=b"g" * 10_000_000)
+    assert result.exit_code == 1
+    assert _lines(result.stdout)[0] == (
+        "<stdin>:1:1: format: invalid 'g' in the grid: expected a hex digit 0-9 or A-F"
+    )

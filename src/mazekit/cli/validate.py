@@ -73,7 +73,7 @@ Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
     type=click.Choice(PATTERN_MODES),
     default="strict",
     show_default=True,
-    help='How the "42" is checked: strict (the 18 cells of specs/format.md), any (some fully '
+    help='How the "42" is checked: strict (the 18 cells of specs/rules.md), any (some fully '
     "closed cells; unreachable cells must be closed), none.",
 )
 @click.option(

@@ -24,7 +24,10 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
 
+# Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
+# and the start-up figures would measure the compiler, not mazekit.
 bench: $(STAMP)
+	$(BIN)/python -m compileall -q src
 	$(BIN)/python bench/run.py
 
 clean:

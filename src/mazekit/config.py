@@ -7,11 +7,14 @@ around keys and values are tolerated. Each message is listed in specs/errors.md.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError
 from .model import Cell
 from .textformat import MAX_CELLS
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 __all__ = [
     "KNOWN_KEYS",
@@ -155,11 +158,12 @@ def parse_config(text: str, source: str = "config") -> Config:
     )
 
 
-def load_config(path: str | Path) -> Config:
+def load_config(path: str | PathLike[str]) -> Config:
     """Read and parse a config file; ConfigError names the file when it cannot be read."""
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except OSError as error:
         raise ConfigError(f"cannot read: {error.strerror or error}", source) from error
     try:

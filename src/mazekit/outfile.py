@@ -5,24 +5,29 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import MazeError
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 __all__ = ["atomic_write"]
 
 
-def atomic_write(target: str | Path, data: bytes) -> None:
+def atomic_write(target: str | PathLike[str], data: bytes) -> None:
     """Replace ``target`` with ``data`` in one rename; MazeError names the target on failure.
 
     The temporary file lives in the target's folder so the rename never crosses a file system;
     an existing file keeps its permission bits.
     """
-    path = Path(target)
-    folder = path.parent if str(path.parent) else Path(".")
+    path = os.fspath(target)
+    folder = os.path.dirname(path) or "."
     try:
-        mode = path.stat().st_mode & 0o7777 if path.exists() else None
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else None
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
+        )
     except OSError as error:
         raise MazeError(f"cannot write: {error.strerror or error}", str(target)) from error
     try:

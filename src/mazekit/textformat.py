@@ -10,14 +10,17 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
 from .errors import FormatError, MazeError, TooLargeError
 from .model import Maze
-from .outfile import atomic_write
+
+if TYPE_CHECKING:
+    from os import PathLike
+
+    PathType = str | PathLike[str]
 
 __all__ = [
     "MAX_CELLS",
@@ -268,12 +271,12 @@ def dump(maze: Maze) -> str:
     return f"{rows}\n{maze.entry[0]},{maze.entry[1]}\n{maze.exit[0]},{maze.exit[1]}\n{maze.path}\n"
 
 
-def source_name(source: str | Path | None) -> str:
+def source_name(source: PathType | None) -> str:
     """How messages name an input: ``<stdin>`` for None or ``-``, else the path as given."""
     return STDIN_NAME if source is None or str(source) == "-" else str(source)
 
 
-def read_bytes(source: str | Path | None, stdin: BinaryIO | None = None) -> bytes:
+def read_bytes(source: PathType | None, stdin: BinaryIO | None = None) -> bytes:
     """The raw bytes of a file, or of stdin for None or ``-``; MazeError when unreadable."""
     name = source_name(source)
     try:
@@ -292,18 +295,20 @@ def read_bytes(source: str | Path | None, stdin: BinaryIO | None = None) -> byte
 
 
 def read(
-    source: str | Path | None = None, *, ignore_path: bool = False, stdin: BinaryIO | None = None
+    source: PathType | None = None, *, ignore_path: bool = False, stdin: BinaryIO | None = None
 ) -> Maze:
     """Read and leniently parse a maze from a path, or from stdin for None or ``-``."""
     name = source_name(source)
     return parse(read_bytes(source, stdin), ignore_path=ignore_path, source=name)
 
 
-def write(maze: Maze, target: str | Path | None = None) -> None:
+def write(maze: Maze, target: PathType | None = None) -> None:
     """Write ``maze`` to a path (atomically: temp file then rename), or to stdout for None/``-``."""
     text = dump(maze)
     if target is None or str(target) == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
+        from .outfile import atomic_write  # tempfile is only needed when writing a file
+
         atomic_write(target, text.encode("ascii"))

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from ..errors import ExitStatus, MazeError
 from ..model import Maze
-from ..outfile import atomic_write
 from ..textformat import read, source_name
 
 __all__ = [
@@ -23,6 +21,9 @@ __all__ = [
     "seed_option",
     "write_output",
 ]
+
+if TYPE_CHECKING:
+    from os import PathLike
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,13 +66,15 @@ def read_input(file: str, *, ignore_path: bool = False) -> Maze:
         fail(error)
 
 
-def write_output(data: bytes | str, target: str | Path | None) -> None:
+def write_output(data: bytes | str, target: str | PathLike[str] | None) -> None:
     """Write to a file atomically, or to stdout for None or ``-``."""
     if target is None or str(target) == "-":
         stream = sys.stdout.buffer
         stream.write(data.encode("utf-8") if isinstance(data, str) else data)
         stream.flush()
         return
+    from ..outfile import atomic_write  # tempfile is only needed when writing a file
+
     try:
         atomic_write(target, data.encode("utf-8") if isinstance(data, str) else data)
     except MazeError as error:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from ..config import Config, load_config
@@ -146,6 +144,8 @@ def command(
             for line in _text_lines(name, report, quiet):
                 click.echo(line)
     if output_format == "json":
+        import json  # only this output needs it
+
         click.echo(json.dumps({"valid": not invalid, "files": entries}, indent=2))
     elif len(names) > 1 and not quiet:
         click.echo(f"{len(names)} files: {len(names) - invalid} ok, {invalid} invalid")

@@ -1,0 +1,96 @@
+"""The Python API: what ``from mazekit import ...`` promises, and the core's own guarantees."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import mazekit
+from mazekit import Maze, read_maze, validate, write_maze
+from mazekit.errors import MazeError
+from mazekit.outfile import atomic_write
+from mazekit.pattern import pattern_cells, trapped_cells
+from tests.conftest import SMALL_MAZE, serpentine
+
+
+def test_public_names_resolve() -> None:
+    for name in mazekit.__all__:
+        assert getattr(mazekit, name) is not None
+    with pytest.raises(AttributeError):
+        mazekit.no_such_thing  # noqa: B018
+
+
+def test_read_validate_write_round_trip(tmp_path: Path) -> None:
+    source = tmp_path / "in.txt"
+    source.write_text(SMALL_MAZE)
+    maze = read_maze(source)
+    assert isinstance(maze, Maze)
+    assert (maze.width, maze.height, maze.entry, maze.exit) == (4, 2, (0, 0), (0, 1))
+    report = validate(maze, perfect=True)
+    assert report.valid and report.violations == []
+    target = tmp_path / "out.txt"
+    write_maze(maze, target)
+    assert target.read_text() == SMALL_MAZE
+
+
+def test_report_counts_and_limits() -> None:
+    maze = serpentine(30, 2)
+    maze.walls[0, :] &= ~np.uint8(1)
+    capped = validate(maze, skip=["path"], limit=5)
+    assert len(capped.violations) == 5
+    assert capped.omitted == {"border": 25}
+    assert capped.count("border") == 30
+    assert capped.rules_broken() == ["border"]
+    full = validate(maze, skip=["path"], limit=None)
+    assert len(full.violations) == 30 and full.omitted == {}
+
+
+def test_bad_options_are_value_errors() -> None:
+    maze = serpentine(3, 3)
+    with pytest.raises(ValueError, match="unknown rule"):
+        validate(maze, skip=["nope"])
+    with pytest.raises(ValueError, match="pattern must be one of"):
+        validate(maze, pattern="loose")  # type: ignore[arg-type]
+
+
+def test_maze_rejects_impossible_walls() -> None:
+    with pytest.raises(ValueError, match="non-empty 2-D"):
+        Maze(np.zeros((0, 3), dtype=np.uint8), (0, 0), (1, 0))
+    with pytest.raises(ValueError, match=r"0\.\.15"):
+        Maze(np.full((2, 2), 16), (0, 0), (1, 0))
+
+
+def test_the_42_sits_where_seed_004_says() -> None:
+    cells = pattern_cells(20, 15)
+    assert len(cells) == 18
+    assert cells[0] == (6, 5)  # the corner X of the block
+    assert {(6, 5), (6, 6), (6, 7), (7, 7), (8, 7), (8, 8), (8, 9)} <= set(cells)  # the "4"
+    assert {(10, 5), (11, 5), (12, 5), (12, 6), (10, 7), (10, 9), (12, 9)} <= set(cells)  # the "2"
+    assert trapped_cells(20, 15) == ((11, 6), (11, 8))
+    assert pattern_cells(8, 15) == () and pattern_cells(20, 6) == ()
+    assert len(pattern_cells(9, 7)) == 18
+
+
+def test_atomic_write_replaces_and_keeps_permissions(tmp_path: Path) -> None:
+    target = tmp_path / "maze.txt"
+    target.write_text("old")
+    os.chmod(target, 0o640)
+    atomic_write(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["maze.txt"]
+
+
+def test_atomic_write_failure_leaves_the_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "missing-dir" / "maze.txt"
+    with pytest.raises(MazeError, match="cannot write: No such file or directory"):
+        atomic_write(target, b"new")
+    existing = tmp_path / "keep.txt"
+    existing.write_text("precious")
+    with pytest.raises(TypeError):
+        atomic_write(existing, "not bytes")  # type: ignore[arg-type]
+    assert existing.read_text() == "precious"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]

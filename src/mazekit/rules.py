@@ -19,7 +19,7 @@ import numpy.typing as npt
 from . import pattern as glyph
 from .config import Config
 from .model import ALL_WALLS, BY_BIT, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import UNREACHED, component_labels, distances, passages, walk
+from .search import UNREACHED, component_labels, distance_between, distances, passages, walk
 from .textformat import Problem, scan
 
 __all__ = [
@@ -340,7 +340,7 @@ def check_path(ctx: Context, limit: int) -> Findings:
         return [Violation("path", message, line, len(maze.path), end)], 1
     if ctx.loops == 0 and _is_simple(maze.entry, maze.path, walls.shape[1]):
         return [], 0  # in a tree the one simple path is the shortest: no search needed
-    shortest = distances(walls, maze.entry, maze.exit)[maze.exit[1] * maze.width + maze.exit[0]]
+    shortest = distance_between(walls, maze.entry, maze.exit)
     if shortest != UNREACHED and len(maze.path) > shortest:
         message = f"path has {len(maze.path)} steps but the shortest has {shortest}"
         return [Violation("path", message, line, 1)], 1

@@ -7,10 +7,13 @@ import os
 import re
 import struct
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mazekit
 from mazekit.cli.render import _dead_ends
@@ -23,6 +26,7 @@ from mazekit.render.svg import render_svg
 from mazekit.render.text import render_text
 from mazekit.render.theme import THEMES, Ink, parse_color
 from mazekit.rules import validate
+from mazekit.search import shortest_path
 from mazekit.textformat import parse, read
 from tests.conftest import SMALL_MAZE, closed_grid, open_wall, serpentine
 
@@ -203,6 +207,44 @@ def test_svg_draws_a_path_that_turns_back_like_the_png() -> None:
     palette = ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in scene.palette]
     png_colours = np.array(palette, dtype=object)[rasterize(scene)]
     assert (np.array(colours, dtype=object)[svg_image] == png_colours).all()
+
+
+@st.composite
+def drawable(draw: st.DrawFn) -> tuple[Maze, RenderOptions]:
+    """Any small grid of wall digits (coherent or not), a shortest path if any, any geometry."""
+    width, height = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    cells = draw(st.lists(st.integers(0, 15), min_size=width * height, max_size=width * height))
+    walls = np.array(cells, dtype=np.uint8).reshape(height, width)
+    entry = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    exit_ = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    cell = draw(st.integers(2, 12))
+    options = RenderOptions(
+        cell=cell,
+        wall=draw(st.integers(1, cell - 1)),
+        margin=draw(st.integers(0, 3)),
+        path=draw(st.sampled_from([None, True, False])),
+    )
+    return Maze(walls, entry, exit_, shortest_path(walls, entry, exit_) or ""), options
+
+
+@settings(max_examples=60, deadline=None)
+@given(drawable())
+def test_png_and_svg_agree_and_text_has_its_shape(case: tuple[Maze, RenderOptions]) -> None:
+    maze, options = case
+    options = replace(options, dead_ends=_dead_ends(maze))
+    if options.path and shortest_path(maze.walls, maze.entry, maze.exit) is None:
+        with pytest.raises(NoPathError):
+            build_scene(maze, options)
+        options = replace(options, path=None)
+    scene = build_scene(maze, options)
+    svg_image, colours = rasterize_svg(render_svg(scene))
+    palette = ["#{:02x}{:02x}{:02x}".format(*rgb) for rgb in scene.palette]
+    png_colours = np.array(palette, dtype=object)[rasterize(scene)]
+    assert (np.array(colours, dtype=object)[svg_image] == png_colours).all()
+    for charset in ("ascii", "unicode"):
+        lines = render_text(scene, charset).splitlines()  # type: ignore[arg-type]
+        assert len(lines) == 2 * maze.height + 1
+        assert {len(line) for line in lines} == {3 * maze.width + 1}
 
 
 # --- golden files --------------------------------------------------------------------------

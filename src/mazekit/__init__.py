@@ -22,6 +22,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "parse_maze": ("mazekit.textformat", "parse"),
     "dump_maze": ("mazekit.textformat", "dump"),
     "validate": ("mazekit.rules", "validate"),
+    "render": ("mazekit.render", "render"),
     "Report": ("mazekit.rules", "Report"),
     "Violation": ("mazekit.rules", "Violation"),
     "load_config": ("mazekit.config", "load_config"),
@@ -39,6 +40,7 @@ __all__ = [
     "load_config",
     "parse_maze",
     "read_maze",
+    "render",
     "validate",
     "write_maze",
 ]
@@ -47,6 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .config import load_config
     from .errors import ConfigError, FormatError, MazeError
     from .model import Maze
+    from .render import render
     from .rules import Report, Violation, validate
     from .textformat import dump as dump_maze
     from .textformat import parse as parse_maze

@@ -1,0 +1,245 @@
+"""``mazekit render``: draw a maze as PNG, SVG or terminal text (specs/render.md)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import replace
+from typing import Any
+
+import click
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import ConfigError, MazeError
+from ..model import Maze
+from ..pattern import pattern_mask
+from ..render import (
+    FORMATS,
+    THEMES,
+    Format,
+    RenderOptions,
+    check_maze,
+    format_from_name,
+    render_bytes,
+)
+from ..render.scene import CHARSETS
+from ..render.theme import RGB, parse_color
+from ..search import open_bits, reachable_mask
+from ._common import (
+    display_name,
+    fail,
+    input_argument,
+    output_option,
+    read_input,
+    write_output,
+)
+
+__all__ = ["command"]
+
+BoolGrid = npt.NDArray[np.bool_]
+
+# option name -> ink key of RenderOptions.colors
+_COLOR_OPTIONS: dict[str, tuple[str, str]] = {
+    "background": ("background", "Background and margin."),
+    "wall_color": ("wall", "Walls."),
+    "path_color": ("path", "The path from entry to exit."),
+    "pattern_color": ("pattern", 'Fully closed cells: the "42".'),
+    "entry_color": ("entry", "The entry cell."),
+    "exit_color": ("exit", "The exit cell."),
+    "dead_end_color": ("dead_end", "Real dead ends (--dead-ends)."),
+    "enclosed_color": ("enclosed", "Enclosed dead ends (--dead-ends)."),
+}
+
+
+class ColorType(click.ParamType):  # type: ignore[type-arg]
+    """A colour option value: #RGB, #RRGGBB or a basic colour name."""
+
+    name = "color"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> RGB:
+        if isinstance(value, tuple):
+            return value  # already converted (a default or a second pass)
+        try:
+            return parse_color(str(value))
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+def _color_options(function: Any) -> Any:
+    """One ``--*-color`` option per ink, all with the same type and no default."""
+    for name, (_, help_text) in reversed(_COLOR_OPTIONS.items()):
+        flag = "--background" if name == "background" else "--" + name.replace("_", "-")
+        function = click.option(
+            flag, name, type=ColorType(), default=None, metavar="COLOR", help=help_text
+        )(function)
+    return function
+
+
+def _stdout_is_terminal() -> bool:
+    """Whether standard output is a terminal (its own function so tests can pretend)."""
+    return sys.stdout.isatty()
+
+
+def _dead_ends(maze: Maze) -> tuple[BoolGrid, BoolGrid]:
+    """Real and enclosed dead ends as masks.
+
+    TEMPORARY: replace with ``mazekit.pacman.dead_ends`` when the generate branch merges.
+    A dead end is a reachable non-pattern cell with one open wall; it is enclosed when each
+    of its closed walls faces the border or a pattern cell, else real.
+    """
+    pattern = pattern_mask(maze.width, maze.height)
+    bits = open_bits(maze.walls)
+    reachable = reachable_mask(maze.walls, maze.entry) & ~pattern
+    dead = reachable & np.isin(bits, (1, 2, 4, 8))  # exactly one open wall
+    # A closed wall is harmless when the cell beyond is outside the grid or a pattern cell.
+    beyond = np.pad(pattern, 1, constant_values=True)
+    harmless = np.ones(maze.walls.shape, dtype=bool)
+    for bit, dx, dy in ((1, 0, -1), (2, 1, 0), (4, 0, 1), (8, -1, 0)):
+        facing = beyond[1 + dy : 1 + dy + maze.height, 1 + dx : 1 + dx + maze.width]
+        harmless &= ((bits & bit) != 0) | facing
+    return dead & ~harmless, dead & harmless
+
+
+def _format(output: str | None, output_format: str | None) -> Format:
+    """The output format: --format, else the extension of -o, else text."""
+    if output_format is not None:
+        return output_format  # type: ignore[return-value]  # a click.Choice of FORMATS
+    if output is None or output == "-":
+        return "text"
+    found = format_from_name(output)
+    if found is None:
+        raise click.UsageError(
+            f"cannot tell the format of '{output}': name it .png, .svg or .txt, "
+            "or give --format png|svg|text"
+        )
+    return found
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  mazekit render maze.txt                     text picture on stdout
+  mazekit render maze.txt -o maze.png         PNG (format from the extension)
+  mazekit render maze.txt -o maze.svg --theme dark --dead-ends
+  mazekit solve maze.txt | mazekit render --charset unicode
+  mazekit render maze.txt --format png -o - | display
+Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
+)
+@input_argument
+@output_option("Write to PATH, atomically; '-' = stdout. Default: stdout.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format. Default: from the extension of -o (.png, .svg, .txt), else text.",
+)
+@click.option(
+    "--cell",
+    type=click.IntRange(min=2),
+    default=16,
+    show_default=True,
+    metavar="N",
+    help="Cell size in pixels, wall included (png, svg).",
+)
+@click.option(
+    "--wall",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    metavar="N",
+    help="Wall thickness in pixels, less than --cell (png, svg).",
+)
+@click.option(
+    "--margin",
+    type=click.IntRange(min=0),
+    default=8,
+    show_default=True,
+    metavar="N",
+    help="Empty border around the maze in pixels (png, svg).",
+)
+@click.option(
+    "--theme",
+    type=click.Choice(list(THEMES)),
+    default="light",
+    show_default=True,
+    help="Colour set: " + "; ".join(f"{t.name}: {t.summary}" for t in THEMES.values()) + ".",
+)
+@_color_options
+@click.option(
+    "--path/--no-path",
+    "show_path",
+    default=None,
+    help="Draw no path (--no-path), or compute a shortest one when the file has none "
+    "(--path). Default: the file's path, if any.",
+)
+@click.option("--dead-ends", is_flag=True, help="Mark real and enclosed dead ends.")
+@click.option(
+    "--charset",
+    type=click.Choice(CHARSETS),
+    default="ascii",
+    show_default=True,
+    help="Characters of the text picture: +--+ and |, or box drawing.",
+)
+@click.option(
+    "--color",
+    "color_mode",
+    type=click.Choice(("auto", "always", "never")),
+    default="auto",
+    show_default=True,
+    help="ANSI colours in text: auto = only on a terminal; never when NO_COLOR is set.",
+)
+def command(
+    file: str,
+    output: str | None,
+    output_format: str | None,
+    cell: int,
+    wall: int,
+    margin: int,
+    theme: str,
+    show_path: bool | None,
+    dead_ends: bool,
+    charset: str,
+    color_mode: str,
+    **colors: RGB | None,
+) -> None:
+    """Draw the maze FILE (stdin when missing or -) as PNG, SVG or text.
+
+    Walls black, "42" cells gray, entry magenta, exit red, the path in blue; every colour
+    can be changed. Text goes to stdout unless -o is given.
+    """
+    kind = _format(output, output_format)
+    to_stdout = output is None or output == "-"
+    to_terminal = to_stdout and _stdout_is_terminal()
+    if kind == "png" and to_terminal:
+        fail("refusing to write a PNG to a terminal: redirect stdout or use -o FILE.png")
+    ansi = color_mode == "always" or (color_mode == "auto" and to_terminal)
+    if os.environ.get("NO_COLOR"):
+        ansi = False
+    chosen = {_COLOR_OPTIONS[name][0]: rgb for name, rgb in colors.items() if rgb is not None}
+    try:
+        options = RenderOptions(
+            format=kind,
+            cell=cell,
+            wall=wall,
+            margin=margin,
+            theme=theme,
+            colors=chosen,
+            path=show_path,
+            charset=charset,  # type: ignore[arg-type]  # a click.Choice
+            ansi=ansi,
+        )
+    except ConfigError as error:
+        raise click.BadParameter(error.message, param_hint=f"'--{error.source}'") from error
+    maze = read_input(file)
+    try:
+        check_maze(maze, options)  # the size limit, before the dead ends are computed
+        if dead_ends:
+            options = replace(options, dead_ends=_dead_ends(maze))
+        data = render_bytes(maze, options)
+    except MazeError as error:
+        if error.source is None:
+            error.source = display_name(file)
+        fail(error)
+    write_output(data, output)

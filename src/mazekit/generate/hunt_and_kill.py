@@ -1,15 +1,17 @@
 """Hunt-and-kill: random walks that never backtrack, restarted by a scan; long corridors.
 
 Steps:
-1. Start at the entry and walk: step to a random unvisited carvable neighbour, opening the
-   wall between them, until the current cell has no unvisited neighbour.
+1. Start at the first carvable cell in reading order and walk: step to a random unvisited
+   carvable neighbour, opening the wall between them, until the current cell has no
+   unvisited neighbour.
 2. Hunt: scan the grid in reading order for the first unvisited cell next to a visited one;
    open the wall to a random visited neighbour and walk again from it (step 1).
 3. Stop when the hunt finds nothing.
 
 The classic hunt rescans from the top each time, which is quadratic. Here the scan starts at
 the first unvisited cell in reading order, a pointer that only moves forward. Every cell
-before it is visited, so its north and west neighbours are visited unless blocked; the hunt
+before it is visited (which is why the walk starts at the first cell, not at the entry), so
+its north and west neighbours are visited unless blocked; the hunt
 then stops within a couple of cells (the only exception is the cell inside the lower curve
 of the "2", whose north and west neighbours are pattern cells), and the whole run is linear.
 """
@@ -36,7 +38,7 @@ def carve(grid: Grid, rng: random.Random) -> None:
     rand = rng.random
     cells = grid.free_cells()
     pointer = 0
-    cell = grid.entry
+    cell = cells[0]
     visited[cell] = in_tree[cell] = 1
     while True:
         # walk (kill) until stuck

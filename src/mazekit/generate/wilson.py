@@ -9,18 +9,23 @@ Steps:
    adding each cell to the tree.
 
 Every spanning tree is equally likely. The walks cost about N log N steps on an N-cell grid
-(the mean hitting time of the grid), so the time grows a little faster than the area.
+in expectation (the mean hitting time of the grid), so the time grows a little faster than
+the area, and it varies a lot from seed to seed: the first walks look for a tiny tree, and
+random-walk hitting times in two dimensions have a heavy tail.
 """
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from .grid import Grid
 
 __all__ = ["PERFECT", "carve"]
 
 PERFECT = True
+BATCH = 1 << 16  # random directions drawn at a time (floats turned into 0..3 by numpy)
 
 
 def carve(grid: Grid, rng: random.Random) -> None:
@@ -34,16 +39,21 @@ def carve(grid: Grid, rng: random.Random) -> None:
     in_tree = bytearray(len(walls))
     left_by = bytearray(len(walls))
     in_tree[cells[int(rand() * len(cells))]] = 1
+    draws, used = b"", 0  # directions, floor(4 * random()), drawn a batch at a time
     for start in cells:
         if in_tree[start]:
             continue
         cell = start
         while not in_tree[cell]:
-            direction = int(rand() * 4)
-            while blocked[cell + offsets[direction]]:
-                direction = int(rand() * 4)
-            left_by[cell] = direction
-            cell += offsets[direction]
+            if used == len(draws):
+                batch = np.fromiter(iter(rand, 2.0), dtype=np.float64, count=BATCH)
+                draws, used = (batch * 4).astype(np.uint8).tobytes(), 0
+            direction = draws[used]
+            used += 1
+            near = cell + offsets[direction]
+            if not blocked[near]:  # a step into the border or the "42" is drawn again
+                left_by[cell] = direction
+                cell = near
         cell = start
         while not in_tree[cell]:
             in_tree[cell] = 1

@@ -26,17 +26,27 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Report": ("mazekit.rules", "Report"),
     "Violation": ("mazekit.rules", "Violation"),
     "load_config": ("mazekit.config", "load_config"),
+    "generate": ("mazekit.generate", "generate"),
+    "dead_ends": ("mazekit.pacman", "dead_ends"),
+    "braid": ("mazekit.pacman", "braid"),
+    "DeadEnds": ("mazekit.pacman", "DeadEnds"),
+    "BoardError": ("mazekit.pacman", "BoardError"),
 }
 
 __all__ = [
+    "BoardError",
     "ConfigError",
+    "DeadEnds",
     "FormatError",
     "Maze",
     "MazeError",
     "Report",
     "Violation",
     "__version__",
+    "braid",
+    "dead_ends",
     "dump_maze",
+    "generate",
     "load_config",
     "parse_maze",
     "read_maze",
@@ -48,8 +58,10 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .config import load_config
     from .errors import ConfigError, FormatError, MazeError
+    from .generate import generate
     from .model import Maze
     from .render import render
+    from .pacman import BoardError, DeadEnds, braid, dead_ends
     from .rules import Report, Violation, validate
     from .textformat import dump as dump_maze
     from .textformat import parse as parse_maze

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from . import pattern as glyph
 from .errors import ConfigError
 from .model import Cell
 from .textformat import MAX_CELLS
@@ -20,6 +21,8 @@ __all__ = [
     "KNOWN_KEYS",
     "MANDATORY_KEYS",
     "Config",
+    "Origin",
+    "check_geometry",
     "load_config",
     "parse_cell",
     "parse_config",
@@ -171,3 +174,74 @@ def load_config(path: str | PathLike[str]) -> Config:
     except UnicodeDecodeError:
         raise ConfigError("cannot read: not UTF-8 text", source) from None
     return parse_config(text, source)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a setting came from, so that a message names it as the user wrote it.
+
+    ``name`` is a config key (``ENTRY``), an option (``--entry``) or an argument (``entry``);
+    ``source`` is the config file, or None for an option or argument; ``default`` marks a value
+    nobody gave; ``flag`` marks an option that takes no value (``--imperfect``).
+    """
+
+    name: str
+    source: str | None = None
+    default: bool = False
+    flag: bool = False
+
+    def show(self, value: str) -> str:
+        """The setting and its value: ``ENTRY=6,5``, ``--entry=6,5``, ``the default exit 9,4``."""
+        if self.default:
+            return f"the default {self.name.lstrip('-').lower()} {value}"
+        if self.flag:
+            return self.name
+        return f"{self.name}={value}"
+
+
+def _sourced(*origins: Origin) -> str | None:
+    """The config file a message names: that of the first setting that came from one."""
+    return next((o.source for o in origins if o.source is not None), None)
+
+
+def _xy(cell: Cell) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
+def check_geometry(
+    width: int,
+    height: int,
+    entry: Cell,
+    exit: Cell,
+    *,
+    width_from: Origin = Origin("WIDTH"),
+    height_from: Origin = Origin("HEIGHT"),
+    entry_from: Origin = Origin("ENTRY"),
+    exit_from: Origin = Origin("EXIT"),
+) -> None:
+    """Refuse a size over the cell limit, and an entry or exit outside, shared, or on the "42".
+
+    One check for config values and option values alike; each message names the setting as
+    its Origin says, and the ConfigError's source is the config file when one was involved.
+    """
+    if width * height > MAX_CELLS:
+        raise ConfigError(
+            f"{width_from.show(str(width))} and {height_from.show(str(height))} make "
+            f"{width * height:,} cells, over the limit of {MAX_CELLS:,}",
+            _sourced(width_from, height_from),
+        )
+    for cell, origin in ((entry, entry_from), (exit, exit_from)):
+        x, y = cell
+        if not (0 <= x < width and 0 <= y < height):
+            raise ConfigError(
+                f"{origin.show(_xy(cell))} is outside the {width}x{height} maze", origin.source
+            )
+    if entry == exit:
+        raise ConfigError(
+            f"{entry_from.show(_xy(entry))} and {exit_from.show(_xy(exit))} are the same cell",
+            _sourced(exit_from, entry_from),
+        )
+    on_pattern = set(glyph.pattern_cells(width, height))
+    for cell, origin in ((entry, entry_from), (exit, exit_from)):
+        if cell in on_pattern:
+            raise ConfigError(f'{origin.show(_xy(cell))} lies on the "42" pattern', origin.source)

@@ -21,6 +21,7 @@ from ..errors import ExitStatus
 COMMANDS: dict[str, str] = {
     "validate": "validate",
     "render": "render",
+    "generate": "generate",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -1,0 +1,112 @@
+"""``mazekit generate``: a new maze from the subject's config file and/or options."""
+
+from __future__ import annotations
+
+import click
+
+from ..config import Config, load_config, parse_cell
+from ..errors import MazeError
+from ..generate import ALGORITHMS, build
+from ..generate.settings import resolve
+from ..model import Cell
+from ..pattern import TOO_SMALL_MESSAGE, fits
+from ..textformat import dump
+from ._common import fail, output_option, seed_option, write_output
+
+__all__ = ["command"]
+
+
+def _cell(ctx: click.Context, param: click.Parameter, value: str | None) -> Cell | None:
+    """Parse an ``X,Y`` option value (two integers); a usage error otherwise."""
+    if value is None:
+        return None
+    cell = parse_cell(value)
+    if cell is None:
+        raise click.BadParameter(f"expected two integers x,y, got '{value}'", ctx, param)
+    return cell
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  mazekit generate config.txt              # writes OUTPUT_FILE of config.txt
+  mazekit generate --width 30 --height 20 --seed 7
+  mazekit generate config.txt -o - --imperfect --max-dead-ends 0 | mazekit validate
+  mazekit generate --algorithm wilson -v -o maze.txt   # prints "seed: N" to stderr
+
+\b
+Algorithms: backtracker (default), prim, kruskal, wilson, hunt-and-kill, flood (imperfect only).
+Exit status: 0 a maze was written (also when the "42" does not fit: a warning goes to stderr),
+1 bad config or option value, 2 usage error."""
+)
+@click.argument("config_path", required=False, metavar="[CONFIG]")
+@click.option("--width", type=click.IntRange(min=1), metavar="N", help="Columns [20].")
+@click.option("--height", type=click.IntRange(min=1), metavar="N", help="Rows [15].")
+@click.option("--entry", callback=_cell, metavar="X,Y", help="Entry cell [0,0].")
+@click.option("--exit", "exit_", callback=_cell, metavar="X,Y", help="Exit cell [W-1,H-1].")
+@click.option(
+    "--perfect/--imperfect",
+    default=None,
+    help="A perfect maze (one path between any two cells) [default], or a Pac-Man board.",
+)
+@seed_option
+@click.option(
+    "--algorithm",
+    type=click.Choice(tuple(ALGORITHMS), case_sensitive=False),
+    help="How to carve [backtracker].",
+)
+@click.option(
+    "--max-dead-ends",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Imperfect only: at most N real dead ends [2]; 0 braids fully.",
+)
+@output_option("Write to PATH ('-' = stdout) [OUTPUT_FILE of CONFIG, else stdout].")
+@click.option("-v", "--verbose", is_flag=True, help="Print 'seed: N' to stderr.")
+def command(
+    config_path: str | None,
+    width: int | None,
+    height: int | None,
+    entry: Cell | None,
+    exit_: Cell | None,
+    perfect: bool | None,
+    seed: int | None,
+    algorithm: str | None,
+    max_dead_ends: int | None,
+    output: str | None,
+    verbose: bool,
+) -> None:
+    """Generate a maze from the subject's CONFIG file and/or options.
+
+    Options override CONFIG values. With CONFIG the maze goes to its OUTPUT_FILE, otherwise
+    to stdout; -o overrides both. Without CONFIG the defaults are a 20x15 perfect maze from
+    0,0 to W-1,H-1. The same options and seed give the same bytes.
+    """
+    config: Config | None = None
+    try:
+        if config_path is not None:
+            config = load_config(config_path)
+        plan = resolve(
+            config,
+            width=width,
+            height=height,
+            entry=entry,
+            exit=exit_,
+            perfect=perfect,
+            seed=seed,
+            algorithm=algorithm,
+            max_dead_ends=max_dead_ends,
+            output=output,
+        )
+    except MazeError as error:
+        fail(error)
+    request = plan.request
+    if verbose:
+        click.echo(f"seed: {request.seed}", err=True)
+    if not fits(request.width, request.height):
+        click.echo(f"Error: {TOO_SMALL_MESSAGE}", err=True)
+    try:
+        maze = build(request)
+    except MazeError as error:
+        fail(error)
+    write_output(dump(maze), plan.output)

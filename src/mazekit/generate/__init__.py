@@ -1,0 +1,206 @@
+"""Maze generation: a registry of algorithms behind one interface, and ``generate()``.
+
+Every algorithm is a module of this package with ``carve(grid, rng)``, which opens walls of a
+``Grid`` (all closed at first, the "42" blocked) with a seeded ``random.Random``, and a flag
+``PERFECT`` saying whether it carves a spanning tree. An imperfect maze is the algorithm's maze
+braided into a Pac-Man board by mazekit.pacman. specs/generate.md documents the whole command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from typing import TYPE_CHECKING, Protocol
+
+from ..config import Origin, check_geometry
+from ..errors import ConfigError
+from ..model import Cell, Maze
+from ..rng import draw_seed
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    import random
+
+    from .grid import Grid
+
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_ALGORITHM",
+    "DEFAULT_HEIGHT",
+    "DEFAULT_MAX_DEAD_ENDS",
+    "DEFAULT_WIDTH",
+    "Origins",
+    "Request",
+    "build",
+    "check",
+    "generate",
+    "load_algorithm",
+]
+
+# algorithm name -> module of this package
+ALGORITHMS: dict[str, str] = {
+    "backtracker": "backtracker",
+    "prim": "prim",
+    "kruskal": "kruskal",
+    "wilson": "wilson",
+    "hunt-and-kill": "hunt_and_kill",
+    "flood": "flood",
+}
+DEFAULT_ALGORITHM = "backtracker"
+DEFAULT_WIDTH, DEFAULT_HEIGHT = 20, 15
+DEFAULT_MAX_DEAD_ENDS = 2
+
+
+class Algorithm(Protocol):
+    """What an algorithm module provides."""
+
+    PERFECT: bool
+
+    def carve(self, grid: Grid, rng: random.Random) -> None: ...
+
+
+def load_algorithm(name: str) -> Algorithm:
+    """The module of a registered algorithm, imported on first use."""
+    module: Algorithm = import_module(f"{__name__}.{ALGORITHMS[name]}")
+    return module
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything that decides a maze's bytes: same request, same mazekit version, same file."""
+
+    width: int
+    height: int
+    entry: Cell
+    exit: Cell
+    perfect: bool
+    seed: int
+    algorithm: str = DEFAULT_ALGORITHM
+    max_dead_ends: int = DEFAULT_MAX_DEAD_ENDS
+
+
+@dataclass(frozen=True)
+class Origins:
+    """How messages name each setting of a Request (config key, option or argument)."""
+
+    width: Origin
+    height: Origin
+    entry: Origin
+    exit: Origin
+    perfect: Origin
+    algorithm: Origin
+    max_dead_ends: Origin
+
+    @classmethod
+    def arguments(cls, *, entry_default: bool = False, exit_default: bool = False) -> Origins:
+        """The Origins of the Python API: each setting named as its argument."""
+        return cls(
+            width=Origin("width"),
+            height=Origin("height"),
+            entry=Origin("entry", default=entry_default),
+            exit=Origin("exit", default=exit_default),
+            perfect=Origin("perfect"),
+            algorithm=Origin("algorithm"),
+            max_dead_ends=Origin("max_dead_ends"),
+        )
+
+
+def check(request: Request, origins: Origins | None = None) -> None:
+    """Refuse a request no maze can satisfy; ConfigError names the setting at fault."""
+    origins = origins or Origins.arguments()
+    for value, origin in ((request.width, origins.width), (request.height, origins.height)):
+        if value < 1:
+            raise ConfigError(
+                f"{origin.name} must be a positive integer, got '{value}'", origin.source
+            )
+    if request.max_dead_ends < 0:
+        origin = origins.max_dead_ends
+        raise ConfigError(
+            f"{origin.name} must be a non-negative integer, got '{request.max_dead_ends}'",
+            origin.source,
+        )
+    check_geometry(
+        request.width,
+        request.height,
+        request.entry,
+        request.exit,
+        width_from=origins.width,
+        height_from=origins.height,
+        entry_from=origins.entry,
+        exit_from=origins.exit,
+    )
+    if request.algorithm not in ALGORITHMS:
+        origin = origins.algorithm
+        raise ConfigError(
+            f"{origin.name} must be one of {', '.join(ALGORITHMS)}, got '{request.algorithm}'",
+            origin.source,
+        )
+    if request.perfect and not load_algorithm(request.algorithm).PERFECT:
+        origin = origins.algorithm
+        raise ConfigError(
+            f"{origin.show(request.algorithm)} leaves loops, so it cannot make a perfect maze",
+            origin.source,
+        )
+    small = min(request.width, request.height) < 2 or request.width * request.height < 6
+    if not request.perfect and small:
+        origin = origins.perfect
+        raise ConfigError(
+            f"{origin.show('False')} needs 2 loops, which a {request.width}x{request.height} "
+            "maze cannot hold (use at least 2x3 or 3x2 cells)",
+            origin.source,
+        )
+
+
+def build(request: Request) -> Maze:
+    """Carve the maze a checked Request describes, braid it when imperfect, add its path."""
+    from ..pacman import MIN_LOOPS, braid_walls
+    from ..rng import make_rng
+    from ..search import shortest_path
+    from .grid import Grid
+
+    rng = make_rng(request.seed)
+    grid = Grid(request.width, request.height, request.entry, request.exit)
+    load_algorithm(request.algorithm).carve(grid, rng)
+    walls = grid.array()
+    path = grid.path
+    if not request.perfect:
+        walls = braid_walls(
+            walls,
+            request.entry,
+            max_dead_ends=request.max_dead_ends,
+            min_loops=MIN_LOOPS,
+            rng=rng,
+        )
+        path = None  # braiding may have made a shorter way
+    if path is None:
+        path = shortest_path(walls, request.entry, request.exit) or ""
+    return Maze(walls, request.entry, request.exit, path)
+
+
+def generate(
+    width: int,
+    height: int,
+    *,
+    entry: Cell | None = None,
+    exit: Cell | None = None,
+    perfect: bool = True,
+    seed: int | None = None,
+    algorithm: str = DEFAULT_ALGORITHM,
+    max_dead_ends: int = DEFAULT_MAX_DEAD_ENDS,
+) -> Maze:
+    """A new W x H maze with the "42" where it fits; ConfigError for an impossible request.
+
+    entry defaults to (0, 0) and exit to (W-1, H-1); the same arguments and seed give the
+    same maze. Without a seed one is drawn, so each call gives a new maze.
+    """
+    request = Request(
+        width=width,
+        height=height,
+        entry=(0, 0) if entry is None else (int(entry[0]), int(entry[1])),
+        exit=(width - 1, height - 1) if exit is None else (int(exit[0]), int(exit[1])),
+        perfect=perfect,
+        seed=draw_seed() if seed is None else seed,
+        algorithm=algorithm,
+        max_dead_ends=max_dead_ends,
+    )
+    check(request, Origins.arguments(entry_default=entry is None, exit_default=exit is None))
+    return build(request)

@@ -1,0 +1,47 @@
+"""The one random source of mazekit: ``random.Random`` seeded from an integer, floats only.
+
+Python guarantees that ``Random(seed).random()`` yields the same sequence for the same integer
+seed on every platform and in every version (the "reproducibility" note of the random module);
+randrange, choice and shuffle carry no such promise. So mazekit draws floats only, and builds
+its integers and shuffles from them here, which keeps every seeded output byte-stable.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import TypeVar
+
+__all__ = ["SEED_LIMIT", "below", "draw_seed", "make_rng", "shuffle"]
+
+T = TypeVar("T")
+
+# Seeds drawn when none is given lie in 0 .. SEED_LIMIT - 1, short enough to copy by hand.
+SEED_LIMIT = 2**32
+
+
+def make_rng(seed: int) -> random.Random:
+    """A generator for ``seed``; negative seeds are mapped apart from positive ones.
+
+    Random(n) ignores the sign of n, so the seed is zigzag-encoded first (0, -1, 1, -2 ... ->
+    0, 1, 2, 3 ...) to give every integer its own stream.
+    """
+    return random.Random(seed * 2 if seed >= 0 else -2 * seed - 1)
+
+
+def draw_seed() -> int:
+    """A fresh seed from the operating system, for runs that were given none."""
+    return secrets.randbelow(SEED_LIMIT)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A uniform integer in 0 .. n-1 (n >= 1), from one float draw."""
+    return int(rng.random() * n)
+
+
+def shuffle(items: list[T], rng: random.Random) -> None:
+    """Shuffle ``items`` in place (Fisher-Yates), drawing floats only."""
+    rand = rng.random
+    for last in range(len(items) - 1, 0, -1):
+        pick = int(rand() * (last + 1))
+        items[last], items[pick] = items[pick], items[last]

@@ -1,0 +1,362 @@
+"""``mazekit generate`` on the command line: every option, every message, exit codes, files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tests.conftest import Invoke
+
+from mazekit.generate import ALGORITHMS
+from mazekit.rules import validate
+from mazekit.textformat import parse
+
+CONFIG = """\
+# the subject's example
+WIDTH=20
+HEIGHT=15
+ENTRY=0,0
+EXIT=19,14
+OUTPUT_FILE={output}
+PERFECT=True
+SEED=42
+"""
+TOO_SMALL = 'Error: maze too small for the "42" pattern\n'
+ALGORITHM_LIST = "backtracker, prim, kruskal, wilson, hunt-and-kill, flood"
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Run in a temporary folder, so that OUTPUT_FILE=maze.txt lands there."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def write_config(folder: Path, text: str | None = None, **changes: str) -> Path:
+    """A config file in ``folder``: the subject's example, with some lines replaced or added."""
+    lines = (text if text is not None else CONFIG.format(output="maze.txt")).splitlines()
+    for key, value in changes.items():
+        lines = [line for line in lines if not line.upper().startswith(f"{key}=")]
+        if value is not None:
+            lines.append(f"{key}={value}")
+    path = folder / "config.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# --- working runs -----------------------------------------------------------------------------
+
+
+def test_no_arguments_prints_a_20x15_perfect_maze(invoke: Invoke) -> None:
+    result = invoke(["generate"])
+    assert result.exit_code == 0
+    assert result.stderr == ""
+    maze = parse(result.stdout)
+    assert (maze.width, maze.height, maze.entry, maze.exit) == (20, 15, (0, 0), (19, 14))
+    assert validate(result.stdout, perfect=True).valid
+
+
+def test_config_writes_its_output_file(invoke: Invoke, workdir: Path) -> None:
+    write_config(workdir)
+    result = invoke(["generate", "config.txt"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "" and result.stderr == ""
+    text = (workdir / "maze.txt").read_text()
+    assert validate(text, perfect=True).valid
+    again = invoke(["generate", "config.txt", "-o", "-"])
+    assert again.stdout == text  # SEED=42 in the config: the same maze
+
+
+def test_config_keys_are_case_insensitive(invoke: Invoke, workdir: Path) -> None:
+    write_config(workdir, CONFIG.format(output="maze.txt").lower().replace("true", "True"))
+    result = invoke(["generate", "config.txt", "-o", "-"])
+    assert result.exit_code == 0, result.stderr
+    assert parse(result.stdout).width == 20
+
+
+def test_options_override_the_config(invoke: Invoke, workdir: Path) -> None:
+    write_config(workdir)
+    result = invoke(
+        [
+            "generate", "config.txt", "-o", "other.txt", "--width", "12", "--height", "9",
+            "--entry", "1,1", "--exit", "10,7", "--imperfect", "--seed", "3",
+            "--algorithm", "prim", "--max-dead-ends", "0",
+        ]
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    assert not (workdir / "maze.txt").exists()
+    maze = parse((workdir / "other.txt").read_text())
+    assert (maze.width, maze.height, maze.entry, maze.exit) == (12, 9, (1, 1), (10, 7))
+    assert validate(maze).valid
+    assert not validate(maze, perfect=True).valid  # --imperfect beat PERFECT=True
+
+
+def test_width_height_entry_exit(invoke: Invoke) -> None:
+    result = invoke(
+        ["generate", "--width", "30", "--height", "11", "--entry", "29,0", "--exit", "0,10"]
+    )
+    maze = parse(result.stdout)
+    assert (maze.width, maze.height, maze.entry, maze.exit) == (30, 11, (29, 0), (0, 10))
+    assert validate(maze, perfect=True).valid
+
+
+def test_default_exit_follows_the_size(invoke: Invoke) -> None:
+    maze = parse(invoke(["generate", "--width", "10", "--height", "8"]).stdout)
+    assert maze.exit == (9, 7)
+
+
+def test_seed_gives_the_same_bytes(invoke: Invoke) -> None:
+    first = invoke(["generate", "--seed", "7"]).stdout
+    assert invoke(["generate", "--seed", "7"]).stdout == first
+    assert invoke(["generate", "--seed", "8"]).stdout != first
+    assert invoke(["generate", "--seed", "-7"]).stdout != first
+
+
+def test_verbose_prints_the_seed_that_remakes_the_maze(invoke: Invoke) -> None:
+    result = invoke(["generate", "-v"])
+    assert result.exit_code == 0
+    assert result.stderr.startswith("seed: ") and result.stderr.endswith("\n")
+    seed = int(result.stderr.removeprefix("seed: "))
+    assert invoke(["generate", "--seed", str(seed)]).stdout == result.stdout
+    assert invoke(["generate", "--verbose", "--seed", "5"]).stderr == "seed: 5\n"
+
+
+def test_config_seed_is_printed_by_verbose(invoke: Invoke, workdir: Path) -> None:
+    write_config(workdir)
+    assert invoke(["generate", "config.txt", "-v"]).stderr == "seed: 42\n"
+
+
+@pytest.mark.parametrize("algorithm", list(ALGORITHMS))
+def test_every_algorithm(invoke: Invoke, algorithm: str) -> None:
+    perfect = algorithm != "flood"
+    args = ["generate", "--algorithm", algorithm, "--seed", "1"]
+    result = invoke(args if perfect else [*args, "--imperfect"])
+    assert result.exit_code == 0, result.stderr
+    assert validate(result.stdout, perfect=perfect).valid
+
+
+def test_algorithm_names_ignore_case(invoke: Invoke, workdir: Path) -> None:
+    by_option = invoke(["generate", "--algorithm", "Hunt-And-Kill", "--seed", "2"]).stdout
+    write_config(workdir, ALGORITHM="WILSON")
+    by_config = invoke(["generate", "config.txt", "-o", "-", "--seed", "2"])
+    assert by_config.exit_code == 0
+    assert by_option == invoke(["generate", "--algorithm", "hunt-and-kill", "--seed", "2"]).stdout
+    assert by_config.stdout == invoke(["generate", "--algorithm", "wilson", "--seed", "2"]).stdout
+
+
+def test_perfect_and_imperfect(invoke: Invoke) -> None:
+    perfect = invoke(["generate", "--seed", "4", "--perfect"]).stdout
+    assert perfect == invoke(["generate", "--seed", "4"]).stdout
+    board = invoke(["generate", "--seed", "4", "--imperfect"]).stdout
+    assert validate(board).valid
+    assert [v.rule for v in validate(board, perfect=True).violations] == ["perfect"]
+
+
+def test_max_dead_ends(invoke: Invoke, workdir: Path) -> None:
+    from mazekit.pacman import dead_ends
+
+    for limit in ("0", "3"):
+        result = invoke(["generate", "--imperfect", "--seed", "1", "--max-dead-ends", limit])
+        assert len(dead_ends(parse(result.stdout)).real) <= int(limit)
+    write_config(workdir, PERFECT="False", MAX_DEAD_ENDS="0")
+    result = invoke(["generate", "config.txt", "-o", "-"])
+    assert dead_ends(parse(result.stdout)).real == ()
+
+
+def test_output_dash_is_stdout_and_a_path_is_a_file(invoke: Invoke, workdir: Path) -> None:
+    to_stdout = invoke(["generate", "--seed", "1", "-o", "-"])
+    assert to_stdout.stdout
+    to_file = invoke(["generate", "--seed", "1", "--output", "out.txt"])
+    assert to_file.stdout == ""
+    assert (workdir / "out.txt").read_text() == to_stdout.stdout
+
+
+def test_too_small_for_the_42_warns_and_succeeds(invoke: Invoke) -> None:
+    for size in (["--width", "8"], ["--height", "6"]):
+        result = invoke(["generate", "--seed", "1", *size])
+        assert result.exit_code == 0
+        assert result.stderr == TOO_SMALL
+        assert validate(result.stdout, perfect=True).valid
+    assert invoke(["generate", "--width", "9", "--height", "7"]).stderr == ""
+
+
+def test_help_has_examples(invoke: Invoke) -> None:
+    result = invoke(["generate", "--help"])
+    assert result.exit_code == 0
+    assert "Examples:" in result.stdout and "mazekit generate config.txt" in result.stdout
+    for option in ("--width", "--entry", "--imperfect", "--seed", "--algorithm", "-o, --output"):
+        assert option in result.stdout
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+def _assert_error(invoke: Invoke, args: list[str], message: str, workdir: Path) -> None:
+    """Exit 1, the exact message on stderr, nothing on stdout, maze.txt left as it was."""
+    (workdir / "maze.txt").write_text("old maze\n")
+    result = invoke(args)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {message}\n"
+    assert (workdir / "maze.txt").read_text() == "old maze\n"
+    assert sorted(p.name for p in workdir.iterdir() if p.name.startswith(".maze")) == []
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"WIDTH": "0"}, "WIDTH must be a positive integer, got '0'"),
+        ({"HEIGHT": "x"}, "HEIGHT must be a positive integer, got 'x'"),
+        (
+            {"WIDTH": "5000", "HEIGHT": "5000"},
+            "WIDTH=5000 and HEIGHT=5000 make 25,000,000 cells, over the limit of 16,000,000",
+        ),
+        ({"ENTRY": "1;2"}, "ENTRY must be two integers x,y, got '1;2'"),
+        ({"EXIT": "3"}, "EXIT must be two integers x,y, got '3'"),
+        ({"ENTRY": "25,3"}, "ENTRY=25,3 is outside the 20x15 maze"),
+        ({"EXIT": "-1,3"}, "EXIT=-1,3 is outside the 20x15 maze"),
+        ({"ENTRY": "19,14"}, "ENTRY=19,14 and EXIT=19,14 are the same cell"),
+        ({"ENTRY": "6,5"}, 'ENTRY=6,5 lies on the "42" pattern'),
+        ({"EXIT": "12,9"}, 'EXIT=12,9 lies on the "42" pattern'),
+        ({"PERFECT": "yes"}, "PERFECT must be True or False, got 'yes'"),
+        ({"SEED": "1.5"}, "SEED must be an integer, got '1.5'"),
+        ({"MAX_DEAD_ENDS": "-1"}, "MAX_DEAD_ENDS must be a non-negative integer, got '-1'"),
+        (
+            {"ALGORITHM": "dfs"},
+            f"ALGORITHM must be one of {ALGORITHM_LIST}, got 'dfs'",
+        ),
+        (
+            {"ALGORITHM": "flood"},
+            "ALGORITHM=flood leaves loops, so it cannot make a perfect maze",
+        ),
+        (
+            {"WIDTH": "2", "HEIGHT": "2", "EXIT": "1,1", "PERFECT": "False"},
+            "PERFECT=False needs 2 loops, which a 2x2 maze cannot hold "
+            "(use at least 2x3 or 3x2 cells)",
+        ),
+        ({"OUTPUT_FILE": ""}, "OUTPUT_FILE must not be empty"),
+        ({"OUTPUT_FILE": None}, "missing mandatory key OUTPUT_FILE"),
+        ({"WIDTH": None, "PERFECT": None}, "missing mandatory keys WIDTH, PERFECT"),
+    ],
+)
+def test_config_errors(
+    invoke: Invoke, workdir: Path, changes: dict[str, str | None], message: str
+) -> None:
+    write_config(workdir, **changes)  # type: ignore[arg-type]
+    _assert_error(invoke, ["generate", "config.txt"], f"config.txt: {message}", workdir)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("WIDTH=20\nHEIGHT 15\n", "line 2: expected KEY=VALUE, got 'HEIGHT 15'"),
+        (
+            "WIDTH=20\nCOLOUR=red\n",
+            "line 2: unknown key 'COLOUR' (known keys: WIDTH, HEIGHT, ENTRY, EXIT, "
+            "OUTPUT_FILE, PERFECT, SEED, ALGORITHM, MAX_DEAD_ENDS)",
+        ),
+        ("WIDTH=20\n# c\nwidth=30\n", "line 3: duplicate key WIDTH (first set on line 1)"),
+    ],
+)
+def test_config_syntax_errors(invoke: Invoke, workdir: Path, text: str, message: str) -> None:
+    (workdir / "config.txt").write_text(text)
+    _assert_error(invoke, ["generate", "config.txt"], f"config.txt: {message}", workdir)
+
+
+def test_unreadable_config(invoke: Invoke, workdir: Path) -> None:
+    message = "missing.txt: cannot read: No such file or directory"
+    _assert_error(invoke, ["generate", "missing.txt"], message, workdir)
+    (workdir / "binary.txt").write_bytes(b"\xff\xfe\x00")
+    message = "binary.txt: cannot read: not UTF-8 text"
+    _assert_error(invoke, ["generate", "binary.txt"], message, workdir)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--entry", "6,5"], '--entry=6,5 lies on the "42" pattern'),
+        (["--exit", "10,7"], '--exit=10,7 lies on the "42" pattern'),
+        (["--entry", "20,0"], "--entry=20,0 is outside the 20x15 maze"),
+        (["--width", "10", "--exit", "10,3"], "--exit=10,3 is outside the 10x15 maze"),
+        (["--entry", "3,3", "--exit", "3,3"], "--entry=3,3 and --exit=3,3 are the same cell"),
+        (["--entry", "19,14"], "--entry=19,14 and the default exit 19,14 are the same cell"),
+        (
+            ["--width", "1", "--height", "1"],
+            "the default entry 0,0 and the default exit 0,0 are the same cell",
+        ),
+        (
+            ["--width", "4001", "--height", "4000"],
+            "--width=4001 and --height=4000 make 16,004,000 cells, over the limit of 16,000,000",
+        ),
+        (
+            ["--algorithm", "flood"],
+            "--algorithm=flood leaves loops, so it cannot make a perfect maze",
+        ),
+        (
+            ["--imperfect", "--width", "5", "--height", "1"],
+            "--imperfect needs 2 loops, which a 5x1 maze cannot hold "
+            "(use at least 2x3 or 3x2 cells)",
+        ),
+        (["-o", "maze.txt", "--entry", "6,5"], '--entry=6,5 lies on the "42" pattern'),
+    ],
+)
+def test_option_errors(invoke: Invoke, workdir: Path, args: list[str], message: str) -> None:
+    _assert_error(invoke, ["generate", *args], message, workdir)
+
+
+def test_errors_name_the_config_or_the_option_the_value_came_from(
+    invoke: Invoke, workdir: Path
+) -> None:
+    write_config(workdir, ENTRY="6,5")
+    args = ["generate", "config.txt", "--entry", "1,1", "--exit", "6,5"]
+    _assert_error(invoke, args, '--exit=6,5 lies on the "42" pattern', workdir)
+    write_config(workdir, EXIT="15,3")
+    args = ["generate", "config.txt", "--width", "10"]
+    _assert_error(invoke, args, "config.txt: EXIT=15,3 is outside the 10x15 maze", workdir)
+    write_config(workdir)
+    args = ["generate", "config.txt", "--algorithm", "flood"]
+    message = "--algorithm=flood leaves loops, so it cannot make a perfect maze"
+    _assert_error(invoke, args, message, workdir)
+
+
+def test_an_unwritable_output_is_an_error(invoke: Invoke, workdir: Path) -> None:
+    result = invoke(["generate", "-o", "no/such/dir/maze.txt"])
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == "Error: no/such/dir/maze.txt: cannot write: No such file or directory\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--entry", "abc"], "Invalid value for '--entry': expected two integers x,y, got 'abc'"),
+        (["--exit", "1,2,3"], "Invalid value for '--exit': expected two integers x,y, got '1,2,3'"),
+        (["--width", "0"], "Invalid value for '--width'"),
+        (["--height", "-3"], "Invalid value for '--height'"),
+        (["--max-dead-ends", "-1"], "Invalid value for '--max-dead-ends'"),
+        (["--algorithm", "dfs"], "Invalid value for '--algorithm'"),
+        (["--seed", "x"], "Invalid value for '--seed'"),
+    ],
+)
+def test_bad_option_values_are_usage_errors(
+    invoke: Invoke, workdir: Path, args: list[str], fragment: str
+) -> None:
+    result = invoke(["generate", *args])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert fragment in result.stderr
+    if args[0] == "--algorithm":
+        assert "'backtracker', 'prim', 'kruskal', 'wilson', 'hunt-and-kill', 'flood'" in (
+            result.stderr
+        )
+
+
+def test_the_readme_example_is_real(invoke: Invoke) -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("### generate", 1)[1].split("\n### ", 1)[0]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    command, _, output = block.partition("\n")
+    args = command.removeprefix("$ mazekit ").split()
+    root = Path(__file__).resolve().parent.parent
+    args = [str(root / a) if a.startswith("samples/") else a for a in args]
+    assert invoke(args).stdout == output

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +23,15 @@ def test_public_names_resolve() -> None:
         assert getattr(mazekit, name) is not None
     with pytest.raises(AttributeError):
         mazekit.no_such_thing  # noqa: B018
+
+
+def test_api_functions_stay_functions_after_their_packages_load() -> None:
+    code = (
+        "import mazekit.generators.prim, mazekit.drawing.svg, mazekit\n"
+        "print(callable(mazekit.generate), callable(mazekit.render))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout == "True True\n", result.stderr
 
 
 def test_read_validate_write_round_trip(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from mazekit import pattern
 from mazekit.errors import ConfigError
-from mazekit.generate import ALGORITHMS, Request, backtracker, build, check, generate
-from mazekit.generate.grid import Grid
+from mazekit.generators import ALGORITHMS, Request, backtracker, build, check, generate
+from mazekit.generators.grid import Grid
 from mazekit.model import ALL_WALLS, DIRECTIONS, Maze
 from mazekit.rng import make_rng
 from mazekit.rules import validate

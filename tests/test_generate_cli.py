@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.conftest import Invoke
 
-from mazekit.generate import ALGORITHMS
+from mazekit.generators import ALGORITHMS
 from mazekit.rules import validate
 from mazekit.textformat import parse
+from tests.conftest import Invoke
 
 CONFIG = """\
 # the subject's example

@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.conftest import closed_grid, open_wall, serpentine
 
 from mazekit import pattern
-from mazekit.generate import ALGORITHMS, generate
+from mazekit.generators import ALGORITHMS, generate
 from mazekit.model import ALL_WALLS, Maze
 from mazekit.pacman import BoardError, DeadEnds, braid, braid_walls, count_loops, dead_ends
 from mazekit.rng import make_rng
 from mazekit.rules import validate
 from mazekit.textformat import dump
+from tests.conftest import closed_grid, open_wall, serpentine
 
 
 def test_a_corridor_has_two_real_dead_ends() -> None:

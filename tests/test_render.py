@@ -17,14 +17,14 @@ from hypothesis import strategies as st
 
 import mazekit
 from mazekit.cli.render import _dead_ends
+from mazekit.drawing import RenderOptions, build_scene, render_bytes
+from mazekit.drawing.png import rasterize
+from mazekit.drawing.scene import Geometry
+from mazekit.drawing.svg import render_svg
+from mazekit.drawing.text import render_text
+from mazekit.drawing.theme import THEMES, Ink, parse_color
 from mazekit.errors import ConfigError, MazeError, NoPathError, TooLargeError
 from mazekit.model import Maze
-from mazekit.render import RenderOptions, build_scene, render_bytes
-from mazekit.render.png import rasterize
-from mazekit.render.scene import Geometry
-from mazekit.render.svg import render_svg
-from mazekit.render.text import render_text
-from mazekit.render.theme import THEMES, Ink, parse_color
 from mazekit.rules import validate
 from mazekit.search import shortest_path
 from mazekit.textformat import parse, read
@@ -372,7 +372,7 @@ def test_an_image_too_big_for_memory_is_refused_before_any_work(tmp_path: Path) 
 
 
 def test_the_pixel_limit_is_inclusive() -> None:
-    from mazekit.render.scene import MAX_PIXELS, check_size
+    from mazekit.drawing.scene import MAX_PIXELS, check_size
 
     check_size(Geometry(1, 1, 2, 1, 0))
     side = int(MAX_PIXELS**0.5)
@@ -515,11 +515,3 @@ def test_api_refuses_unknown_names_and_options(tmp_path: Path) -> None:
     )
     with pytest.raises(TypeError):
         mazekit.render(read(MAZE), tmp_path / "maze.png", colour="red")
-
-
-def test_render_is_callable_even_after_its_submodules_load(tmp_path: Path) -> None:
-    import mazekit.render.svg  # binds the package as mazekit.render
-
-    mazekit.render(read(MAZE), tmp_path / "m.svg")
-    assert (tmp_path / "m.svg").exists()
-    assert "render" in mazekit.__all__

@@ -22,11 +22,11 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "parse_maze": ("mazekit.textformat", "parse"),
     "dump_maze": ("mazekit.textformat", "dump"),
     "validate": ("mazekit.rules", "validate"),
-    "render": ("mazekit.render", "render"),
+    "render": ("mazekit.drawing", "render"),
     "Report": ("mazekit.rules", "Report"),
     "Violation": ("mazekit.rules", "Violation"),
     "load_config": ("mazekit.config", "load_config"),
-    "generate": ("mazekit.generate", "generate"),
+    "generate": ("mazekit.generators", "generate"),
     "dead_ends": ("mazekit.pacman", "dead_ends"),
     "braid": ("mazekit.pacman", "braid"),
     "DeadEnds": ("mazekit.pacman", "DeadEnds"),
@@ -57,10 +57,10 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .config import load_config
+    from .drawing import render
     from .errors import ConfigError, FormatError, MazeError
-    from .generate import generate
+    from .generators import generate
     from .model import Maze
-    from .render import render
     from .pacman import BoardError, DeadEnds, braid, dead_ends
     from .rules import Report, Violation, validate
     from .textformat import dump as dump_maze

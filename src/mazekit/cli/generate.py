@@ -6,8 +6,8 @@ import click
 
 from ..config import Config, load_config, parse_cell
 from ..errors import MazeError
-from ..generate import ALGORITHMS, build
-from ..generate.settings import resolve
+from ..generators import ALGORITHMS, build
+from ..generators.settings import resolve
 from ..model import Cell
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import dump

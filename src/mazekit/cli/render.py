@@ -11,10 +11,7 @@ import click
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import ConfigError, MazeError
-from ..model import Maze
-from ..pattern import pattern_mask
-from ..render import (
+from ..drawing import (
     FORMATS,
     THEMES,
     Format,
@@ -23,8 +20,11 @@ from ..render import (
     format_from_name,
     render_bytes,
 )
-from ..render.scene import CHARSETS
-from ..render.theme import RGB, parse_color
+from ..drawing.scene import CHARSETS
+from ..drawing.theme import RGB, parse_color
+from ..errors import ConfigError, MazeError
+from ..model import Maze
+from ..pattern import pattern_mask
 from ..search import open_bits, reachable_mask
 from ._common import (
     display_name,

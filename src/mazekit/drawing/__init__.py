@@ -1,18 +1,13 @@
 """Pictures of a maze: PNG and SVG images and terminal text, from one shared Scene.
 
 ``render(maze, "maze.png")`` writes a file whose format comes from its extension;
-``render_bytes`` returns the bytes. Pillow is imported only when a PNG is drawn.
-
-``mazekit.render`` is both this package and the public function: importing a submodule
-binds the package as the attribute ``render`` of ``mazekit``, so the package is made
-callable (it calls ``render``) and ``mazekit.render(maze, "maze.png")`` always works.
+``render_bytes`` returns the bytes. Pillow is imported only when a PNG is drawn. The package
+is named ``drawing`` so that ``mazekit.render`` is only ever the function.
 """
 
 from __future__ import annotations
 
 import os
-import sys
-import types
 from typing import IO, Any
 
 from ..errors import ConfigError
@@ -87,15 +82,3 @@ def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **optio
         atomic_write(os.fspath(path_or_file), data)
     else:
         path_or_file.write(data)
-
-
-class _CallablePackage(types.ModuleType):
-    """This package's type: calling the package calls ``render``."""
-
-    def __call__(
-        self, maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **options: Any
-    ) -> None:
-        render(maze, path_or_file, **options)
-
-
-sys.modules[__name__].__class__ = _CallablePackage

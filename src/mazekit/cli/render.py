@@ -8,8 +8,6 @@ from dataclasses import replace
 from typing import Any
 
 import click
-import numpy as np
-import numpy.typing as npt
 
 from ..drawing import (
     FORMATS,
@@ -23,9 +21,7 @@ from ..drawing import (
 from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
 from ..errors import ConfigError, MazeError
-from ..model import Maze
-from ..pattern import pattern_mask
-from ..search import open_bits, reachable_mask
+from ..pacman import dead_ends as find_dead_ends
 from ._common import (
     display_name,
     fail,
@@ -37,7 +33,6 @@ from ._common import (
 
 __all__ = ["command"]
 
-BoolGrid = npt.NDArray[np.bool_]
 
 # option name -> ink key of RenderOptions.colors
 _COLOR_OPTIONS: dict[str, tuple[str, str]] = {
@@ -79,26 +74,6 @@ def _color_options(function: Any) -> Any:
 def _stdout_is_terminal() -> bool:
     """Whether standard output is a terminal (its own function so tests can pretend)."""
     return sys.stdout.isatty()
-
-
-def _dead_ends(maze: Maze) -> tuple[BoolGrid, BoolGrid]:
-    """Real and enclosed dead ends as masks.
-
-    TEMPORARY: replace with ``mazekit.pacman.dead_ends`` when the generate branch merges.
-    A dead end is a reachable non-pattern cell with one open wall; it is enclosed when each
-    of its closed walls faces the border or a pattern cell, else real.
-    """
-    pattern = pattern_mask(maze.width, maze.height)
-    bits = open_bits(maze.walls)
-    reachable = reachable_mask(maze.walls, maze.entry) & ~pattern
-    dead = reachable & np.isin(bits, (1, 2, 4, 8))  # exactly one open wall
-    # A closed wall is harmless when the cell beyond is outside the grid or a pattern cell.
-    beyond = np.pad(pattern, 1, constant_values=True)
-    harmless = np.ones(maze.walls.shape, dtype=bool)
-    for bit, dx, dy in ((1, 0, -1), (2, 1, 0), (4, 0, 1), (8, -1, 0)):
-        facing = beyond[1 + dy : 1 + dy + maze.height, 1 + dx : 1 + dx + maze.width]
-        harmless &= ((bits & bit) != 0) | facing
-    return dead & ~harmless, dead & harmless
 
 
 def _format(output: str | None, output_format: str | None) -> Format:
@@ -236,7 +211,7 @@ def command(
     try:
         check_maze(maze, options)  # the size limit, before the dead ends are computed
         if dead_ends:
-            options = replace(options, dead_ends=_dead_ends(maze))
+            options = replace(options, dead_ends=find_dead_ends(maze))
         data = render_bytes(maze, options)
     except MazeError as error:
         if error.source is None:

@@ -25,6 +25,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Report": ("mazekit.rules", "Report"),
     "Violation": ("mazekit.rules", "Violation"),
     "load_config": ("mazekit.config", "load_config"),
+    "solve": ("mazekit.solvers", "solve"),
 }
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "load_config",
     "parse_maze",
     "read_maze",
+    "solve",
     "validate",
     "write_maze",
 ]
@@ -48,6 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .errors import ConfigError, FormatError, MazeError
     from .model import Maze
     from .rules import Report, Violation, validate
+    from .solvers import solve
     from .textformat import dump as dump_maze
     from .textformat import parse as parse_maze
     from .textformat import read as read_maze

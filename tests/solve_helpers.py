@@ -12,9 +12,9 @@ import random
 from collections import deque
 from collections.abc import Iterator
 
-from mazekit.model import BY_LETTER, DIRECTIONS, Cell, Maze
-
 from tests.conftest import closed_grid, open_wall
+
+from mazekit.model import BY_LETTER, DIRECTIONS, Cell, Maze
 
 __all__ = [
     "brute_force_shortest",

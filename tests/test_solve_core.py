@@ -13,6 +13,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import closed_grid, open_wall, serpentine
+from tests.solve_helpers import (
+    brute_force_shortest,
+    random_walls_maze,
+    reference_distance,
+    tree_maze,
+)
 
 import mazekit
 from mazekit.errors import MazeError, NoPathError
@@ -21,13 +28,6 @@ from mazekit.rules import RULE_IDS, validate
 from mazekit.search import bfs_flat, distances, flat_open_bits
 from mazekit.solvers import ALGORITHMS, Grid, find_path, moves_mask, solve
 from mazekit.solvers.dead_end_fill import fill
-from tests.conftest import closed_grid, open_wall, serpentine
-from tests.solve_helpers import (
-    brute_force_shortest,
-    random_walls_maze,
-    reference_distance,
-    tree_maze,
-)
 
 NAMES = list(ALGORITHMS)
 

@@ -20,6 +20,7 @@ from ..errors import ExitStatus
 # command name -> module under mazekit.cli that defines ``command``
 COMMANDS: dict[str, str] = {
     "validate": "validate",
+    "solve": "solve",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

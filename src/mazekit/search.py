@@ -121,7 +121,8 @@ def bfs_flat(
     Steps go only in the directions of ``moves``. With a ``target`` the search stops after the
     layer that reaches it: every cell nearer than the target then has its exact count, any
     count set is exact, and the cells expanded are exactly those nearer than the target.
-    Layer by layer, with one constant depth per layer: about twice as fast as a FIFO queue.
+    Layer by layer, one constant depth per layer (twice as fast as a FIFO queue); while a
+    layer is a single cell (a corridor) it steps along without building lists.
     """
     table = step_offsets(width, moves)
     dist = [UNREACHED] * len(bits)
@@ -132,19 +133,38 @@ def bfs_flat(
     depth = 0
     expanded = 0
     while frontier:
-        depth += 1
-        reached: list[int] = []
-        push = reached.append
-        for cell in frontier:
-            for offset in table[bits[cell]]:
-                neighbour = cell + offset
-                if dist[neighbour] < 0:
-                    dist[neighbour] = depth
-                    push(neighbour)
-        expanded += len(frontier)
+        if len(frontier) > 1:
+            depth += 1
+            reached: list[int] = []
+            push = reached.append
+            for cell in frontier:
+                for offset in table[bits[cell]]:
+                    neighbour = cell + offset
+                    if dist[neighbour] < 0:
+                        dist[neighbour] = depth
+                        push(neighbour)
+            expanded += len(frontier)
+            frontier = reached
+        else:
+            cell = frontier[0]
+            while True:
+                depth += 1
+                expanded += 1
+                following = -1  # the one cell reached, -1 for none, -2 for several
+                for offset in table[bits[cell]]:
+                    neighbour = cell + offset
+                    if dist[neighbour] < 0:
+                        dist[neighbour] = depth
+                        following = neighbour if following == -1 else -2
+                if following < 0 or following == target:
+                    break
+                cell = following
+            if following == -2:
+                frontier = [cell + step for step in table[bits[cell]] if dist[cell + step] == depth]
+            else:
+                frontier = [following] if following >= 0 else []
         if target >= 0 and dist[target] >= 0:
             break
-        frontier = reached
     return dist, expanded
 
 

@@ -91,11 +91,11 @@ def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
 
     grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
     moves = "".join(sorted(letters))
-    found = mark(grid, grid.index(maze.exit), moves_mask(moves))
+    found = mark(grid, grid.flat(maze.exit), moves_mask(moves))
     for y in range(maze.height):
         for x in range(maze.width):
             want = reference_distance(maze, (x, y), maze.exit, moves)
-            assert found.dist[grid.index((x, y))] == (-1 if want is None else want)
+            assert found.dist[grid.flat((x, y))] == (-1 if want is None else want)
     assert found.visited == sum(d >= 0 for d in found.dist)
 
 
@@ -191,9 +191,9 @@ def test_dead_end_fill_leaves_exactly_the_path_of_a_perfect_maze() -> None:
     rng = random.Random(7)
     maze = tree_maze(rng, 30, 20)
     grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
-    start, goal = grid.index(maze.entry), grid.index(maze.exit)
+    start, goal = grid.flat(maze.entry), grid.flat(maze.exit)
     left, filled = fill(grid, (start, goal))
-    on_path = {grid.index(cell) for cell in find_path(maze).cells}
+    on_path = {grid.flat(cell) for cell in find_path(maze).cells}
     assert {cell for cell, bits in enumerate(left) if bits} == on_path
     assert filled == maze.width * maze.height - len(on_path)
 

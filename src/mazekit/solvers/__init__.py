@@ -94,7 +94,7 @@ def find_path(
             raise MazeError(f"{_named(role, cell)} is outside the {maze.width}x{maze.height} grid")
 
     grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
-    origin, target = grid.index(start), grid.index(goal)
+    origin, target = grid.flat(start), grid.flat(goal)
     if moves is None:
         found = ALGORITHMS[algorithm](grid, origin, target)
     else:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -388,3 +389,42 @@ def test_solve_loads_neither_pillow_nor_json_unless_asked(maze_file: Path) -> No
         [sys.executable, "-c", probe, str(maze_file)], capture_output=True, text=True, check=True
     )
     assert result.stderr == "False False\n"
+
+
+# --- the README ------------------------------------------------------------------------------
+
+
+def readme_session() -> list[tuple[str, str]]:
+    """The ``$ command`` lines of the console block under README's ``### solve``, each with
+    the output shown below it."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = text.split("\n### solve\n", 1)[1].split("\n### ", 1)[0]
+    block = section.split("```console\n", 1)[1].split("```", 1)[0]
+    steps: list[tuple[str, str]] = []
+    for line in block.splitlines(keepends=True):
+        if line.startswith("$ "):
+            steps.append((line[2:].strip(), ""))
+        else:
+            command, shown = steps[-1]
+            steps[-1] = (command, shown + line)
+    return steps
+
+
+def test_readme_examples_print_what_the_readme_shows(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    steps = readme_session()
+    assert steps[0][0] == "cat maze.txt"
+    assert len(steps) >= 6
+    for command, shown in steps:
+        if command == "cat maze.txt":
+            Path("maze.txt").write_text(shown)
+            continue
+        stdin: str | None = None
+        for part in command.split(" | "):
+            words = shlex.split(part)
+            assert words[0] == "mazekit"
+            result = invoke(words[1:], input=stdin)
+            stdin = result.stdout
+        assert result.stdout + result.stderr == shown, command

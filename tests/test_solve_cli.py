@@ -253,7 +253,9 @@ def test_from_or_to_outside_the_grid(invoke: Invoke, maze_file: Path, option: st
     )
 
 
-@pytest.mark.parametrize("value", ["3", "a,b", "1,2,3", "-1,2", "", "1.5,2"])
+@pytest.mark.parametrize(
+    "value", ["3", "a,b", "1,2,3", "-1,2", "", "1.5,2", "\u00b2,1", "\u0663,1"]
+)
 def test_malformed_from_is_a_usage_error(invoke: Invoke, value: str) -> None:
     result = invoke(["solve", "--from", value], input=SMALL_MAZE)
     assert (result.exit_code, result.stdout) == (2, "")
@@ -271,7 +273,7 @@ def test_malformed_to_is_a_usage_error(invoke: Invoke) -> None:
     )
 
 
-@pytest.mark.parametrize("value", ["EX", "", "north"])
+@pytest.mark.parametrize("value", ["EX", "", "north", "\u00df", "E S"])
 def test_malformed_moves_is_a_usage_error(invoke: Invoke, value: str) -> None:
     result = invoke(["solve", "--moves", value], input=SMALL_MAZE)
     assert (result.exit_code, result.stdout) == (2, "")

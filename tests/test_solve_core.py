@@ -266,3 +266,13 @@ def test_api_errors_name_the_cells() -> None:
         moves_mask("EX")
     with pytest.raises(ValueError, match="moves must be letters from N, E, S, W"):
         moves_mask("")
+
+
+def test_an_open_border_is_never_crossed() -> None:
+    """Every wall open, the border too: steps still stay inside the grid."""
+    maze = Maze(np.zeros((4, 5), dtype=np.uint8), (0, 0), (4, 3))
+    for name in NAMES:
+        solution = find_path(maze, algorithm=name, count=True)
+        assert (solution.path, solution.count) == ("EEEESSS", comb(7, 3))
+    assert find_path(maze, (4, 3), (0, 0), moves="NW", count=True).count == comb(7, 3)
+    assert solve(maze, (0, 3), (0, 0)) == "NNN"

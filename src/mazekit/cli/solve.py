@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from ..errors import MazeError
@@ -12,24 +14,27 @@ from ._common import display_name, fail, input_argument, output_option, read_inp
 
 __all__ = ["command"]
 
+_CELL = re.compile(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*")  # ASCII digits only: int() of '²' fails
+_MOVES = re.compile(r"[NESWnesw]+")
+
 
 def _cell(ctx: click.Context, param: click.Parameter, value: str | None) -> Cell | None:
     """``X,Y``: two non-negative integers, as on the entry line of a maze file."""
     if value is None:
         return None
-    parts = value.split(",")
-    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+    match = _CELL.fullmatch(value)
+    if match is None:
         raise click.BadParameter(f"expected X,Y (two non-negative integers), got {value!r}")
-    return int(parts[0]), int(parts[1])
+    return int(match.group(1)), int(match.group(2))
 
 
 def _moves(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """Step letters such as ``ES``, in any case and order; returned in N, E, S, W order."""
     if value is None:
         return None
-    letters = value.upper()
-    if not letters or set(letters) - set("NESW"):
+    if _MOVES.fullmatch(value) is None:
         raise click.BadParameter(f"expected letters from N, E, S, W, got {value!r}")
+    letters = value.upper()
     return "".join(letter for letter in "NESW" if letter in letters)
 
 

@@ -65,6 +65,7 @@ def moves_mask(letters: str) -> int:
 
 
 def _named(role: str, cell: Cell) -> str:
+    """A cell as messages name it: ``entry (0,0)``, ``cell (3,4)``."""
     return f"{role} ({cell[0]},{cell[1]})"
 
 

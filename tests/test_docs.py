@@ -18,41 +18,59 @@ ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 
 
-def _console_examples() -> list[tuple[str, str]]:
-    """(command, expected stdout) for each ``$ mazekit ...`` in README's console blocks."""
-    examples = []
+def _console_blocks() -> list[list[tuple[str, str]]]:
+    """Each console block as its (command, shown output) steps, in order."""
+    blocks = []
     for block in re.findall(r"```console\n(.*?)```", README, flags=re.DOTALL):
-        command, output = None, []
-        for line in block.splitlines():
+        steps: list[tuple[str, str]] = []
+        for line in block.splitlines(keepends=True):
             if line.startswith("$ "):
-                if command is not None:
-                    examples.append((command, "".join(output)))
-                command, output = line[2:], []
-            else:
-                output.append(line + "\n")
-        if command is not None:
-            examples.append((command, "".join(output)))
-    return examples
+                steps.append((line[2:].rstrip("\n"), ""))
+            elif steps:
+                steps[-1] = (steps[-1][0], steps[-1][1] + line)
+        blocks.append(steps)
+    return blocks
 
 
-EXAMPLES = _console_examples()
+BLOCKS = _console_blocks()
 
 
-def test_readme_has_examples() -> None:
-    assert len(EXAMPLES) >= 1
+def test_readme_has_a_console_example_per_command() -> None:
+    commands = {
+        command.split()[1]
+        for steps in BLOCKS
+        for command, _ in steps
+        if command.startswith("mazekit ")
+    }
+    assert set(COMMANDS) <= commands
 
 
-@pytest.mark.parametrize(("command", "expected"), EXAMPLES, ids=[c for c, _ in EXAMPLES])
-def test_readme_example_prints_what_readme_shows(
-    command: str, expected: str, tmp_path: Path
+@pytest.mark.parametrize("steps", BLOCKS, ids=[b[0][0] if b else "empty" for b in BLOCKS])
+def test_readme_console_blocks_print_what_readme_shows(
+    steps: list[tuple[str, str]], tmp_path: Path
 ) -> None:
+    """Run each ``$ command`` in a copy of samples/; output (stdout and stderr) must match.
+
+    A ``cat FILE`` of a file that samples/ lacks is the transcript showing the file: it is
+    written first, so the block's later commands can read it.
+    """
     shutil.copytree(ROOT / "samples", tmp_path / "samples")
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     env.pop("NO_COLOR", None)
-    result = subprocess.run(
-        ["bash", "-c", command], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
-    )
-    assert result.stdout == expected, result.stderr
+    for command, shown in steps:
+        words = command.split()
+        if len(words) == 2 and words[0] == "cat" and not (tmp_path / words[1]).exists():
+            (tmp_path / words[1]).write_text(shown)
+        result = subprocess.run(
+            ["bash", "-c", command],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=120,
+        )
+        assert result.stdout == shown, command
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))

@@ -31,6 +31,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "braid": ("mazekit.pacman", "braid"),
     "DeadEnds": ("mazekit.pacman", "DeadEnds"),
     "BoardError": ("mazekit.pacman", "BoardError"),
+    "solve": ("mazekit.solvers", "solve"),
 }
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "parse_maze",
     "read_maze",
     "render",
+    "solve",
     "validate",
     "write_maze",
 ]
@@ -63,6 +65,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .model import Maze
     from .pacman import BoardError, DeadEnds, braid, dead_ends
     from .rules import Report, Violation, validate
+    from .solvers import solve
     from .textformat import dump as dump_maze
     from .textformat import parse as parse_maze
     from .textformat import read as read_maze

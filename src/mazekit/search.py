@@ -7,23 +7,26 @@ the breadth-first search is a tight loop over flat lists, since it must be seque
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from .model import BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from .model import ALL_WALLS, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
 
 __all__ = [
     "UNREACHED",
+    "bfs_flat",
     "component_labels",
     "distance_between",
     "distances",
+    "flat_open_bits",
     "open_bits",
     "passages",
     "path_from_parents",
     "reachable_mask",
     "shortest_path",
+    "step_offsets",
     "walk",
 ]
 
@@ -94,38 +97,86 @@ def _flat_moves(width: int) -> tuple[tuple[int, int], ...]:
     return tuple((d.bit, d.dy * width + d.dx) for d in DIRECTIONS)
 
 
+def flat_open_bits(walls: Walls) -> list[int]:
+    """``open_bits`` as a flat Python list (index y * W + x), the form the searches loop over."""
+    result: list[int] = open_bits(walls).ravel().tolist()
+    return result
+
+
+def step_offsets(width: int, moves: int = ALL_WALLS) -> list[tuple[int, ...]]:
+    """For each set of open bits 0..15, the flat offsets of its steps allowed by ``moves``.
+
+    Offsets come in N, E, S, W order; a table lookup per cell replaces four bit tests.
+    """
+    return [
+        tuple(d.dy * width + d.dx for d in DIRECTIONS if bits & moves & d.bit)
+        for bits in range(ALL_WALLS + 1)
+    ]
+
+
+def bfs_flat(
+    bits: Sequence[int], width: int, source: int, target: int = -1, moves: int = ALL_WALLS
+) -> tuple[list[int], int]:
+    """Breadth-first step counts from ``source`` over flat open bits, and the cells expanded.
+
+    Steps go only in the directions of ``moves``. With a ``target`` the search stops after the
+    layer that reaches it: every cell nearer than the target then has its exact count, any
+    count set is exact, and the cells expanded are exactly those nearer than the target.
+    Layer by layer, one constant depth per layer (twice as fast as a FIFO queue); while a
+    layer is a single cell (a corridor) it steps along without building lists.
+    """
+    table = step_offsets(width, moves)
+    dist = [UNREACHED] * len(bits)
+    dist[source] = 0
+    if source == target:
+        return dist, 0
+    frontier = [source]
+    depth = 0
+    expanded = 0
+    while frontier:
+        if len(frontier) > 1:
+            depth += 1
+            reached: list[int] = []
+            push = reached.append
+            for cell in frontier:
+                for offset in table[bits[cell]]:
+                    neighbour = cell + offset
+                    if dist[neighbour] < 0:
+                        dist[neighbour] = depth
+                        push(neighbour)
+            expanded += len(frontier)
+            frontier = reached
+        else:
+            cell = frontier[0]
+            while True:
+                depth += 1
+                expanded += 1
+                following = -1  # the one cell reached, -1 for none, -2 for several
+                for offset in table[bits[cell]]:
+                    neighbour = cell + offset
+                    if dist[neighbour] < 0:
+                        dist[neighbour] = depth
+                        following = neighbour if following == -1 else -2
+                if following < 0 or following == target:
+                    break
+                cell = following
+            if following == -2:
+                frontier = [cell + step for step in table[bits[cell]] if dist[cell + step] == depth]
+            else:
+                frontier = [following] if following >= 0 else []
+        if target >= 0 and dist[target] >= 0:
+            break
+    return dist, expanded
+
+
 def distances(walls: Walls, start: Cell, goal: Cell | None = None) -> list[int]:
     """Breadth-first step counts from ``start`` to every cell, flat (y * W + x), -1 unreached.
 
-    Stops early once ``goal`` is settled, leaving farther cells at -1.
+    Stops early once ``goal`` is reached, leaving farther cells at -1.
     """
-    height, width = walls.shape
-    bits = open_bits(walls).ravel().tolist()
-    dist = [UNREACHED] * (height * width)
-    origin = start[1] * width + start[0]
+    width = walls.shape[1]
     target = -1 if goal is None else goal[1] * width + goal[0]
-    dist[origin] = 0
-    queue = [origin]
-    push = queue.append
-    north, east, south, west = -width, 1, width, -1
-    for cell in queue:
-        if cell == target:
-            break
-        open_ = bits[cell]
-        step = dist[cell] + 1
-        if open_ & NORTH and dist[cell + north] < 0:
-            dist[cell + north] = step
-            push(cell + north)
-        if open_ & EAST and dist[cell + east] < 0:
-            dist[cell + east] = step
-            push(cell + east)
-        if open_ & SOUTH and dist[cell + south] < 0:
-            dist[cell + south] = step
-            push(cell + south)
-        if open_ & WEST and dist[cell + west] < 0:
-            dist[cell + west] = step
-            push(cell + west)
-    return dist
+    return bfs_flat(flat_open_bits(walls), width, start[1] * width + start[0], target)[0]
 
 
 def path_from_parents(dist: list[int], walls: Walls, goal: Cell) -> str:

@@ -1,0 +1,150 @@
+"""``mazekit solve``: write the maze back with a shortest path, or just the path, or JSON."""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from ..errors import MazeError
+from ..model import Cell
+from ..solvers import ALGORITHMS, Solution, find_path
+from ..textformat import dump
+from ._common import display_name, fail, input_argument, output_option, read_input, write_output
+
+__all__ = ["command"]
+
+_CELL = re.compile(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*")  # ASCII digits only: int() of '²' fails
+_MOVES = re.compile(r"[NESWnesw]+")
+
+
+def _cell(ctx: click.Context, param: click.Parameter, value: str | None) -> Cell | None:
+    """``X,Y``: two non-negative integers, as on the entry line of a maze file."""
+    if value is None:
+        return None
+    match = _CELL.fullmatch(value)
+    if match is None:
+        raise click.BadParameter(f"expected X,Y (two non-negative integers), got {value!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _moves(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Step letters such as ``ES``, in any case and order; returned in N, E, S, W order."""
+    if value is None:
+        return None
+    if _MOVES.fullmatch(value) is None:
+        raise click.BadParameter(f"expected letters from N, E, S, W, got {value!r}")
+    letters = value.upper()
+    return "".join(letter for letter in "NESW" if letter in letters)
+
+
+def _json(solution: Solution) -> str:
+    """The JSON document of specs/solve.md, on one line (the cells list can be long)."""
+    import json
+
+    document = {
+        "algorithm": solution.algorithm,
+        "moves": solution.moves,
+        "from": list(solution.start),
+        "to": list(solution.goal),
+        "length": len(solution.path),
+        "path": solution.path,
+        "cells": [list(cell) for cell in solution.cells],
+        "visited": solution.visited,
+        "count": solution.count,
+    }
+    return json.dumps(document) + "\n"
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  mazekit solve maze.txt > solved.txt
+  mazekit generate config.txt -o - | mazekit solve | mazekit validate
+  mazekit solve --path-only maze.txt
+  mazekit solve --from 3,4 --to 10,2 maze.txt
+  mazekit solve --moves ES --count maze.txt
+  mazekit solve --algorithm astar --format json maze.txt
+Every algorithm gives the same path: the first shortest one in N, E, S, W order.
+Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage error."""
+)
+@input_argument
+@click.option("--path-only", is_flag=True, help="Print only the path line (letters N, E, S, W).")
+@click.option(
+    "--from", "start", metavar="X,Y", callback=_cell, help="Start here instead of at the entry."
+)
+@click.option(
+    "--to", "goal", metavar="X,Y", callback=_cell, help="End here instead of at the exit."
+)
+@click.option(
+    "--algorithm",
+    type=click.Choice(list(ALGORITHMS)),
+    default="bfs",
+    show_default=True,
+    help="The search; all give the same path, they differ in the cells they visit.",
+)
+@click.option(
+    "--moves",
+    metavar="LETTERS",
+    callback=_moves,
+    help="Allow only these steps, e.g. ES (east and south); cells that cannot reach the "
+    "goal with them are marked first and never entered.",
+)
+@click.option(
+    "--count",
+    is_flag=True,
+    help='Print the number of distinct shortest paths instead (with --format json: add "count").',
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="The maze (or path, or count) as text, or one JSON object: length, path, cells, visited.",
+)
+@output_option()
+def command(
+    file: str,
+    path_only: bool,
+    start: Cell | None,
+    goal: Cell | None,
+    algorithm: str,
+    moves: str | None,
+    count: bool,
+    output_format: str,
+    output: str | None,
+) -> None:
+    """Find a shortest path from the entry to the exit of the maze in FILE (stdin when none, or -).
+
+    Writes the same maze with that path on its last line: the input's path line may be
+    missing, empty or wrong. --from or --to solve between other cells and print only the path.
+    """
+    if moves is not None and algorithm != "bfs":
+        raise click.UsageError(
+            f"--moves cannot be combined with --algorithm {algorithm}: "
+            "it has its own search (mark, then walk)"
+        )
+    source = display_name(file)
+    maze = read_input(file, ignore_path=True)
+    for option, cell in (("--from", start), ("--to", goal)):
+        if cell is not None and not maze.contains(cell):
+            fail(
+                f"{option}: cell ({cell[0]},{cell[1]}) is outside the "
+                f"{maze.width}x{maze.height} grid of {source}"
+            )
+    try:
+        solution = find_path(maze, start, goal, algorithm=algorithm, moves=moves, count=count)
+    except MazeError as error:
+        error.source = source
+        fail(error)
+    if output_format == "json":
+        text = _json(solution)
+    elif count:
+        text = f"{solution.count}\n"
+    elif path_only or start is not None or goal is not None:
+        text = solution.path + "\n"
+    else:
+        maze.path = solution.path
+        text = dump(maze)
+    write_output(text, output)

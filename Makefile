@@ -13,8 +13,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The main job, on the subject's config: generate, check, solve, draw.
 run: $(STAMP)
-	$(BIN)/mazekit validate samples/valid-*.txt
+	$(BIN)/mazekit generate samples/config.txt -v
+	$(BIN)/mazekit validate --config samples/config.txt maze.txt
+	$(BIN)/mazekit solve maze.txt | $(BIN)/mazekit validate --config samples/config.txt
+	$(BIN)/mazekit render maze.txt -o maze.png
+	@echo "maze.png written; the maze as text:"
+	$(BIN)/mazekit render maze.txt --charset unicode
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

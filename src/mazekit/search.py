@@ -229,41 +229,7 @@ def walk(start: Cell, path: str) -> Iterator[tuple[int, Cell, Cell, int]]:
 
 
 def distance_between(walls: Walls, start: Cell, goal: Cell) -> int:
-    """Steps of a shortest path from ``start`` to ``goal``, or -1 when there is none.
-
-    Level by level with one byte per cell, so a 2000 x 2000 grid costs a few MB, not the
-    hundreds a list of distances would.
-    """
-    height, width = walls.shape
-    origin = start[1] * width + start[0]
+    """Steps of a shortest path from ``start`` to ``goal``, or -1 when there is none."""
+    width = walls.shape[1]
     target = goal[1] * width + goal[0]
-    if origin == target:
-        return 0
-    bits = open_bits(walls).tobytes()
-    seen = bytearray(height * width)
-    seen[origin] = 1
-    frontier = [origin]
-    level = 0
-    north, east, south, west = -width, 1, width, -1
-    while frontier:
-        level += 1
-        following: list[int] = []
-        push = following.append
-        for cell in frontier:
-            open_ = bits[cell]
-            if open_ & NORTH and not seen[cell + north]:
-                seen[cell + north] = 1
-                push(cell + north)
-            if open_ & EAST and not seen[cell + east]:
-                seen[cell + east] = 1
-                push(cell + east)
-            if open_ & SOUTH and not seen[cell + south]:
-                seen[cell + south] = 1
-                push(cell + south)
-            if open_ & WEST and not seen[cell + west]:
-                seen[cell + west] = 1
-                push(cell + west)
-        if seen[target]:
-            return level
-        frontier = following
-    return UNREACHED
+    return distances(walls, start, goal)[target]

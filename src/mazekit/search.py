@@ -230,6 +230,6 @@ def walk(start: Cell, path: str) -> Iterator[tuple[int, Cell, Cell, int]]:
 
 def distance_between(walls: Walls, start: Cell, goal: Cell) -> int:
     """Steps of a shortest path from ``start`` to ``goal``, or -1 when there is none."""
-    width = walls.shape[1]
+    width = int(walls.shape[1])
     target = goal[1] * width + goal[0]
     return distances(walls, start, goal)[target]

@@ -1,10 +1,9 @@
 """Benchmark ``mazekit solve``: whole-process time against the targets of issue 4.
 
-`mazekit generate` is not on this branch, so the mazes are built here: a randomized-DFS
-perfect maze (plain Python, about 6 s to build at 2000 x 2000, the long winding kind that
-makes a search visit nearly every cell), a binary-tree maze with 5% of walls opened for loops
-(numpy), and a single corridor snaking through every cell (numpy: the worst case, a path of
-4,000,000 steps). Prints Markdown tables.
+Mazes: generated ones (the backtracker's long winding corridors make a search visit nearly
+every cell; the imperfect board has loops), a binary-tree maze with 5% of walls opened for
+loops (numpy), and a single corridor snaking through every cell (numpy: the worst case, a path
+of 4,000,000 steps). Prints Markdown tables.
 
 mazekit's modules are byte-compiled first, as in an installed wheel and like numpy and click
 in the baseline: with PYTHONDONTWRITEBYTECODE=1 and an editable install, every run would
@@ -14,7 +13,6 @@ otherwise recompile mazekit's sources (about 20 ms).
 from __future__ import annotations
 
 import compileall
-import random
 import sys
 import tempfile
 import time
@@ -27,44 +25,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import MAZEKIT, measure, verdict
 
 import mazekit
+from mazekit.generators import generate
 from mazekit.model import Maze
 from mazekit.solvers import ALGORITHMS, find_path
 from mazekit.textformat import dump
 
 BIG = 2000
 REPEAT = 3
-
-
-def dfs_maze(width: int, height: int, seed: int) -> Maze:
-    """A perfect maze by randomized depth-first search (recursive backtracker), corner to corner."""
-    rng = random.Random(seed)
-    cells = width * height
-    walls = bytearray(b"\x0f") * cells
-    seen = bytearray(cells)
-    seen[0] = 1
-    stack = [0]
-    moves = ((1, -width, 4), (2, 1, 8), (4, width, 1), (8, -1, 2))  # bit, offset, opposite
-    while stack:
-        cell = stack[-1]
-        x = cell % width
-        options = [
-            (bit, cell + offset, opposite)
-            for bit, offset, opposite in moves
-            if 0 <= cell + offset < cells
-            and not seen[cell + offset]
-            and not (bit == 2 and x == width - 1)
-            and not (bit == 8 and x == 0)
-        ]
-        if not options:
-            stack.pop()
-            continue
-        bit, following, opposite = options[rng.randrange(len(options))]
-        walls[cell] &= ~bit
-        walls[following] &= ~opposite
-        seen[following] = 1
-        stack.append(following)
-    grid = np.frombuffer(bytes(walls), dtype=np.uint8).reshape(height, width).copy()
-    return Maze(grid, (0, 0), (width - 1, height - 1))
 
 
 def _open(walls: np.ndarray, ys: np.ndarray, xs: np.ndarray, letter: str) -> None:
@@ -105,8 +72,9 @@ def main() -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench_solve."))
     started = time.perf_counter()
     mazes = {
-        "20x15 dfs": dfs_maze(20, 15, 42),
-        f"{BIG}x{BIG} dfs": dfs_maze(BIG, BIG, 1),
+        "20x15 generated": generate(20, 15, seed=42),
+        f"{BIG}x{BIG} generated (backtracker)": generate(BIG, BIG, seed=1),
+        f"{BIG}x{BIG} generated board (imperfect)": generate(BIG, BIG, seed=1, perfect=False),
         f"{BIG}x{BIG} binary tree + 5% loops": binary_tree_maze(BIG, BIG, 1, 0.05),
         f"{BIG}x{BIG} single corridor": corridor_maze(BIG, BIG),
     }
@@ -117,7 +85,7 @@ def main() -> None:
     print(f"(mazes built in {time.perf_counter() - started:.1f} s; best of {REPEAT} runs)\n")
 
     baseline = measure([sys.executable, "-c", "import numpy, click"], repeat=20)
-    small = measure([*MAZEKIT, "solve", str(files["20x15 dfs"])], repeat=20)
+    small = measure([*MAZEKIT, "solve", str(files["20x15 generated"])], repeat=20)
     limit_small = 1.3 * baseline.best
     print("| case | whole process | target | |")
     print("|------|---------------|--------|-|")

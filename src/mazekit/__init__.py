@@ -29,6 +29,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "generate": ("mazekit.generators", "generate"),
     "dead_ends": ("mazekit.pacman", "dead_ends"),
     "braid": ("mazekit.pacman", "braid"),
+    "pacmanize": ("mazekit.pacman", "pacmanize"),
     "DeadEnds": ("mazekit.pacman", "DeadEnds"),
     "BoardError": ("mazekit.pacman", "BoardError"),
 }
@@ -48,6 +49,7 @@ __all__ = [
     "dump_maze",
     "generate",
     "load_config",
+    "pacmanize",
     "parse_maze",
     "read_maze",
     "render",
@@ -61,7 +63,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .errors import ConfigError, FormatError, MazeError
     from .generators import generate
     from .model import Maze
-    from .pacman import BoardError, DeadEnds, braid, dead_ends
+    from .pacman import BoardError, DeadEnds, braid, dead_ends, pacmanize
     from .rules import Report, Violation, validate
     from .textformat import dump as dump_maze
     from .textformat import parse as parse_maze

@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "validate": "validate",
     "render": "render",
     "generate": "generate",
+    "pacmanize": "pacmanize",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

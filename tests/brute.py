@@ -103,3 +103,47 @@ def dead_ends(maze: Maze) -> tuple[set[Cell], set[Cell]]:
         )
         (real if openable else enclosed).add(cell)
     return real, enclosed
+
+
+def incoherent_walls(maze: Maze) -> int:
+    """Inner walls whose two cells disagree."""
+    count = 0
+    for y in range(maze.height):
+        for x in range(maze.width):
+            if x + 1 < maze.width:
+                count += bool(maze.walls[y, x] & 2) != bool(maze.walls[y, x + 1] & 8)
+            if y + 1 < maze.height:
+                count += bool(maze.walls[y, x] & 4) != bool(maze.walls[y + 1, x] & 1)
+    return count
+
+
+def degrees(maze: Maze) -> dict[str, int]:
+    """Reachable cells by kind: 3-way and 4-way junctions, straight and turning corridors."""
+    kinds = {"three_way": 0, "four_way": 0, "straight": 0, "turning": 0}
+    for cell in reachable(maze):
+        joined = neighbours(maze, cell)
+        if len(joined) == 3:
+            kinds["three_way"] += 1
+        elif len(joined) == 4:
+            kinds["four_way"] += 1
+        elif len(joined) == 2:
+            (ax, ay), (bx, by) = joined
+            kinds["straight" if ax == bx or ay == by else "turning"] += 1
+    return kinds
+
+
+def longest_branch(maze: Maze) -> int:
+    """Rounds of peeling: each round removes every leaf at once, never the entry or exit."""
+    left = reachable(maze)
+    pins = {maze.entry, maze.exit}
+    rounds = 0
+    while True:
+        leaves = {
+            cell
+            for cell in left - pins
+            if sum(near in left for near in neighbours(maze, cell)) <= 1
+        }
+        if not leaves:
+            return rounds
+        left -= leaves
+        rounds += 1

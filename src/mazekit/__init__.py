@@ -30,6 +30,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "dead_ends": ("mazekit.pacman", "dead_ends"),
     "braid": ("mazekit.pacman", "braid"),
     "pacmanize": ("mazekit.pacman", "pacmanize"),
+    "stats": ("mazekit.measures", "stats"),
+    "Stats": ("mazekit.measures", "Stats"),
     "DeadEnds": ("mazekit.pacman", "DeadEnds"),
     "BoardError": ("mazekit.pacman", "BoardError"),
 }
@@ -42,6 +44,7 @@ __all__ = [
     "Maze",
     "MazeError",
     "Report",
+    "Stats",
     "Violation",
     "__version__",
     "braid",
@@ -53,6 +56,7 @@ __all__ = [
     "parse_maze",
     "read_maze",
     "render",
+    "stats",
     "validate",
     "write_maze",
 ]
@@ -62,6 +66,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .drawing import render
     from .errors import ConfigError, FormatError, MazeError
     from .generators import generate
+    from .measures import Stats, stats
     from .model import Maze
     from .pacman import BoardError, DeadEnds, braid, dead_ends, pacmanize
     from .rules import Report, Violation, validate

@@ -11,8 +11,7 @@ board's key cells (specs/pacman.md: the corners and the centre) are defined here
 
 from __future__ import annotations
 
-import random
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -20,8 +19,10 @@ import numpy.typing as npt
 from . import pattern as glyph
 from .errors import ConfigError, MazeError
 from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze, Walls
-from .rng import make_rng, shuffle
 from .search import open_bits, reachable_mask, shortest_path
+
+if TYPE_CHECKING:  # the type only: validate loads this module, and needs no random source
+    import random
 
 __all__ = [
     "CORNER_NAMES",
@@ -167,6 +168,8 @@ def braid_walls(
     Raises BoardError when the result would keep more than ``max_dead_ends`` real dead ends
     or fewer than ``min_loops`` loops.
     """
+    from .rng import make_rng  # not at import time: validate loads this module, not braiding
+
     board = _Board(walls, entry, _pattern(walls, pattern), rng or make_rng(0))
     board.braid(max_dead_ends if target is None else target)
     board.add_loops(min_loops)
@@ -255,6 +258,8 @@ def pacmanize(
         raise InvalidMazeError(
             f"not a valid maze: {first.rule}: {first.message}{tail}", first.line, first.column
         )
+    from .rng import make_rng
+
     rng = make_rng(0 if seed is None else seed)
     return braid(maze, max_dead_ends=limit, min_loops=loops, target=0, rng=rng)
 
@@ -270,6 +275,9 @@ class _Board:
         usable, real, moves = facts.usable, facts.real, facts.moves
         self.loops = _loops(moves, facts.reach)
         self.rng = rng
+        from .rng import shuffle
+
+        self.shuffle = shuffle
 
         def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
             frame = np.full((height + 2, stride), ring, dtype=np.uint8)
@@ -368,8 +376,8 @@ class _Board:
             if here & _BITS[direction] or not self.usable[near]:
                 continue
             (joins if self.real[near] else others).append(direction)
-        shuffle(joins, rng)
-        shuffle(others, rng)
+        self.shuffle(joins, rng)
+        self.shuffle(others, rng)
         choices = joins + others
         for direction in choices:
             if not self._opened_blocks(cell, direction):
@@ -393,7 +401,7 @@ class _Board:
     def braid(self, target: int) -> None:
         """Fix real dead ends in a random order until at most ``target`` remain."""
         order = np.flatnonzero(np.frombuffer(self.real, dtype=np.uint8)).tolist()
-        shuffle(order, self.rng)
+        self.shuffle(order, self.rng)
         for cell in order:
             if self.remaining <= target:
                 return

@@ -43,6 +43,7 @@ docs: $(STAMP)
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.png
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze-dark-dead-ends.png --theme dark --dead-ends
+	$(BIN)/mazekit pacmanize $(DOCS_MAZE) | $(BIN)/mazekit render --theme pacman --cell 24 --wall 4 -o docs/board-pacman.png
 	for sample in $(wildcard samples/valid-*.txt); do \
 	  $(BIN)/mazekit render "$$sample" -o "docs/$$(basename "$$sample" .txt).png" || exit 1; \
 	done

@@ -393,11 +393,12 @@ def test_the_pixel_limit_is_inclusive() -> None:
         ({"margin": -1}, "margin: must not be negative, got -1"),
         ({"format": "gif"}, "format: unknown format 'gif' (known: png, svg, text)"),
         ({"charset": "ebcdic"}, "charset: unknown charset 'ebcdic' (known: ascii, unicode)"),
-        ({"theme": "neon"}, "theme: unknown theme 'neon' (known: light, dark)"),
+        ({"theme": "neon"}, "theme: unknown theme 'neon' (known: light, dark, pacman)"),
         (
             {"colors": {"floor": "red"}},
             "colors: unknown ink 'floor' (known: background, wall, "
-            "pattern, dead_end, enclosed, entry, exit, path)",
+            "pattern, dead_end, enclosed, entry, exit, path, dot, energizer, player, ghost_red, "
+            "ghost_pink, ghost_cyan, ghost_orange, eyes, pupil)",
         ),
         (
             {"colors": {"wall": (1, 2)}},

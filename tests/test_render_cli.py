@@ -193,7 +193,7 @@ def test_a_file_gets_colour_only_with_always(invoke: Invoke, tmp_path: Path) -> 
         (["--wall-color", "blu"], "Invalid value for '--wall-color': 'blu' is not a colour: use "
          "#RGB, #RRGGBB or a name (black, blue, cyan, gold, gray, green, lime, magenta, maroon, "
          "navy, olive, orange, purple, red, silver, teal, white, yellow)"),
-        (["--theme", "neon"], "Invalid value for '--theme': 'neon' is not one of 'light', 'dark'."),
+        (["--theme", "neon"], "Invalid value for '--theme': 'neon' is not one of 'light', 'dark', 'pacman'."),
         (["--format", "gif"], "Invalid value for '--format': 'gif' is not one of 'png', 'svg', "
          "'text'."),
         (["--charset", "x"], "Invalid value for '--charset': 'x' is not one of 'ascii', "

@@ -29,6 +29,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "generate": ("mazekit.generators", "generate"),
     "dead_ends": ("mazekit.pacman", "dead_ends"),
     "braid": ("mazekit.pacman", "braid"),
+    "pacmanize": ("mazekit.pacman", "pacmanize"),
+    "stats": ("mazekit.measures", "stats"),
+    "Stats": ("mazekit.measures", "Stats"),
     "DeadEnds": ("mazekit.pacman", "DeadEnds"),
     "BoardError": ("mazekit.pacman", "BoardError"),
     "solve": ("mazekit.solvers", "solve"),
@@ -42,6 +45,7 @@ __all__ = [
     "Maze",
     "MazeError",
     "Report",
+    "Stats",
     "Violation",
     "__version__",
     "braid",
@@ -49,10 +53,12 @@ __all__ = [
     "dump_maze",
     "generate",
     "load_config",
+    "pacmanize",
     "parse_maze",
     "read_maze",
     "render",
     "solve",
+    "stats",
     "validate",
     "write_maze",
 ]
@@ -62,8 +68,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .drawing import render
     from .errors import ConfigError, FormatError, MazeError
     from .generators import generate
+    from .measures import Stats, stats
     from .model import Maze
-    from .pacman import BoardError, DeadEnds, braid, dead_ends
+    from .pacman import BoardError, DeadEnds, braid, dead_ends, pacmanize
     from .rules import Report, Violation, validate
     from .solvers import solve
     from .textformat import dump as dump_maze

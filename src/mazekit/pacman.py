@@ -5,35 +5,47 @@ exactly one open wall; it is enclosed when every closed wall of it faces the bor
 pattern cell (no wall can be opened), and real otherwise. Braiding opens walls of real dead
 ends until few are left, then opens further walls until the board has enough loops, and never
 opens a border wall, a wall of a pattern cell, or a wall that would make a 3x3 open area.
-``mazekit generate --imperfect`` and ``mazekit pacmanize`` both stand on this module.
+``mazekit generate --imperfect`` and ``mazekit pacmanize`` both stand on this module, and the
+board's key cells (specs/pacman.md: the corners and the centre) are defined here once.
 """
 
 from __future__ import annotations
 
-import random
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from . import pattern as glyph
-from .errors import MazeError
+from .errors import ConfigError, MazeError
 from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze, Walls
-from .rng import make_rng, shuffle
 from .search import open_bits, reachable_mask, shortest_path
 
+if TYPE_CHECKING:  # the type only: validate loads this module, and needs no random source
+    import random
+
 __all__ = [
+    "CORNER_NAMES",
+    "MAX_DEAD_ENDS",
     "MIN_LOOPS",
     "BoardError",
     "DeadEnds",
+    "InvalidMazeError",
     "braid",
     "braid_walls",
+    "centre",
+    "classify_dead_ends",
+    "corners",
     "count_loops",
     "dead_ends",
+    "middle_cells",
+    "pacmanize",
 ]
 
 BoolGrid = npt.NDArray[np.bool_]
 MIN_LOOPS = 2  # the subject's Pac-Man board: at least two independent loops
+MAX_DEAD_ENDS = 2  # ... and at most two real dead ends (0 is the arcade grade)
+CORNER_NAMES = ("north-west", "north-east", "south-west", "south-east")
 
 _POPCOUNT = np.array([bin(n).count("1") for n in range(16)], dtype=np.uint8)
 _BITS = (NORTH, EAST, SOUTH, WEST)
@@ -42,6 +54,19 @@ _OPPOSITE = (SOUTH, WEST, NORTH, EAST)
 
 class BoardError(MazeError):
     """A maze that cannot be braided into a board within the limits asked for."""
+
+
+class InvalidMazeError(MazeError):
+    """A maze that breaks a rule of validate, so it cannot be made a board; names the first."""
+
+    def __init__(self, message: str, line: int, column: int, source: str | None = None) -> None:
+        super().__init__(message, source)
+        self.line = line
+        self.column = column
+
+    def __str__(self) -> str:
+        where = f"{self.line}:{self.column}: {self.message}"
+        return f"{self.source}:{where}" if self.source else where
 
 
 class DeadEnds(NamedTuple):
@@ -80,14 +105,21 @@ class _Facts(NamedTuple):
     moves: npt.NDArray[np.uint8]  # per cell, the bits of its coherent open walls
 
 
+def classify_dead_ends(
+    moves: npt.NDArray[np.uint8], reach: BoolGrid, pattern: BoolGrid
+) -> tuple[BoolGrid, BoolGrid]:
+    """(real, enclosed) dead-end masks, from the open-wall bits and the reachable cells."""
+    dead = reach & ~pattern & (_POPCOUNT[moves] == 1)
+    real = dead & ((_openable(pattern) & ~moves) != 0)
+    return real, dead & ~real
+
+
 def _classify(walls: Walls, entry: Cell, pattern: BoolGrid) -> _Facts:
     """Reachable and usable cells, real and enclosed dead ends, and the open walls."""
     moves = open_bits(walls)
     reach = reachable_mask(walls, entry)
-    usable = reach & ~pattern
-    dead = usable & (_POPCOUNT[moves] == 1)
-    real = dead & ((_openable(pattern) & ~moves) != 0)
-    return _Facts(reach, usable, real, dead & ~real, moves)
+    real, enclosed = classify_dead_ends(moves, reach, pattern)
+    return _Facts(reach, reach & ~pattern, real, enclosed, moves)
 
 
 def _cells(mask: BoolGrid) -> tuple[Cell, ...]:
@@ -136,6 +168,8 @@ def braid_walls(
     Raises BoardError when the result would keep more than ``max_dead_ends`` real dead ends
     or fewer than ``min_loops`` loops.
     """
+    from .rng import make_rng  # not at import time: validate loads this module, not braiding
+
     board = _Board(walls, entry, _pattern(walls, pattern), rng or make_rng(0))
     board.braid(max_dead_ends if target is None else target)
     board.add_loops(min_loops)
@@ -172,6 +206,64 @@ def braid(
     return Maze(walls, maze.entry, maze.exit, path or "")
 
 
+def corners(width: int, height: int) -> tuple[Cell, ...]:
+    """The four corners, in the order of CORNER_NAMES: the ghosts' homes and the energizers'."""
+    return ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1))
+
+
+def centre(width: int, height: int) -> Cell:
+    """The player's start: ((W-1)//2, (H-1)//2), the free column between the "4" and the "2"."""
+    return ((width - 1) // 2, (height - 1) // 2)
+
+
+def middle_cells(width: int, height: int) -> tuple[Cell, ...]:
+    """The 1, 2 or 4 middle cells (2 per even side), in reading order; any may be the centre."""
+    xs = sorted({(width - 1) // 2, width // 2})
+    ys = sorted({(height - 1) // 2, height // 2})
+    return tuple((x, y) for y in ys for x in xs)
+
+
+def _count(name: str, value: int) -> int:
+    """A limit given to pacmanize: a non-negative integer, or ConfigError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ConfigError(f"{name} must be a non-negative integer, got '{value}'")
+    return value
+
+
+def pacmanize(
+    maze: Maze,
+    *,
+    max_dead_ends: int = MAX_DEAD_ENDS,
+    min_loops: int = MIN_LOOPS,
+    seed: int | None = None,
+) -> Maze:
+    """``maze`` braided into a Pac-Man board (specs/pacman.md), aiming for 0 real dead ends.
+
+    InvalidMazeError when ``maze`` breaks a rule of validate (the path aside: a new one is
+    written), BoardError when the limits cannot be met. Without a seed, seed 0: deterministic.
+    """
+    from .rules import validate  # rules stands on this module, not the other way round
+
+    limit = _count("max_dead_ends", max_dead_ends)
+    loops = _count("min_loops", min_loops)
+    report = validate(maze, skip=("path",), limit=1)
+    if not report.valid:
+        first = report.violations[0]
+        more = report.count() - 1
+        tail = (
+            f" (and {more} more violation{'s' if more > 1 else ''}: mazekit validate lists them)"
+            if more
+            else ""
+        )
+        raise InvalidMazeError(
+            f"not a valid maze: {first.rule}: {first.message}{tail}", first.line, first.column
+        )
+    from .rng import make_rng
+
+    rng = make_rng(0 if seed is None else seed)
+    return braid(maze, max_dead_ends=limit, min_loops=loops, target=0, rng=rng)
+
+
 class _Board:
     """Braiding state over flat arrays padded by one closed ring (no bounds checks needed)."""
 
@@ -183,6 +275,9 @@ class _Board:
         usable, real, moves = facts.usable, facts.real, facts.moves
         self.loops = _loops(moves, facts.reach)
         self.rng = rng
+        from .rng import shuffle
+
+        self.shuffle = shuffle
 
         def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
             frame = np.full((height + 2, stride), ring, dtype=np.uint8)
@@ -281,8 +376,8 @@ class _Board:
             if here & _BITS[direction] or not self.usable[near]:
                 continue
             (joins if self.real[near] else others).append(direction)
-        shuffle(joins, rng)
-        shuffle(others, rng)
+        self.shuffle(joins, rng)
+        self.shuffle(others, rng)
         choices = joins + others
         for direction in choices:
             if not self._opened_blocks(cell, direction):
@@ -306,7 +401,7 @@ class _Board:
     def braid(self, target: int) -> None:
         """Fix real dead ends in a random order until at most ``target`` remain."""
         order = np.flatnonzero(np.frombuffer(self.real, dtype=np.uint8)).tolist()
-        shuffle(order, self.rng)
+        self.shuffle(order, self.rng)
         for cell in order:
             if self.remaining <= target:
                 return

@@ -16,13 +16,23 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from . import pacman as board
 from . import pattern as glyph
 from .config import Config
 from .model import ALL_WALLS, BY_BIT, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import UNREACHED, component_labels, distance_between, distances, passages, walk
+from .search import (
+    UNREACHED,
+    component_labels,
+    distance_between,
+    distances,
+    open_bits,
+    passages,
+    walk,
+)
 from .textformat import Problem, scan
 
 __all__ = [
+    "PACMAN_RULES",
     "PATTERN_MODES",
     "RULES",
     "RULE_IDS",
@@ -60,6 +70,8 @@ class Context:
     pattern_mode: PatternMode = "strict"
     config: Config | None = None
     path_readable: bool = True
+    min_loops: int = board.MIN_LOOPS
+    max_dead_ends: int = board.MAX_DEAD_ENDS
 
     @property
     def entry_line(self) -> int:
@@ -114,6 +126,11 @@ class Context:
         east, south = self.passages
         edges = int((east & reach[:, :-1]).sum() + (south & reach[:-1, :]).sum())
         return edges - cells + 1
+
+    @cached_property
+    def dead_ends(self) -> tuple[BoolGrid, BoolGrid]:
+        """(real, enclosed) dead-end masks of specs/dead-ends.md, under this pattern mode."""
+        return board.classify_dead_ends(open_bits(self.maze.walls), self.reachable, self.pattern)
 
 
 def _at(rule: str, message: str, cell: Cell) -> Violation:
@@ -449,6 +466,79 @@ def check_config(ctx: Context, limit: int) -> Findings:
     return found[:limit], len(found)
 
 
+def check_dead_ends(ctx: Context, limit: int) -> Findings:
+    """--pacman: at most ``max_dead_ends`` real dead ends; each one is named when over."""
+    if not ctx.entry_ok:
+        return [], 0
+    real = ctx.dead_ends[0]
+    total = int(real.sum())
+    if total <= ctx.max_dead_ends:
+        return [], 0
+    found = (
+        _at(
+            "dead-ends",
+            f"real dead end at {_pt(cell)}: {total} in all, more than the "
+            f"{ctx.max_dead_ends} allowed",
+            cell,
+        )
+        for cell in _cells(real, limit)
+    )
+    return _capped(found, limit, total)
+
+
+def check_loops(ctx: Context, limit: int) -> Findings:
+    """--pacman: at least ``min_loops`` independent loops among the reachable cells."""
+    if not ctx.entry_ok or ctx.loops >= ctx.min_loops:
+        return [], 0
+    count = ctx.loops
+    message = (
+        f"{count} loop{'' if count == 1 else 's'}, fewer than the {ctx.min_loops} a board needs"
+    )
+    return [Violation("loops", message, 1, 1)][:limit], 1
+
+
+def _unfit(ctx: Context, cell: Cell) -> str | None:
+    """Why a key cell cannot serve (a pattern cell, or unreachable), or None when it can."""
+    x, y = cell
+    if ctx.pattern[y, x]:
+        return 'lies on the "42" pattern'
+    if not ctx.reachable[y, x]:
+        return f"is not reachable from the entry {_pt(ctx.maze.entry)}"
+    return None
+
+
+def check_key_cells(ctx: Context, limit: int) -> Findings:
+    """--pacman: the corners (ghost homes) and the centre (the player) are free and reachable.
+
+    For an even side the centre may be any of the 2 or 4 middle cells, as the subject's own
+    checking script accepts.
+    """
+    if not ctx.entry_ok:
+        return [], 0
+    maze = ctx.maze
+    found: list[Violation] = []
+    seen: set[Cell] = set()
+    for name, cell in zip(board.CORNER_NAMES, board.corners(maze.width, maze.height), strict=True):
+        reason = None if cell in seen else _unfit(ctx, cell)
+        seen.add(cell)
+        if reason is not None:
+            found.append(_at("key-cells", f"{name} corner {_pt(cell)} {reason}", cell))
+    middle = board.middle_cells(maze.width, maze.height)
+    reasons = [_unfit(ctx, cell) for cell in middle]
+    centre = board.centre(maze.width, maze.height)
+    if len(middle) == 1 and reasons[0] is not None:
+        found.append(_at("key-cells", f"centre {_pt(centre)} {reasons[0]}", centre))
+    elif all(reasons):
+        cells = ", ".join(_pt(cell) for cell in middle)
+        message = (
+            f'no middle cell is free for the player: each of {cells} is on the "42" '
+            f"pattern or not reachable from the entry {_pt(maze.entry)}"
+        )
+        found.append(_at("key-cells", message, centre))
+    found.sort(key=lambda v: (v.line, v.column))
+    return found[:limit], len(found)
+
+
 @dataclass(frozen=True)
 class Rule:
     """A rule: its stable id, a one-line summary, its check, and whether it must be asked for."""
@@ -470,7 +560,11 @@ RULES: tuple[Rule, ...] = (
     Rule("path", "the path is a shortest walk from entry to exit", check_path),
     Rule("perfect", "exactly one path between any two cells (--perfect)", check_perfect, True),
     Rule("config", "size, entry and exit match the config file (--config)", check_config, True),
+    Rule("dead-ends", "at most N real dead ends (--pacman)", check_dead_ends, True),
+    Rule("loops", "at least N independent loops (--pacman)", check_loops, True),
+    Rule("key-cells", "corners and centre free and reachable (--pacman)", check_key_cells, True),
 )
+PACMAN_RULES: tuple[str, ...] = ("dead-ends", "loops", "key-cells")
 RULE_IDS: tuple[str, ...] = tuple(rule.id for rule in RULES)
 
 
@@ -515,12 +609,16 @@ def validate(
     skip: Iterable[str] = (),
     limit: int | None = 20,
     source: str | None = None,
+    pacman: bool = False,
+    min_loops: int = board.MIN_LOOPS,
+    max_dead_ends: int = board.MAX_DEAD_ENDS,
 ) -> Report:
     """Check ``maze`` (a Maze, or the bytes or text of a file) against every rule.
 
     ``perfect`` (or a config with PERFECT=True) adds the perfect rule; ``config`` adds the
-    config rule; ``skip`` turns rules off by id. At most ``limit`` violations are kept per
-    rule (None keeps all); the rest are counted in ``Report.omitted``.
+    config rule; ``pacman`` adds the board rules with their two limits; ``skip`` turns rules
+    off by id. At most ``limit`` violations are kept per rule (None keeps all); the rest are
+    counted in ``Report.omitted``.
     """
     if pattern not in PATTERN_MODES:
         raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
@@ -546,10 +644,11 @@ def validate(
         if scanned.maze is None:
             return report
         maze = scanned.maze
-    ctx = Context(maze, pattern, config, path_readable)
+    ctx = Context(maze, pattern, config, path_readable, min_loops, max_dead_ends)
     wanted = {
         "perfect": perfect or (config is not None and config.perfect),
         "config": config is not None,
+        **dict.fromkeys(PACMAN_RULES, pacman),
     }
     for rule in RULES[1:]:
         if rule.id in skipped or (rule.opt_in and not wanted.get(rule.id, False)):

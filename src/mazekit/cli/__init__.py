@@ -23,6 +23,8 @@ COMMANDS: dict[str, str] = {
     "render": "render",
     "generate": "generate",
     "solve": "solve",
+    "pacmanize": "pacmanize",
+    "stats": "stats",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -6,6 +6,7 @@ import click
 
 from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError
+from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report, validate
 from ..textformat import read_bytes, source_name
 from ._common import fail
@@ -62,6 +63,7 @@ Rules (ids for --skip and in the output):
 Examples:
   mazekit validate maze.txt
   mazekit validate --config config.txt --perfect maze.txt
+  mazekit validate --pacman --max-dead-ends 0 board.txt
   mazekit generate | mazekit validate --format json
 Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error."""
 )
@@ -83,6 +85,24 @@ Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
     metavar="CONFIG",
     help="The subject's config file: size, entry and exit must match it, "
     "and PERFECT=True implies --perfect.",
+)
+@click.option(
+    "--pacman",
+    is_flag=True,
+    help="Also check the Pac-Man board rules: dead-ends, loops, key-cells (specs/pacman.md).",
+)
+@click.option(
+    "--min-loops",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help=f"With --pacman: at least N independent loops [{MIN_LOOPS}].",
+)
+@click.option(
+    "--max-dead-ends",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="With --pacman: at most N real dead ends "
+    f"[MAX_DEAD_ENDS of CONFIG, else {MAX_DEAD_ENDS}].",
 )
 @click.option(
     "--skip",
@@ -107,6 +127,9 @@ def command(
     pattern: PatternMode,
     perfect: bool,
     config_path: str | None,
+    pacman: bool,
+    min_loops: int | None,
+    max_dead_ends: int | None,
     skip: tuple[str, ...],
     output_format: str,
     quiet: bool,
@@ -116,12 +139,20 @@ def command(
     Reports every violation as FILE:LINE:COLUMN: RULE: MESSAGE (at most 20 per rule, then a
     "+N more" line) and one summary line per file.
     """
+    if not pacman:
+        for option, value in (("--min-loops", min_loops), ("--max-dead-ends", max_dead_ends)):
+            if value is not None:
+                raise click.UsageError(f"{option} needs --pacman")
     config: Config | None = None
     if config_path is not None:
         try:
             config = load_config(config_path)
         except MazeError as error:
             fail(error)
+    if max_dead_ends is None:
+        max_dead_ends = MAX_DEAD_ENDS
+        if config is not None and config.max_dead_ends is not None:
+            max_dead_ends = config.max_dead_ends
     names = files or ("-",)
     invalid = 0
     entries: list[dict[str, object]] = []
@@ -135,7 +166,15 @@ def command(
             entries.append(_json_entry(name, None, error.message))
             continue
         report = validate(
-            data, pattern=pattern, perfect=perfect, config=config, skip=skip, source=name
+            data,
+            pattern=pattern,
+            perfect=perfect,
+            config=config,
+            skip=skip,
+            source=name,
+            pacman=pacman,
+            min_loops=MIN_LOOPS if min_loops is None else min_loops,
+            max_dead_ends=max_dead_ends,
         )
         invalid += not report.valid
         if output_format == "json":

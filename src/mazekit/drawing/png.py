@@ -13,8 +13,8 @@ import io
 import numpy as np
 import numpy.typing as npt
 
-from .scene import Scene, check_size
-from .theme import Ink
+from .scene import Scene, check_size, glyph_joints
+from .theme import PLAIN_INKS, Ink
 
 __all__ = ["rasterize", "render_png"]
 
@@ -48,14 +48,82 @@ def rasterize(scene: Scene) -> Pixels:
     posts[1:, :] |= v_walls
     _paint(grid[:, :wall, :, :wall], Ink.WALL, posts)
 
-    if scene.path_x.size:
+    if scene.outline:
+        _fill_glyph(scene, grid)
+    elif scene.path_x.size:
         _paint_path(scene, grid)
 
     image = np.full((geometry.height, geometry.width), np.uint8(Ink.BACKGROUND), dtype=np.uint8)
     margin = geometry.margin
     used_h, used_w = rows * cell + wall, columns * cell + wall
     image[margin : margin + used_h, margin : margin + used_w] = canvas[:used_h, :used_w]
+    if scene.outline:
+        _outline_walls(image, scene.outline)
+        # the path and the sprites go over the outlined walls, painted on a clear layer
+        layer = np.zeros_like(canvas)
+        layer_grid = layer.reshape(rows + 1, cell, columns + 1, cell)
+        if scene.path_x.size:
+            _paint_path(scene, layer_grid)
+        if scene.sprites is not None:
+            _paint_sprites(scene, layer_grid)
+        target = image[margin : margin + used_h, margin : margin + used_w]
+        np.copyto(target, layer[:used_h, :used_w], where=layer[:used_h, :used_w] != 0)
     return image
+
+
+def _fill_glyph(scene: Scene, grid: Pixels) -> None:
+    """On a board the "42" is one filled shape: the walls and posts between its cells too."""
+    rows, columns, wall = scene.geometry.rows, scene.geometry.columns, scene.geometry.wall
+    vertical, horizontal, posts = glyph_joints(scene.cells)
+    _paint(grid[:rows, wall:, 1:columns, :wall], Ink.PATTERN, vertical)
+    _paint(grid[1:rows, :wall, :columns, wall:], Ink.PATTERN, horizontal)
+    _paint(grid[1:rows, :wall, 1:columns, :wall], Ink.PATTERN, posts)
+
+
+def _dilate(mask: npt.NDArray[np.bool_], reach: int) -> npt.NDArray[np.bool_]:
+    """``mask`` grown by ``reach`` pixels in every direction (a square), clipped to its shape."""
+    grown = mask.copy()
+    for shift in range(1, reach + 1):
+        grown[:, shift:] |= mask[:, :-shift]
+        grown[:, :-shift] |= mask[:, shift:]
+    wide = grown.copy()
+    for shift in range(1, reach + 1):
+        grown[shift:, :] |= wide[:-shift, :]
+        grown[:-shift, :] |= wide[shift:, :]
+    return grown
+
+
+def _outline_walls(image: Pixels, line: int) -> None:
+    """Double-line walls: the wall bands and "42" cells become background, edged by a line
+    ``line`` px thick just outside them, in the wall ink."""
+    band = image == Ink.WALL
+    mass = band | (image == Ink.PATTERN)
+    edge = _dilate(mass, line) & ~mass
+    image[band] = Ink.BACKGROUND
+    image[edge] = Ink.WALL
+
+
+def _paint_sprites(scene: Scene, grid: Pixels) -> None:
+    """Each sprite's stamp in the inside of every cell that holds it."""
+    from .sprites import SPRITES, stamp
+
+    assert scene.sprites is not None  # the caller checked
+    geometry = scene.geometry
+    rows, columns, wall = geometry.rows, geometry.columns, geometry.wall
+    side = geometry.cell - wall
+    insides = grid[:rows, wall:, :columns, wall:]  # [row, dy, column, dx]
+    for sprite in SPRITES:
+        where = scene.sprites == sprite
+        picture = stamp(sprite, side)
+        if where.sum() <= 16:  # a few cells: paint each one
+            for y, x in np.argwhere(where).tolist():
+                np.copyto(insides[y, :, x, :], picture, where=picture != 0)
+        elif where.any():
+            np.copyto(
+                insides,
+                picture[None, :, None, :],
+                where=where[:, None, :, None] & (picture != 0)[None, :, None, :],
+            )
 
 
 def _paint_path(scene: Scene, grid: Pixels) -> None:
@@ -94,7 +162,10 @@ def render_png(scene: Scene) -> bytes:
 
     pixels = rasterize(scene)
     image = Image.frombuffer("P", (pixels.shape[1], pixels.shape[0]), pixels, "raw", "P", 0, 1)
-    image.putpalette([channel for rgb in scene.palette for channel in rgb])
+    # the plain themes' eight inks, or as many as the picture uses: plain pictures keep the
+    # palette (and bytes) they had before the board's sprites were added to Ink
+    inks = max(PLAIN_INKS, int(pixels.max()) + 1)
+    image.putpalette([channel for rgb in scene.palette[:inks] for channel in rgb])
     buffer = _PngBuffer()
     image.save(buffer, compress_level=6)  # format from the name: saves ~20 ms of imports
     return buffer.getvalue()

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ..errors import ConfigError, MazeError, NoPathError, TooLargeError
 from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze
 from ..search import passages, shortest_path
-from .theme import RGB, Ink, Palette, palette_for
+from .theme import RGB, THEMES, Ink, Palette, palette_for
 
 __all__ = [
     "CHARSETS",
@@ -33,6 +33,7 @@ __all__ = [
     "check_maze",
     "check_size",
     "format_from_name",
+    "glyph_joints",
     "path_cells",
 ]
 
@@ -150,7 +151,9 @@ class Scene:
 
     ``h_walls[j, x]`` is the wall north of row j (j = H is the south border), ``v_walls[y, i]``
     the wall west of column i; ``cells`` holds an Ink per cell (BACKGROUND: plain);
-    ``path_x``/``path_y`` list the cells of the path in order (empty: no path).
+    ``path_x``/``path_y`` list the cells of the path in order (empty: no path). A board
+    (the pacman theme) also has ``sprites``, an Ink per cell drawn over it (0: none), and
+    ``outline``: walls drawn as lines that thick around the wall bands and "42" cells.
     """
 
     geometry: Geometry
@@ -160,6 +163,8 @@ class Scene:
     cells: npt.NDArray[np.uint8]
     path_x: IntArray
     path_y: IntArray
+    sprites: npt.NDArray[np.uint8] | None = None
+    outline: int = 0
 
 
 def check_maze(maze: Maze, options: RenderOptions) -> None:
@@ -196,9 +201,12 @@ def path_cells(maze: Maze, path: str) -> tuple[IntArray, IntArray]:
     return xs, ys
 
 
-def _resolve_path(maze: Maze, mode: bool | None) -> str:
-    """The path to draw: none, the file's, or (mode True and none in the file) a shortest one."""
-    if mode is False:
+def _resolve_path(maze: Maze, mode: bool | None, board: bool = False) -> str:
+    """The path to draw: none, the file's, or (mode True and none in the file) a shortest one.
+
+    A board draws no path unless asked (mode True).
+    """
+    if mode is False or (board and mode is None):
         return ""
     if maze.path or mode is None:
         return maze.path
@@ -242,13 +250,23 @@ def _closed_walls(walls: npt.NDArray[np.uint8]) -> tuple[BoolGrid, BoolGrid]:
     return h_walls, v_walls
 
 
+def glyph_joints(cells: npt.NDArray[np.uint8]) -> tuple[BoolGrid, BoolGrid, BoolGrid]:
+    """Walls and posts between "42" cells: (vertical [y, i-1], horizontal [j-1, x], posts)."""
+    pattern = cells == Ink.PATTERN
+    vertical = pattern[:, :-1] & pattern[:, 1:]
+    horizontal = pattern[:-1, :] & pattern[1:, :]
+    posts = horizontal[:, :-1] & horizontal[:, 1:] & vertical[:-1, :] & vertical[1:, :]
+    return vertical, horizontal, posts
+
+
 def build_scene(maze: Maze, options: RenderOptions) -> Scene:
     """Describe the picture of ``maze`` under ``options``; MazeError when it cannot be drawn.
 
     Cell inks, later ones winning: fully closed cells (the "42") PATTERN, then the dead ends,
-    then ENTRY and EXIT.
+    then ENTRY and EXIT (not on a board, whose sprites are placed by drawing.sprites).
     """
     check_maze(maze, options)
+    board = THEMES[options.theme].board
     geometry = Geometry(maze.width, maze.height, options.cell, options.wall, options.margin)
     shape = (maze.height, maze.width)
     cells = np.zeros(shape, dtype=np.uint8)
@@ -257,9 +275,16 @@ def build_scene(maze: Maze, options: RenderOptions) -> Scene:
         real, enclosed = options.dead_ends
         cells[_mask(real, shape, "dead_ends")] = Ink.DEAD_END
         cells[_mask(enclosed, shape, "dead_ends")] = Ink.ENCLOSED
-    cells[maze.entry[1], maze.entry[0]] = Ink.ENTRY
-    cells[maze.exit[1], maze.exit[0]] = Ink.EXIT
+    sprites = None
+    if board:
+        from .sprites import board_sprites
+
+        sprites = board_sprites(maze)
+    else:
+        cells[maze.entry[1], maze.entry[0]] = Ink.ENTRY
+        cells[maze.exit[1], maze.exit[0]] = Ink.EXIT
     h_walls, v_walls = _closed_walls(maze.walls)
-    path_x, path_y = path_cells(maze, _resolve_path(maze, options.path))
+    path_x, path_y = path_cells(maze, _resolve_path(maze, options.path, board))
     palette = palette_for(options.theme, options.colors)
-    return Scene(geometry, palette, h_walls, v_walls, cells, path_x, path_y)
+    outline = max(1, options.wall // 2) if board else 0
+    return Scene(geometry, palette, h_walls, v_walls, cells, path_x, path_y, sprites, outline)

@@ -1,7 +1,8 @@
 """Terminal pictures: the Scene as lines of characters, two per cell, optionally in ANSI colour.
 
 Each cell is two characters between one-character wall columns, and each row sits between
-wall lines; ``ascii`` draws ``+--+`` and ``|``, ``unicode`` draws box-drawing lines that join.
+wall lines; ``ascii`` draws ``+--+`` and ``|``, ``unicode`` draws box-drawing lines that join
+(double lines for a Pac-Man board, whose sprites get two-character marks of their own).
 """
 
 from __future__ import annotations
@@ -16,6 +17,17 @@ from .theme import Ink
 
 __all__ = ["ANSI", "MARKS", "render_text"]
 
+# The board's sprites (pacman theme), the same in both charsets.
+_SPRITE_MARKS: Final[dict[Ink, str]] = {
+    Ink.DOT: " .",
+    Ink.ENERGIZER: "()",
+    Ink.PLAYER: "@@",
+    Ink.GHOST_RED: "GR",
+    Ink.GHOST_PINK: "GP",
+    Ink.GHOST_CYAN: "GC",
+    Ink.GHOST_ORANGE: "GO",
+}
+
 # What a cell shows, per charset and ink (PATH: a path cell that is not the entry or exit).
 MARKS: Final[dict[Charset, dict[Ink, str]]] = {
     "ascii": {
@@ -26,6 +38,7 @@ MARKS: Final[dict[Charset, dict[Ink, str]]] = {
         Ink.ENTRY: "EN",
         Ink.EXIT: "EX",
         Ink.PATH: "..",
+        **_SPRITE_MARKS,
     },
     "unicode": {
         Ink.BACKGROUND: "  ",
@@ -35,6 +48,7 @@ MARKS: Final[dict[Charset, dict[Ink, str]]] = {
         Ink.ENTRY: "EN",
         Ink.EXIT: "EX",
         Ink.PATH: "\u00b7\u00b7",  # middle dots
+        **_SPRITE_MARKS,
     },
 }
 
@@ -46,11 +60,23 @@ ANSI: Final[dict[Ink, str]] = {
     Ink.ENTRY: "1;35",  # bold magenta
     Ink.EXIT: "1;31",  # bold red
     Ink.PATH: "36",  # cyan
+    Ink.DOT: "33",  # yellow
+    Ink.ENERGIZER: "1;33",  # bold yellow
+    Ink.PLAYER: "1;93",  # bold bright yellow
+    Ink.GHOST_RED: "1;91",
+    Ink.GHOST_PINK: "1;95",
+    Ink.GHOST_CYAN: "1;96",
+    Ink.GHOST_ORANGE: "1;33",
 }
 
 # Box-drawing junctions indexed by the arms present: N 1, E 2, S 4, W 8.
 _JUNCTIONS = (
     " \u2575\u2576\u2514\u2577\u2502\u250c\u251c\u2574\u2518\u2500\u2534\u2510\u2524\u252c\u253c"
+)
+
+# The same for double lines (a board); a lone arm has no double half-line: a whole one.
+_DOUBLE_JUNCTIONS = (
+    " \u2551\u2550\u255a\u2551\u2551\u2554\u2560\u2550\u255d\u2550\u2569\u2557\u2563\u2566\u256c"
 )
 
 _LINES: Final[dict[Charset, tuple[str, str, str]]] = {
@@ -61,7 +87,7 @@ _LINES: Final[dict[Charset, tuple[str, str, str]]] = {
 
 
 def _corners(scene: Scene, charset: Charset) -> npt.NDArray[np.object_]:
-    """The (H + 1) x (W + 1) corner characters."""
+    """The (H + 1) x (W + 1) corner characters (double-line junctions on a board)."""
     rows, columns = scene.cells.shape
     if charset == "ascii":
         return np.full((rows + 1, columns + 1), "+", dtype=object)
@@ -71,12 +97,17 @@ def _corners(scene: Scene, charset: Charset) -> npt.NDArray[np.object_]:
     arms[:, :-1] |= h_walls * 2  # east arm
     arms[:-1, :] |= v_walls * 4  # south arm
     arms[:, 1:] |= h_walls * 8  # west arm
-    return np.array(list(_JUNCTIONS), dtype=object)[arms]
+    junctions = _DOUBLE_JUNCTIONS if scene.outline else _JUNCTIONS
+    return np.array(list(junctions), dtype=object)[arms]
 
 
 def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.object_]:
-    """The H x W two-character cell contents: entry and exit, then path, then other inks."""
+    """The H x W two-character cell contents: entry and exit, then path, then sprites, then
+    other inks."""
     codes = scene.cells.copy()
+    if scene.sprites is not None:
+        placed = scene.sprites != 0
+        codes[placed] = scene.sprites[placed]
     on_path = np.zeros(codes.shape, dtype=bool)
     on_path[scene.path_y, scene.path_x] = True
     codes[on_path & (codes != Ink.ENTRY) & (codes != Ink.EXIT)] = Ink.PATH
@@ -93,6 +124,8 @@ def render_text(scene: Scene, charset: Charset = "ascii", ansi: bool = False) ->
     """The text picture of ``scene``, one line per wall line and per cell row."""
     rows, columns = scene.cells.shape
     horizontal, vertical, blank = _LINES[charset]
+    if scene.outline and charset == "unicode":
+        horizontal, vertical = "\u2550\u2550", "\u2551"
     grid = np.empty((2 * rows + 1, 2 * columns + 1), dtype=object)
     grid[0::2, 0::2] = _corners(scene, charset)
     grid[0::2, 1::2] = np.where(scene.h_walls, horizontal, blank * 2)

@@ -2,8 +2,8 @@
 
 A theme is a name and one colour per ink. PNG and SVG paint with these colours; the text
 renderer maps the same inks to fixed ANSI codes. New themes go in THEMES, and the CLI's
---theme choices come from it (specs/render.md, "Themes", says how a theme that draws more
-than colours, such as the later pacman theme, plugs in).
+--theme choices come from it. A ``board`` theme (pacman) draws more than colours: double-line
+walls, dots, energizers, the player and the ghosts (specs/render.md, "Themes").
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..errors import ConfigError
 
 __all__ = [
     "COLOR_NAMES",
+    "PLAIN_INKS",
     "RGB",
     "THEMES",
     "Ink",
@@ -41,6 +42,16 @@ class Ink(IntEnum):
     ENTRY = 5
     EXIT = 6
     PATH = 7
+    # the pacman theme's sprites (specs/pacman.md), drawn over the cells
+    DOT = 8
+    ENERGIZER = 9
+    PLAYER = 10
+    GHOST_RED = 11
+    GHOST_PINK = 12
+    GHOST_CYAN = 13
+    GHOST_ORANGE = 14
+    EYES = 15
+    PUPIL = 16
 
     @property
     def key(self) -> str:
@@ -49,6 +60,7 @@ class Ink(IntEnum):
 
 
 Palette = tuple[RGB, ...]  # indexed by Ink
+PLAIN_INKS = Ink.PATH + 1  # the inks of the plain themes: a PNG palette has at least these
 
 # A small, fixed vocabulary: the CSS basic colours plus the few this project's themes use.
 COLOR_NAMES: dict[str, RGB] = {
@@ -102,16 +114,33 @@ def hex_color(rgb: RGB) -> str:
 
 @dataclass(frozen=True)
 class Theme:
-    """A named set of colours, one per ink, and a one-line summary for --help."""
+    """A named set of colours, one per ink, a one-line summary for --help, and whether it
+    draws a Pac-Man board (double-line walls and sprites; no entry, exit or path unless asked).
+    """
 
     name: str
     colors: Mapping[Ink, RGB]
     summary: str
+    board: bool = False
 
+
+# The board's sprites, in the arcade's colours; the plain themes never draw them.
+_SPRITES: dict[Ink, RGB] = {
+    Ink.DOT: (255, 184, 151),
+    Ink.ENERGIZER: (255, 184, 151),
+    Ink.PLAYER: (255, 255, 0),
+    Ink.GHOST_RED: (255, 0, 0),
+    Ink.GHOST_PINK: (255, 184, 255),
+    Ink.GHOST_CYAN: (0, 255, 255),
+    Ink.GHOST_ORANGE: (255, 184, 82),
+    Ink.EYES: (255, 255, 255),
+    Ink.PUPIL: (33, 33, 255),
+}
 
 _SHARED: dict[Ink, RGB] = {
     Ink.ENTRY: (255, 0, 255),  # magenta, as in shared/seeds/004
     Ink.EXIT: (255, 0, 0),  # red
+    **_SPRITES,
 }
 
 THEMES: dict[str, Theme] = {
@@ -140,6 +169,20 @@ THEMES: dict[str, Theme] = {
             **_SHARED,
         },
         "light walls on near-black",
+    ),
+    "pacman": Theme(
+        "pacman",
+        {
+            **_SHARED,
+            Ink.BACKGROUND: (0, 0, 0),
+            Ink.WALL: (33, 33, 255),
+            Ink.PATTERN: (25, 25, 166),
+            Ink.DEAD_END: (255, 140, 0),
+            Ink.ENCLOSED: (255, 215, 0),
+            Ink.PATH: (0, 191, 255),
+        },
+        "a Pac-Man board: blue double walls on black, dots, energizers, player, ghosts",
+        board=True,
     ),
 }
 

@@ -1,0 +1,115 @@
+"""``mazekit stats``: the measures of maze files and one verdict each (specs/stats.md)."""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import ExitStatus, MazeError
+from ..measures import VERDICTS, Stats, stats
+from ..textformat import read, source_name
+
+__all__ = ["command"]
+
+
+def _text(name: str, found: Stats) -> list[str]:
+    """The text block of one file: its name, then one ``measure: value`` line each."""
+    share = f"{100 * found.junction_share:.1f}%"
+    if found.path_length is None:
+        path = "none (the exit cannot be reached from the entry)"
+    elif found.tortuosity is None:
+        path = f"{found.path_length} steps (the entry is the exit)"
+    else:
+        path = f"{found.path_length} steps, tortuosity {found.tortuosity:.2f}"
+    verdict = found.verdict if found.reason is None else f"{found.verdict} ({found.reason})"
+    return [
+        f"{name}:",
+        f"  size: {found.width}x{found.height} ({found.cells} cells)",
+        f"  reachable cells: {found.reachable_cells}",
+        f"  pattern cells: {found.pattern_cells}",
+        f"  incoherent walls: {found.incoherent_walls}",
+        f"  loops: {found.loops}",
+        f"  dead ends: {found.real_dead_ends} real, {found.enclosed_dead_ends} enclosed",
+        f"  junctions: {found.three_way} 3-way, {found.four_way} 4-way "
+        f"({share} of reachable cells)",
+        f"  corridor cells: {found.straight} straight, {found.turning} turning",
+        f"  longest dead-end branch: {found.longest_branch} cells",
+        f"  shortest path: {path}",
+        f"  perfect: {'yes' if found.perfect else 'no'}",
+        f"  verdict: {verdict}",
+    ]
+
+
+def _verdict_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An --expect value: a verdict name in any case, returned in capitals; else a usage error."""
+    if value is None or value.upper() in VERDICTS:
+        return None if value is None else value.upper()
+    raise click.BadParameter(f"'{value}' is not a verdict: use one of {', '.join(VERDICTS)}")
+
+
+@click.command(
+    epilog="""\b
+Verdicts, the first that applies: INCOHERENT, DEGENERATE (at most one reachable cell),
+DISCONNECTED, PERFECT (no loop), NOT-PACMAN-READY (with the reason), PACMAN-USABLE,
+PACMAN-ARCADE (no real dead end).
+
+\b
+Examples:
+  mazekit stats maze.txt
+  mazekit stats --format json a.txt b.txt
+  mazekit generate --imperfect --max-dead-ends 0 | mazekit stats --expect PACMAN-ARCADE
+  mazekit pacmanize maze.txt | mazekit stats --expect pacman-arcade
+Exit status: 0 measured (whatever the verdict), 1 an unreadable or malformed file, or a
+verdict other than --expect; 2 usage error."""
+)
+@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="One block of lines per file, or one JSON document.",
+)
+@click.option(
+    "--expect",
+    callback=_verdict_name,
+    metavar="VERDICT",
+    help="Exit 1 when a file's verdict is another one (any case).",
+)
+@click.pass_context
+def command(
+    ctx: click.Context, files: tuple[str, ...], output_format: str, expect: str | None
+) -> None:
+    """Measure maze FILEs (stdin when none, or -) and give each a verdict.
+
+    Size, reachable and pattern cells, incoherent walls, loops, real and enclosed dead ends,
+    junctions, corridor cells, the longest dead-end branch, the shortest path and its
+    tortuosity, whether the maze is perfect, and one verdict.
+    """
+    failed = False
+    entries: list[dict[str, object]] = []
+    blocks: list[list[str]] = []
+    for file in files or ("-",):
+        name = source_name(file)
+        try:
+            found = stats(read(file))
+        except MazeError as error:
+            failed = True
+            click.echo(f"Error: {error}", err=True)
+            error.source = None  # the JSON entry names the file already
+            entries.append({"file": name, "error": str(error)})
+            continue
+        if expect is not None and found.verdict != expect.upper():
+            failed = True
+            click.echo(
+                f"Error: {name}: verdict {found.verdict}, expected {expect.upper()}", err=True
+            )
+        entries.append({"file": name, "error": None, **found.to_dict()})
+        blocks.append(_text(name, found))
+    if output_format == "json":
+        import json  # only this output needs it
+
+        click.echo(json.dumps({"files": entries}, indent=2))
+    elif blocks:
+        click.echo("\n\n".join("\n".join(block) for block in blocks))
+    ctx.exit(ExitStatus.INVALID if failed else ExitStatus.OK)

@@ -1,0 +1,220 @@
+"""The measures a reviewer wants of a maze, and one verdict: the core of ``mazekit stats``.
+
+specs/stats.md defines each measure. Everything is whole-grid numpy work over the shared facts
+of mazekit.rules.Context (passages, components, reachable cells, dead ends), except the two
+walks that must be sequential: the shortest path (mazekit.search) and the peeling of dead-end
+branches, a linear queue. The module is not named ``stats`` so that ``mazekit.stats`` stays
+the function once it is loaded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .model import EAST, NORTH, SOUTH, WEST, Maze
+from .rules import Context, check_coherence, check_key_cells, check_loops
+from .search import UNREACHED, distance_between, open_bits
+
+__all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
+
+VERDICTS: tuple[str, ...] = (
+    "INCOHERENT",
+    "DEGENERATE",
+    "DISCONNECTED",
+    "PERFECT",
+    "NOT-PACMAN-READY",
+    "PACMAN-USABLE",
+    "PACMAN-ARCADE",
+)
+
+_DEGREE = np.array([bin(n).count("1") for n in range(16)], dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Every measure of specs/stats.md for one maze, and its verdict (with a reason or None)."""
+
+    width: int
+    height: int
+    reachable_cells: int
+    pattern_cells: int
+    incoherent_walls: int
+    loops: int
+    real_dead_ends: int
+    enclosed_dead_ends: int
+    three_way: int
+    four_way: int
+    straight: int
+    turning: int
+    longest_branch: int
+    path_length: int | None
+    tortuosity: float | None
+    perfect: bool
+    verdict: str
+    reason: str | None
+
+    @property
+    def cells(self) -> int:
+        """W x H."""
+        return self.width * self.height
+
+    @property
+    def junction_share(self) -> float:
+        """Junctions (3- and 4-way) over reachable cells; 0 when nothing is reachable."""
+        junctions = self.three_way + self.four_way
+        return junctions / self.reachable_cells if self.reachable_cells else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The measures as plain JSON-ready values, in the layout of specs/stats.md."""
+        share = round(self.junction_share, 4)
+        tortuosity = None if self.tortuosity is None else round(self.tortuosity, 4)
+        return {
+            "width": self.width,
+            "height": self.height,
+            "cells": self.cells,
+            "reachable_cells": self.reachable_cells,
+            "pattern_cells": self.pattern_cells,
+            "incoherent_walls": self.incoherent_walls,
+            "loops": self.loops,
+            "dead_ends": {"real": self.real_dead_ends, "enclosed": self.enclosed_dead_ends},
+            "junctions": {"three_way": self.three_way, "four_way": self.four_way, "share": share},
+            "corridors": {"straight": self.straight, "turning": self.turning},
+            "longest_dead_end_branch": self.longest_branch,
+            "shortest_path": self.path_length,
+            "tortuosity": tortuosity,
+            "perfect": self.perfect,
+            "verdict": self.verdict,
+            "reason": self.reason,
+        }
+
+
+def longest_branch(
+    moves: npt.NDArray[np.uint8], reach: npt.NDArray[np.bool_], pins: list[int]
+) -> int:
+    """Cells of the longest dead-end branch: peel leaves level by level, never a pinned cell.
+
+    A reachable cell with one open wall is a leaf; removing it may make its neighbour one. A
+    cell's level is one more than the highest level of the cells peeled into it, so the last
+    cell of a branch peeled has the branch's depth. One queue pass: linear in the cells.
+    """
+    width = moves.shape[1]
+    degree = np.where(reach, _DEGREE[moves], 0).astype(np.uint8).ravel()
+    leaves = np.flatnonzero(degree == 1)
+    left = bytearray(degree.tobytes())
+    for pin in pins:
+        left[pin] = 255  # never reaches 1: a pinned cell stays
+    queue = [cell for cell in leaves.tolist() if left[cell] == 1]
+    if not queue:
+        return 0
+    bits = moves.ravel().tolist()
+    level = [0] * moves.size
+    deepest = 0
+    north, south = -width, width
+    for cell in queue:
+        depth = level[cell] + 1
+        left[cell] = 0
+        open_ = bits[cell]
+        # the one neighbour still there (none when two leaves meet last)
+        if open_ & NORTH and left[cell + north]:
+            near = cell + north
+        elif open_ & EAST and left[cell + 1]:
+            near = cell + 1
+        elif open_ & SOUTH and left[cell + south]:
+            near = cell + south
+        elif open_ & WEST and left[cell - 1]:
+            near = cell - 1
+        else:
+            if depth > deepest:
+                deepest = depth
+            continue
+        if level[near] < depth:
+            level[near] = depth
+        left[near] -= 1
+        if left[near] == 1:
+            queue.append(near)
+        elif depth > deepest:
+            deepest = depth  # a branch ends here, on the core or a pinned cell
+    return deepest
+
+
+def stats(maze: Maze) -> Stats:
+    """Measure ``maze`` (specs/stats.md) and give the first verdict of VERDICTS that applies."""
+    ctx = Context(maze)
+    walls = maze.walls
+    width, height = maze.width, maze.height
+    reach, pattern = ctx.reachable, ctx.pattern
+    east, south = ctx.passages
+    labels = ctx.labels.ravel()
+    components = int((labels == np.arange(labels.size)).sum())
+    loops = int(east.sum()) + int(south.sum()) - labels.size + components
+
+    moves = open_bits(walls)
+    degree = np.where(reach, _DEGREE[moves], 0)
+    straight_bits = (moves == (NORTH | SOUTH)) | (moves == (EAST | WEST))
+    corridor = degree == 2
+    real, enclosed = ctx.dead_ends
+
+    pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
+    pins = [pin for pin in pins if reach.flat[pin]]
+    branch = longest_branch(moves, reach, pins)
+
+    path_length: int | None = None
+    tortuosity: float | None = None
+    if ctx.entry_ok and maze.contains(maze.exit):
+        found = distance_between(walls, maze.entry, maze.exit)
+        if found != UNREACHED:
+            path_length = found
+            manhattan = abs(maze.exit[0] - maze.entry[0]) + abs(maze.exit[1] - maze.entry[1])
+            tortuosity = found / manhattan if manhattan else None
+
+    incoherent = check_coherence(ctx, 0)[1]
+    reachable_cells = int(reach.sum())
+    connected = not bool((~reach & ~pattern).any())
+    perfect = ctx.entry_ok and connected and ctx.loops == 0
+    real_count = int(real.sum())
+    verdict, reason = _verdict(ctx, incoherent, reachable_cells, connected, real_count)
+    return Stats(
+        width=width,
+        height=height,
+        reachable_cells=reachable_cells,
+        pattern_cells=int(pattern.sum()),
+        incoherent_walls=incoherent,
+        loops=loops,
+        real_dead_ends=real_count,
+        enclosed_dead_ends=int(enclosed.sum()),
+        three_way=int((degree == 3).sum()),
+        four_way=int((degree == 4).sum()),
+        straight=int((corridor & straight_bits).sum()),
+        turning=int((corridor & ~straight_bits).sum()),
+        longest_branch=branch,
+        path_length=path_length,
+        tortuosity=tortuosity,
+        perfect=perfect,
+        verdict=verdict,
+        reason=reason,
+    )
+
+
+def _verdict(
+    ctx: Context, incoherent: int, reachable_cells: int, connected: bool, real: int
+) -> tuple[str, str | None]:
+    """The first verdict that applies, in the order of VERDICTS, and why when not ready."""
+    if incoherent:
+        return "INCOHERENT", None
+    if reachable_cells <= 1:
+        return "DEGENERATE", None
+    if not connected:
+        return "DISCONNECTED", None
+    if ctx.loops == 0:
+        return "PERFECT", None
+    reasons = [v.message for v in check_loops(ctx, 1)[0]]
+    if real > ctx.max_dead_ends:
+        reasons.append(f"{real} real dead ends, more than the {ctx.max_dead_ends} allowed")
+    reasons += [v.message for v in check_key_cells(ctx, 5)[0]]
+    if reasons:
+        return "NOT-PACMAN-READY", "; ".join(reasons)
+    return ("PACMAN-ARCADE" if real == 0 else "PACMAN-USABLE"), None

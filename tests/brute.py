@@ -1,0 +1,149 @@
+"""Independent reference counts for the board tests: plain Python, cell by cell, from the
+definitions of specs/dead-ends.md and specs/stats.md, sharing no code with mazekit's numpy."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from mazekit.model import Maze
+from mazekit.pattern import pattern_cells
+
+Cell = tuple[int, int]
+# (bit, dx, dy, bit of the same wall seen from the neighbour)
+SIDES = ((1, 0, -1, 4), (2, 1, 0, 8), (4, 0, 1, 1), (8, -1, 0, 2))
+
+
+def neighbours(maze: Maze, cell: Cell) -> list[Cell]:
+    """The cells joined to ``cell`` by a wall both sides say is open."""
+    x, y = cell
+    found = []
+    for bit, dx, dy, opposite in SIDES:
+        nx, ny = x + dx, y + dy
+        inside = 0 <= nx < maze.width and 0 <= ny < maze.height
+        if inside and not maze.walls[y, x] & bit and not maze.walls[ny, nx] & opposite:
+            found.append((nx, ny))
+    return found
+
+
+def reachable(maze: Maze) -> set[Cell]:
+    """Cells joined to the entry (none when the entry is outside the grid)."""
+    if not maze.contains(maze.entry):
+        return set()
+    seen = {maze.entry}
+    queue = deque([maze.entry])
+    while queue:
+        for near in neighbours(maze, queue.popleft()):
+            if near not in seen:
+                seen.add(near)
+                queue.append(near)
+    return seen
+
+
+def distance(maze: Maze, start: Cell, goal: Cell) -> int | None:
+    """Steps of a shortest path, or None."""
+    if not (maze.contains(start) and maze.contains(goal)):
+        return None
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        for near in neighbours(maze, cell):
+            if near not in dist:
+                dist[near] = dist[cell] + 1
+                queue.append(near)
+    return dist.get(goal)
+
+
+def reachable_loops(maze: Maze) -> int:
+    """Open walls among the reachable cells, each counted once, - cells + 1 (0 when none)."""
+    cells = reachable(maze)
+    if not cells:
+        return 0
+    walls = sum(len(neighbours(maze, cell)) for cell in cells) // 2
+    return walls - len(cells) + 1
+
+
+def grid_loops(maze: Maze) -> int:
+    """Cycle rank of the whole grid by union-find: open walls that join two joined cells."""
+    parent = {(x, y): (x, y) for y in range(maze.height) for x in range(maze.width)}
+
+    def root(cell: Cell) -> Cell:
+        while parent[cell] != cell:
+            cell = parent[cell]
+        return cell
+
+    loops = 0
+    for x, y in list(parent):
+        for near in neighbours(maze, (x, y)):
+            if near > (x, y):
+                a, b = root((x, y)), root(near)
+                if a == b:
+                    loops += 1
+                else:
+                    parent[a] = b
+    return loops
+
+
+def dead_ends(maze: Maze) -> tuple[set[Cell], set[Cell]]:
+    """(real, enclosed): reachable non-"42" cells with one open wall; enclosed when every
+    closed wall faces the border or a "42" cell."""
+    pattern = set(pattern_cells(maze.width, maze.height))
+    real, enclosed = set(), set()
+    for cell in reachable(maze) - pattern:
+        if len(neighbours(maze, cell)) != 1:
+            continue
+        x, y = cell
+        (joined,) = neighbours(maze, cell)
+        openable = any(
+            0 <= x + dx < maze.width
+            and 0 <= y + dy < maze.height
+            and (x + dx, y + dy) not in pattern
+            and (x + dx, y + dy) != joined
+            for _, dx, dy, _ in SIDES
+        )
+        (real if openable else enclosed).add(cell)
+    return real, enclosed
+
+
+def incoherent_walls(maze: Maze) -> int:
+    """Inner walls whose two cells disagree."""
+    count = 0
+    for y in range(maze.height):
+        for x in range(maze.width):
+            if x + 1 < maze.width:
+                count += bool(maze.walls[y, x] & 2) != bool(maze.walls[y, x + 1] & 8)
+            if y + 1 < maze.height:
+                count += bool(maze.walls[y, x] & 4) != bool(maze.walls[y + 1, x] & 1)
+    return count
+
+
+def degrees(maze: Maze) -> dict[str, int]:
+    """Reachable cells by kind: 3-way and 4-way junctions, straight and turning corridors."""
+    kinds = {"three_way": 0, "four_way": 0, "straight": 0, "turning": 0}
+    for cell in reachable(maze):
+        joined = neighbours(maze, cell)
+        if len(joined) == 3:
+            kinds["three_way"] += 1
+        elif len(joined) == 4:
+            kinds["four_way"] += 1
+        elif len(joined) == 2:
+            (ax, ay), (bx, by) = joined
+            kinds["straight" if ax == bx or ay == by else "turning"] += 1
+    return kinds
+
+
+def longest_branch(maze: Maze) -> int:
+    """Rounds of peeling: each round removes every leaf at once, never the entry or exit."""
+    left = reachable(maze)
+    pins = {maze.entry, maze.exit}
+    rounds = 0
+    while True:
+        leaves = {
+            cell
+            for cell in left - pins
+            if sum(near in left for near in neighbours(maze, cell)) <= 1
+        }
+        if not leaves:
+            return rounds
+        left -= leaves
+        rounds += 1

@@ -1,0 +1,326 @@
+"""``mazekit stats`` and ``mazekit.stats``: every measure against a brute-force count, every
+verdict, and the command's output, options and exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mazekit
+from mazekit.generators import ALGORITHMS, generate
+from mazekit.measures import VERDICTS, Stats, longest_branch, stats
+from mazekit.model import Maze
+from mazekit.pacman import pacmanize
+from mazekit.pattern import pattern_cells
+from mazekit.search import open_bits
+from mazekit.textformat import dump, parse
+from tests import brute
+from tests.conftest import Invoke, closed_grid, open_wall, serpentine
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+PERFECT = SAMPLES / "valid-20x15-perfect.txt"
+
+
+def _assert_matches_brute_force(maze: Maze) -> Stats:
+    found = stats(maze)
+    real, enclosed = brute.dead_ends(maze)
+    reach = brute.reachable(maze)
+    kinds = brute.degrees(maze)
+    assert (found.width, found.height) == (maze.width, maze.height)
+    assert found.reachable_cells == len(reach)
+    assert found.pattern_cells == len(pattern_cells(maze.width, maze.height))
+    assert found.incoherent_walls == brute.incoherent_walls(maze)
+    assert found.loops == brute.grid_loops(maze)
+    assert (found.real_dead_ends, found.enclosed_dead_ends) == (len(real), len(enclosed))
+    assert (found.three_way, found.four_way) == (kinds["three_way"], kinds["four_way"])
+    assert (found.straight, found.turning) == (kinds["straight"], kinds["turning"])
+    assert found.longest_branch == brute.longest_branch(maze)
+    assert found.path_length == brute.distance(maze, maze.entry, maze.exit)
+    if found.path_length is not None and maze.entry != maze.exit:
+        (ex, ey), (xx, xy) = maze.entry, maze.exit
+        assert found.tortuosity == found.path_length / (abs(xx - ex) + abs(xy - ey))
+    else:
+        assert found.tortuosity is None
+    return found
+
+
+@st.composite
+def any_grid(draw: st.DrawFn) -> Maze:
+    """Random wall digits, coherent or not, with any entry and exit inside."""
+    width, height = draw(st.integers(1, 10)), draw(st.integers(1, 10))
+    cells = draw(st.lists(st.integers(0, 15), min_size=width * height, max_size=width * height))
+    walls = np.array(cells, dtype=np.uint8).reshape(height, width)
+    entry = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    exit_ = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    return Maze(walls, entry, exit_)
+
+
+@settings(max_examples=150, deadline=None)
+@given(any_grid())
+def test_measures_of_any_grid_match_a_brute_force_count(maze: Maze) -> None:
+    found = _assert_matches_brute_force(maze)
+    assert found.verdict in VERDICTS
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    width=st.integers(1, 24),
+    height=st.integers(1, 24),
+    seed=st.integers(0, 2**32),
+    algorithm=st.sampled_from(sorted(ALGORITHMS)),
+    board=st.sampled_from(["perfect", "imperfect", "pacmanized"]),
+)
+def test_measures_of_generated_mazes_match_a_brute_force_count(
+    width: int, height: int, seed: int, algorithm: str, board: str
+) -> None:
+    perfect = board == "perfect"
+    if (
+        width * height == 1
+        or (perfect and algorithm == "flood")
+        or (not perfect and (min(width, height) < 2 or width * height < 6))
+    ):
+        return
+    maze = generate(width, height, seed=seed, algorithm=algorithm, perfect=perfect)
+    if board == "pacmanized":
+        maze = pacmanize(maze)
+    found = _assert_matches_brute_force(maze)
+    assert found.perfect == perfect
+    expected = {
+        "perfect": {"PERFECT"},
+        "imperfect": {"PACMAN-USABLE", "PACMAN-ARCADE"},
+        "pacmanized": {"PACMAN-ARCADE"},
+    }[board]
+    assert found.verdict in expected
+
+
+def test_the_longest_branch_is_the_deepest_dead_end_walk() -> None:
+    # a comb: a corridor along the top row from the entry to the exit, teeth hanging down
+    walls = closed_grid(5, 4)
+    for x in range(4):
+        open_wall(walls, x, 0, "E")
+    for y in range(3):
+        open_wall(walls, 1, y, "S")  # a tooth of 3 cells under (1,0)
+    open_wall(walls, 3, 0, "S")  # a tooth of 1 cell under (3,0)
+    open_wall(walls, 1, 2, "E")  # and a side branch off the long tooth
+    maze = Maze(walls, (0, 0), (4, 0), "EEEE")
+    reach = np.zeros((4, 5), dtype=bool)
+    for cell in brute.reachable(maze):
+        reach[cell[1], cell[0]] = True
+    assert longest_branch(open_bits(walls), reach, [0, 4]) == 3
+    assert stats(maze).longest_branch == 3
+    # without pins the whole tree is peeled: its longest walk from a centre
+    assert longest_branch(open_bits(walls), reach, []) > 3
+
+
+def test_no_leaf_no_branch() -> None:
+    ring = closed_grid(3, 3)
+    for x, y, letter in ((0, 0, "E"), (1, 0, "E"), (2, 0, "S"), (2, 1, "S")):
+        open_wall(ring, x, y, letter)
+    for x, y, letter in ((0, 0, "S"), (0, 1, "S"), (0, 2, "E"), (1, 2, "E")):
+        open_wall(ring, x, y, letter)
+    assert stats(Maze(ring, (0, 0), (2, 2), "EESS")).longest_branch == 0
+
+
+# --- verdicts, in their order ------------------------------------------------------------------
+
+
+def _verdict(maze: Maze) -> tuple[str, str | None]:
+    found = stats(maze)
+    return found.verdict, found.reason
+
+
+def test_incoherent_comes_first() -> None:
+    maze = parse((SAMPLES / "invalid-coherence-half-open-wall.txt").read_text())
+    assert _verdict(maze) == ("INCOHERENT", None)
+    assert stats(maze).incoherent_walls == 1
+
+
+def test_degenerate_at_most_one_reachable_cell() -> None:
+    walled_in = Maze(closed_grid(3, 2), (0, 0), (2, 1), "")
+    assert _verdict(walled_in) == ("DEGENERATE", None)
+    outside = serpentine(3, 2)
+    outside.entry = (7, 7)
+    found = stats(outside)
+    assert (found.verdict, found.reachable_cells, found.path_length) == ("DEGENERATE", 0, None)
+    assert found.longest_branch == 0 and not found.perfect
+
+
+def test_disconnected() -> None:
+    maze = parse((SAMPLES / "invalid-connectivity-walled-off-cell.txt").read_text())
+    assert _verdict(maze) == ("DISCONNECTED", None)
+    assert not stats(maze).perfect
+
+
+def test_perfect() -> None:
+    found = stats(parse(PERFECT.read_text()))
+    assert (found.verdict, found.loops, found.perfect) == ("PERFECT", 0, True)
+
+
+def test_not_pacman_ready_says_why() -> None:
+    imperfect = parse((SAMPLES / "valid-20x15-imperfect.txt").read_text())
+    assert _verdict(imperfect) == (
+        "NOT-PACMAN-READY",
+        "22 real dead ends, more than the 2 allowed",
+    )
+    one_loop = closed_grid(3, 2)  # a ring of 6 cells: 1 loop, no dead end
+    for x, y, letter in ((0, 0, "E"), (1, 0, "E"), (2, 0, "S"), (1, 1, "E"), (0, 1, "E")):
+        open_wall(one_loop, x, y, letter)
+    open_wall(one_loop, 0, 0, "S")
+    assert _verdict(Maze(one_loop, (0, 0), (2, 1), "EES")) == (
+        "NOT-PACMAN-READY",
+        "1 loop, fewer than the 2 a board needs",
+    )
+
+
+def test_usable_and_arcade_boards() -> None:
+    usable = generate(30, 20, seed=2, perfect=False, max_dead_ends=2)
+    assert stats(usable).real_dead_ends == 2
+    assert _verdict(usable) == ("PACMAN-USABLE", None)
+    assert _verdict(pacmanize(usable)) == ("PACMAN-ARCADE", None)
+
+
+def test_the_api_is_a_function_that_stays_one() -> None:
+    assert mazekit.stats is stats and mazekit.Stats is Stats
+    code = "import mazekit.measures, mazekit.cli.stats, mazekit\nprint(callable(mazekit.stats))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout == "True\n", result.stderr
+
+
+# --- the command -------------------------------------------------------------------------------
+
+PERFECT_TEXT = f"""\
+{PERFECT}:
+  size: 20x15 (300 cells)
+  reachable cells: 282
+  pattern cells: 18
+  incoherent walls: 0
+  loops: 0
+  dead ends: 32 real, 2 enclosed
+  junctions: 30 3-way, 1 4-way (11.0% of reachable cells)
+  corridor cells: 97 straight, 120 turning
+  longest dead-end branch: 121 cells
+  shortest path: 65 steps, tortuosity 1.97
+  perfect: yes
+  verdict: PERFECT
+"""
+
+
+def test_text_output(invoke: Invoke) -> None:
+    result = invoke(["stats", str(PERFECT)])
+    assert (result.exit_code, result.stdout, result.stderr) == (0, PERFECT_TEXT, "")
+
+
+def test_stdin_and_several_files(invoke: Invoke) -> None:
+    text = PERFECT.read_text()
+    from_stdin = PERFECT_TEXT.replace(str(PERFECT), "<stdin>")
+    assert invoke(["stats"], input=text).stdout == from_stdin
+    both = invoke(["stats", str(PERFECT), "-"], input=text)
+    assert both.stdout == PERFECT_TEXT + "\n" + from_stdin
+
+
+def test_unusual_paths_are_spelled_out(invoke: Invoke) -> None:
+    walls = closed_grid(3, 1)
+    open_wall(walls, 0, 0, "E")
+    cut = invoke(["stats"], input=dump(Maze(walls, (0, 0), (2, 0), "")))
+    assert "  shortest path: none (the exit cannot be reached from the entry)\n" in cut.stdout
+    assert "  verdict: DISCONNECTED\n" in cut.stdout
+    same = invoke(["stats"], input=dump(Maze(walls, (0, 0), (0, 0), "")))
+    assert "  shortest path: 0 steps (the entry is the exit)\n" in same.stdout
+
+
+def test_not_ready_shows_the_reason(invoke: Invoke) -> None:
+    result = invoke(["stats", str(SAMPLES / "valid-20x15-imperfect.txt")])
+    assert result.stdout.splitlines()[-1] == (
+        "  verdict: NOT-PACMAN-READY (22 real dead ends, more than the 2 allowed)"
+    )
+    assert result.exit_code == 0
+
+
+def test_json_output(invoke: Invoke) -> None:
+    result = invoke(["stats", "--format", "json", str(PERFECT)])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {
+        "files": [
+            {
+                "file": str(PERFECT),
+                "error": None,
+                "width": 20,
+                "height": 15,
+                "cells": 300,
+                "reachable_cells": 282,
+                "pattern_cells": 18,
+                "incoherent_walls": 0,
+                "loops": 0,
+                "dead_ends": {"real": 32, "enclosed": 2},
+                "junctions": {"three_way": 30, "four_way": 1, "share": 0.1099},
+                "corridors": {"straight": 97, "turning": 120},
+                "longest_dead_end_branch": 121,
+                "shortest_path": 65,
+                "tortuosity": 1.9697,
+                "perfect": True,
+                "verdict": "PERFECT",
+                "reason": None,
+            }
+        ]
+    }
+
+
+def test_expect_checks_the_verdict(invoke: Invoke) -> None:
+    assert invoke(["stats", "--expect", "PERFECT", str(PERFECT)]).exit_code == 0
+    assert invoke(["stats", "--expect", "perfect", str(PERFECT)]).exit_code == 0
+    result = invoke(["stats", "--expect", "PACMAN-ARCADE", str(PERFECT)])
+    assert (result.exit_code, result.stdout) == (1, PERFECT_TEXT)
+    assert result.stderr == f"Error: {PERFECT}: verdict PERFECT, expected PACMAN-ARCADE\n"
+    bad = invoke(["stats", "--expect", "GOOD", str(PERFECT)])
+    assert bad.exit_code == 2
+    assert bad.stderr.endswith(
+        "Error: Invalid value for '--expect': 'GOOD' is not a verdict: use one of INCOHERENT, "
+        "DEGENERATE, DISCONNECTED, PERFECT, NOT-PACMAN-READY, PACMAN-USABLE, PACMAN-ARCADE\n"
+    )
+
+
+def test_every_verdict_exits_0_without_expect(invoke: Invoke) -> None:
+    for name in (
+        "invalid-coherence-half-open-wall.txt",
+        "invalid-connectivity-walled-off-cell.txt",
+        "valid-2x1-tiny.txt",
+        "invalid-open-area-3x3-room.txt",
+    ):
+        assert invoke(["stats", str(SAMPLES / name)]).exit_code == 0, name
+
+
+def test_malformed_and_unreadable_files(invoke: Invoke, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_text("D5G3\nD556\n\n0,0\n0,1\n")
+    missing = tmp_path / "missing.txt"
+    result = invoke(["stats", str(bad), str(missing), str(PERFECT)])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {bad}:1:3: invalid 'G' in the grid: expected a hex digit 0-9 or A-F\n"
+        f"Error: {missing}: cannot read: No such file or directory\n"
+    )
+    assert result.stdout == PERFECT_TEXT  # the readable file is still measured
+    as_json = invoke(["stats", "--format", "json", str(bad)])
+    assert as_json.exit_code == 1
+    assert json.loads(as_json.stdout) == {
+        "files": [
+            {
+                "file": str(bad),
+                "error": "1:3: invalid 'G' in the grid: expected a hex digit 0-9 or A-F",
+            }
+        ]
+    }
+    only_bad = invoke(["stats", str(bad)])
+    assert (only_bad.exit_code, only_bad.stdout) == (1, "")
+
+
+def test_a_board_made_by_pacmanize_is_arcade_grade(invoke: Invoke) -> None:
+    board = invoke(["pacmanize", str(PERFECT)]).stdout
+    result = invoke(["stats", "--expect", "PACMAN-ARCADE"], input=board)
+    assert (result.exit_code, result.stderr) == (0, "")

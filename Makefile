@@ -19,7 +19,8 @@ run: $(STAMP)
 	$(BIN)/mazekit validate --config samples/config.txt maze.txt
 	$(BIN)/mazekit solve maze.txt | $(BIN)/mazekit validate --config samples/config.txt
 	$(BIN)/mazekit render maze.txt -o maze.png
-	@echo "maze.png written; the maze as text:"
+	$(BIN)/mazekit pacmanize maze.txt | $(BIN)/mazekit render --theme pacman -o board.png
+	@echo "maze.png and board.png written; the maze as text:"
 	$(BIN)/mazekit render maze.txt --charset unicode
 
 test: $(STAMP)

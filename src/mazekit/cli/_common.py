@@ -16,6 +16,7 @@ __all__ = [
     "CommandError",
     "fail",
     "input_argument",
+    "json_format_option",
     "output_option",
     "read_input",
     "seed_option",
@@ -49,6 +50,18 @@ def output_option(
 ) -> Callable[[F], F]:
     """``-o/--output PATH``, written atomically (temporary file, then rename)."""
     return click.option("-o", "--output", "output", metavar="PATH", default=None, help=help_text)
+
+
+def json_format_option(help_text: str) -> Callable[[F], F]:
+    """``--format text|json`` (default text), passed as ``output_format``: one spelling for all."""
+    return click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help=help_text,
+    )
 
 
 def seed_option(function: F) -> F:

@@ -10,7 +10,15 @@ from ..errors import MazeError
 from ..model import Cell
 from ..solvers import ALGORITHMS, Solution, find_path
 from ..textformat import dump
-from ._common import display_name, fail, input_argument, output_option, read_input, write_output
+from ._common import (
+    display_name,
+    fail,
+    input_argument,
+    json_format_option,
+    output_option,
+    read_input,
+    write_output,
+)
 
 __all__ = ["command"]
 
@@ -95,13 +103,8 @@ Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage erro
     is_flag=True,
     help='Print the number of distinct shortest paths instead (with --format json: add "count").',
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="The maze (or path, or count) as text, or one JSON object: length, path, cells, visited.",
+@json_format_option(
+    "The maze (or path, or count) as text, or one JSON object: length, path, cells, visited."
 )
 @output_option()
 def command(

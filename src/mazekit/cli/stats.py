@@ -7,6 +7,7 @@ import click
 from ..errors import ExitStatus, MazeError
 from ..measures import VERDICTS, Stats, stats
 from ..textformat import read, source_name
+from ._common import json_format_option
 
 __all__ = ["command"]
 
@@ -62,14 +63,7 @@ Exit status: 0 measured (whatever the verdict), 1 an unreadable or malformed fil
 verdict other than --expect; 2 usage error."""
 )
 @click.argument("files", nargs=-1, metavar="[FILE]...")
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="One block of lines per file, or one JSON document.",
-)
+@json_format_option("One block of lines per file, or one JSON document.")
 @click.option(
     "--expect",
     callback=_verdict_name,

@@ -9,7 +9,7 @@ from ..errors import ExitStatus, MazeError
 from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report, validate
 from ..textformat import read_bytes, source_name
-from ._common import fail
+from ._common import fail, json_format_option
 
 __all__ = ["command"]
 
@@ -111,14 +111,7 @@ Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
     metavar="RULE",
     help="Turn a rule off (repeatable).",
 )
-@click.option(
-    "--format",
-    "output_format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Linter-style lines, or one JSON document.",
-)
+@json_format_option("Linter-style lines, or one JSON document.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing for valid files.")
 @click.pass_context
 def command(

@@ -11,7 +11,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +27,22 @@ class Measure:
     peak_mb: float
 
 
+# A small launcher between the benchmark and the command: a child forked from a large
+# process keeps that process's memory high-water mark through exec, so the command is forked
+# from this small one instead, and its own wait4 figures are reported on the last stderr line.
+_LAUNCHER = """
+import os, sys, time
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+elapsed = time.perf_counter() - start
+code = os.waitstatus_to_exitcode(status)
+sys.stderr.write(f"\\n@@bench {elapsed!r} {usage.ru_maxrss} {code}\\n")
+"""
+
+
 def run_once(
     argv: list[str], stdin_path: Path | None = None, stdout_path: Path | None = None
 ) -> tuple[float, float]:
@@ -35,19 +50,19 @@ def run_once(
     with contextlib.ExitStack() as files:
         stdin = files.enter_context(open(stdin_path, "rb")) if stdin_path else subprocess.DEVNULL
         stdout = files.enter_context(open(stdout_path, "wb")) if stdout_path else subprocess.DEVNULL
-        start = time.perf_counter()
-        process = subprocess.Popen(
-            argv, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, cwd=ROOT
+        result = subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, *argv],
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            check=False,
         )
-        assert process.stderr is not None
-        error = process.stderr.read().decode()
-        _, status, usage = os.wait4(process.pid, 0)
-        elapsed = time.perf_counter() - start
-        process.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
+    error, _, report = result.stderr.decode().rpartition("\n@@bench ")
+    elapsed, peak_kb, code = report.split()
+    if int(code) != 0:
         raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{error}")
-    return elapsed, usage.ru_maxrss / 1024
+    return float(elapsed), int(peak_kb) / 1024
 
 
 def measure(argv: list[str], repeat: int = 5, **kwargs: Path) -> Measure:

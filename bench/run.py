@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import runpy
+import subprocess
 import sys
 from pathlib import Path
 
@@ -19,5 +19,7 @@ if __name__ == "__main__":
         if only and name not in only:
             continue
         print(f"## {name}\n")
-        runpy.run_path(str(script), run_name="__main__")
+        sys.stdout.flush()
+        # each script in its own process: memory one script holds never shows in another's
+        subprocess.run([sys.executable, str(script)], check=True)
         print()

@@ -23,8 +23,8 @@ def main() -> None:
         folder = Path(scratch)
         big = folder / "1000x1000.txt"
         write(generate(1000, 1000, seed=1), big)
-        baseline = measure(STARTUP, repeat=10)
-        small = measure([*MAZEKIT, "render", str(SMALL), "-o", str(folder / "s.png")], repeat=10)
+        baseline = measure(STARTUP, repeat=20)
+        small = measure([*MAZEKIT, "render", str(SMALL), "-o", str(folder / "s.png")], repeat=20)
         ratio = small.best / baseline.best
         print("| case | time (s) | peak MB | target | verdict |")
         print("|---|---|---|---|---|")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 from _timing import MAZEKIT, ROOT, measure, verdict
 
-STARTUP = ["python3", "-c", "import numpy, click"]
+STARTUP = [sys.executable, "-c", "import numpy, click"]
 
 
 def make_maze(folder: Path, size: int, perfect: bool) -> Path:
@@ -38,9 +39,9 @@ def make_maze(folder: Path, size: int, perfect: bool) -> Path:
 def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        baseline = measure(STARTUP, repeat=10)
+        baseline = measure(STARTUP, repeat=20)
         small = ROOT / "samples" / "valid-20x15-perfect.txt"
-        quick = measure([*MAZEKIT, "validate", "-q", str(small)], repeat=10)
+        quick = measure([*MAZEKIT, "validate", "-q", str(small)], repeat=20)
         ratio = quick.best / baseline.best
         print("| case | time (s) | peak MB | target | verdict |")
         print("|---|---|---|---|---|")

@@ -21,7 +21,6 @@ from ..drawing import (
 from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
 from ..errors import ConfigError, MazeError
-from ..pacman import dead_ends as find_dead_ends
 from ._common import (
     display_name,
     fail,
@@ -211,6 +210,8 @@ def command(
     try:
         check_maze(maze, options)  # the size limit, before the dead ends are computed
         if dead_ends:
+            from ..pacman import dead_ends as find_dead_ends  # only --dead-ends needs it
+
             options = replace(options, dead_ends=find_dead_ends(maze))
         data = render_bytes(maze, options)
     except MazeError as error:

@@ -88,3 +88,23 @@ def test_group_help_lists_every_command(invoke: Invoke) -> None:
     result = invoke(["--help"])
     for name in COMMANDS:
         assert name in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("picture", "pacman"),
+    [("maze.png", False), ("maze.svg", False), ("board-pacman.png", True)],
+)
+def test_readme_pictures_are_what_mazekit_draws_today(
+    invoke: Invoke, tmp_path: Path, picture: str, pacman: bool
+) -> None:
+    """docs/ holds what `make docs` makes now: a drawing change must come with new pictures."""
+    sample = str(ROOT / "samples" / "valid-20x15-perfect.txt")
+    target = tmp_path / picture
+    if pacman:
+        board = invoke(["pacmanize", sample]).stdout
+        args = ["render", "--theme", "pacman", "--cell", "24", "--wall", "4", "-o", str(target)]
+        result = invoke(args, input=board)
+    else:
+        result = invoke(["render", sample, "-o", str(target)])
+    assert result.exit_code == 0, result.stderr
+    assert target.read_bytes() == (ROOT / "docs" / picture).read_bytes()

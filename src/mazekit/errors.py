@@ -13,6 +13,7 @@ __all__ = [
     "FormatError",
     "MazeError",
     "NoPathError",
+    "PlacedError",
     "TooLargeError",
 ]
 
@@ -38,8 +39,8 @@ class MazeError(Exception):
         return f"{self.source}: {self.message}" if self.source else self.message
 
 
-class FormatError(MazeError):
-    """A maze file that cannot be read as a maze; ``line`` and ``column`` count from 1."""
+class PlacedError(MazeError):
+    """An error at a place in a maze file, shown ``<source>:<line>:<column>: <message>``."""
 
     def __init__(self, message: str, line: int, column: int, source: str | None = None) -> None:
         super().__init__(message, source)
@@ -49,6 +50,10 @@ class FormatError(MazeError):
     def __str__(self) -> str:
         where = f"{self.line}:{self.column}: {self.message}"
         return f"{self.source}:{where}" if self.source else where
+
+
+class FormatError(PlacedError):
+    """A maze file that cannot be read as a maze; ``line`` and ``column`` count from 1."""
 
 
 class ConfigError(MazeError):

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import pattern as glyph
-from .errors import ConfigError, MazeError
+from .errors import ConfigError, MazeError, PlacedError
 from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze, Walls
 from .search import open_bits, reachable_mask, shortest_path
 
@@ -56,17 +56,8 @@ class BoardError(MazeError):
     """A maze that cannot be braided into a board within the limits asked for."""
 
 
-class InvalidMazeError(MazeError):
+class InvalidMazeError(PlacedError):
     """A maze that breaks a rule of validate, so it cannot be made a board; names the first."""
-
-    def __init__(self, message: str, line: int, column: int, source: str | None = None) -> None:
-        super().__init__(message, source)
-        self.line = line
-        self.column = column
-
-    def __str__(self) -> str:
-        where = f"{self.line}:{self.column}: {self.message}"
-        return f"{self.source}:{where}" if self.source else where
 
 
 class DeadEnds(NamedTuple):

@@ -168,3 +168,36 @@ def test_mutated_valid_files_never_crash(edits: list[tuple[int, bytes]]) -> None
 def test_process_environment_is_not_needed() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL")}
     assert run(["validate", "-q", str(SAMPLE)], env=env).returncode == 0
+
+
+def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run a shell pipeline with the venv's mazekit first on PATH."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    return subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_generate_solve_validate_pipeline_from_the_subjects_config() -> None:
+    config = ROOT / "samples" / "config.txt"
+    result = _shell(
+        f"mazekit generate {config} -o - | mazekit solve | mazekit validate --config {config}",
+        ROOT,
+    )
+    assert (result.returncode, result.stdout, result.stderr) == (0, "<stdin>: ok\n", "")
+
+
+def test_the_mission_pipeline_draws_a_board(tmp_path: Path) -> None:
+    config = ROOT / "samples" / "config.txt"
+    result = _shell(
+        f"mazekit generate {config} -o - | mazekit pacmanize | mazekit render -o board.png",
+        tmp_path,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert (tmp_path / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not (tmp_path / "maze.txt").exists()  # -o - overrides OUTPUT_FILE

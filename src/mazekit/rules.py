@@ -19,7 +19,7 @@ import numpy.typing as npt
 from . import pacman as board
 from . import pattern as glyph
 from .config import Config
-from .model import ALL_WALLS, BY_BIT, EAST, NORTH, SOUTH, WEST, Cell, Maze
+from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
 from .search import (
     UNREACHED,
     component_labels,
@@ -27,7 +27,6 @@ from .search import (
     distances,
     open_bits,
     passages,
-    walk,
 )
 from .textformat import Problem, scan
 
@@ -329,34 +328,42 @@ def check_path(ctx: Context, limit: int) -> Findings:
             )
         ], 1
     walls = maze.walls
-    east, south = ctx.passages
-    end = maze.entry
-    for index, here, there, bit in walk(maze.entry, maze.path):
-        letter = BY_BIT[bit].letter
-        if not maze.contains(there):
+    height, width = walls.shape
+    steps = np.frombuffer(maze.path.encode("ascii"), dtype=np.uint8)
+    xs = np.empty(len(steps) + 1, dtype=np.int32)  # int32: a 4M-step path stays small
+    ys = np.empty(len(steps) + 1, dtype=np.int32)
+    xs[0], ys[0] = maze.entry
+    np.cumsum(_STEP_DX[steps], out=xs[1:])
+    np.cumsum(_STEP_DY[steps], out=ys[1:])
+    xs[1:] += maze.entry[0]
+    ys[1:] += maze.entry[1]
+    # Step i goes from (xs[i], ys[i]) to (xs[i+1], ys[i+1]). Every step before the first bad
+    # one stays inside, so clipping only touches steps that are never reported.
+    lands_inside = (xs[1:] >= 0) & (xs[1:] < width) & (ys[1:] >= 0) & (ys[1:] < height)
+    moves = open_bits(walls)[np.clip(ys[:-1], 0, height - 1), np.clip(xs[:-1], 0, width - 1)]
+    crosses_open = (moves & _STEP_BIT[steps].astype(np.uint8)) != 0
+    bad = ~lands_inside | ~crosses_open
+    if bad.any():
+        index = int(np.argmax(bad))
+        here = (int(xs[index]), int(ys[index]))
+        there = (int(xs[index + 1]), int(ys[index + 1]))
+        letter = maze.path[index]
+        if not lands_inside[index]:
             message = f"step {index + 1} ({letter}) from {_pt(here)} leaves the grid"
-            return [Violation("path", message, line, index + 1, here)], 1
-        x, y = here
-        if bit == EAST:
-            passable = bool(east[y, x])
-        elif bit == WEST:
-            passable = bool(east[y, x - 1])
-        elif bit == SOUTH:
-            passable = bool(south[y, x])
         else:
-            passable = bool(south[y - 1, x])
-        if not passable:
             message = (
                 f"step {index + 1} ({letter}) from {_pt(here)} to {_pt(there)} "
                 "crosses a closed wall"
             )
-            return [Violation("path", message, line, index + 1, here)], 1
-        end = there
+        return [Violation("path", message, line, index + 1, here)], 1
+    end = (int(xs[-1]), int(ys[-1]))
     if end != maze.exit:
         message = f"path ends at {_pt(end)}, not at the exit {_pt(maze.exit)}"
         return [Violation("path", message, line, len(maze.path), end)], 1
-    if ctx.loops == 0 and _is_simple(maze.entry, maze.path, walls.shape[1]):
-        return [], 0  # in a tree the one simple path is the shortest: no search needed
+    visited = ys * np.int32(width) + xs
+    visited.sort()
+    if ctx.loops == 0 and not (visited[1:] == visited[:-1]).any():
+        return [], 0  # in a tree a walk that repeats no cell is the one path: no search needed
     shortest = distance_between(walls, maze.entry, maze.exit)
     if shortest != UNREACHED and len(maze.path) > shortest:
         message = f"path has {len(maze.path)} steps but the shortest has {shortest}"
@@ -364,15 +371,15 @@ def check_path(ctx: Context, limit: int) -> Findings:
     return [], 0
 
 
-def _is_simple(start: Cell, path: str, width: int) -> bool:
-    """Whether the walk visits no cell twice (sorted flat indices have no repeat)."""
-    steps = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
-    delta = np.zeros(256, dtype=np.int64)
-    delta[ord("N")], delta[ord("S")] = -width, width
-    delta[ord("E")], delta[ord("W")] = 1, -1
-    flat = start[1] * width + start[0] + np.concatenate(([0], np.cumsum(delta[steps])))
-    flat.sort()
-    return not bool((flat[1:] == flat[:-1]).any())
+def _step_table(field: str) -> npt.NDArray[np.int32]:
+    """Per path letter (as a byte), its dx, dy or wall bit; 0 for any other byte."""
+    table = np.zeros(256, dtype=np.int32)
+    for direction in DIRECTIONS:
+        table[ord(direction.letter)] = getattr(direction, field)
+    return table
+
+
+_STEP_DX, _STEP_DY, _STEP_BIT = (_step_table(name) for name in ("dx", "dy", "bit"))
 
 
 def check_perfect(ctx: Context, limit: int) -> Findings:

@@ -8,6 +8,9 @@ import tempfile
 from pathlib import Path
 
 from _timing import MAZEKIT, ROOT, measure, verdict
+from bench_solve import corridor_maze
+
+from mazekit.textformat import write
 
 STARTUP = [sys.executable, "-c", "import numpy, click"]
 
@@ -64,6 +67,18 @@ def main() -> None:
                     f"| validate {size}x{size} {kind} | {result.best:.2f} | "
                     f"{result.peak_mb:.0f} | <= {limit:.0f} s{memory} | {ok} |"
                 )
+        # The longest path a 2000x2000 file can carry: one corridor through every cell.
+        corridor = folder / "corridor.txt"
+        maze = corridor_maze(2000, 2000)
+        maze.path = "".join(("E" * 1999 if y % 2 == 0 else "W" * 1999) for y in range(2000))
+        maze.path = "S".join(maze.path[i * 1999 : (i + 1) * 1999] for i in range(2000))
+        write(maze, corridor)
+        result = measure([*MAZEKIT, "validate", "-q", "--pattern", "none", str(corridor)], repeat=3)
+        ok = "ok" if result.best <= 3.0 and result.peak_mb <= 300 else "OVER"
+        print(
+            f"| validate 2000x2000 single corridor (4M-step path) | {result.best:.2f} | "
+            f"{result.peak_mb:.0f} | <= 3 s and 300 MB | {ok} |"
+        )
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -105,3 +107,26 @@ def test_atomic_write_failure_leaves_the_old_file(tmp_path: Path) -> None:
         atomic_write(existing, "not bytes")  # type: ignore[arg-type]
     assert existing.read_text() == "precious"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+
+
+def test_atomic_write_follows_a_symlink_and_keeps_it(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "maze.txt"
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(Path("real") / "maze.txt")
+    atomic_write(link, b"new")
+    assert link.is_symlink()
+    assert real.read_bytes() == b"new"
+
+
+def test_atomic_write_writes_a_fifo_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    atomic_write(fifo, b"through the pipe")
+    reader.join(timeout=10)
+    assert received == [b"through the pipe"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # still a FIFO: nothing was renamed over it

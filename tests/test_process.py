@@ -201,3 +201,29 @@ def test_the_mission_pipeline_draws_a_board(tmp_path: Path) -> None:
     assert (result.returncode, result.stderr) == (0, "")
     assert (tmp_path / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert not (tmp_path / "maze.txt").exists()  # -o - overrides OUTPUT_FILE
+
+
+def test_a_full_disk_on_stdout_is_an_error_not_a_crash() -> None:
+    for command in (["validate"], ["solve"], ["render"], ["stats"], ["pacmanize"]):
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(
+                [*MAZEKIT, *command, str(SAMPLE)],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                text=True,
+                cwd=ROOT,
+                timeout=60,
+            )
+        assert result.returncode == 1, command
+        assert result.stderr == "Error: <stdout>: cannot write: No space left on device\n"
+
+
+def test_an_empty_output_path_is_a_usage_error() -> None:
+    for command in ("generate", "solve", "render", "pacmanize"):
+        args = [command, "-o", ""] if command == "generate" else [command, str(SAMPLE), "-o", ""]
+        result = run(args)
+        assert result.returncode == 2, command
+        assert result.stderr.endswith(
+            "Error: Invalid value for '-o' / '--output': the path must not be empty "
+            "('-' writes to stdout)\n"
+        )

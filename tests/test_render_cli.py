@@ -298,3 +298,10 @@ def test_a_png_through_a_real_pipe(tmp_path: Path) -> None:
     )
     assert result.stdout.startswith(b"\x89PNG\r\n\x1a\n")
     assert result.stderr == b""
+
+
+def test_no_path_draws_a_file_whose_path_line_is_malformed(invoke: Invoke) -> None:
+    result = invoke(["render", "--no-path", "--charset", "ascii"], input="D7\n\n0,0\n1,0\nEX\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "+--+--+\n|EN EX|\n+--+--+\n"
+    assert invoke(["render"], input="D7\n\n0,0\n1,0\nEX\n").exit_code == 1

@@ -390,3 +390,9 @@ def test_solve_loads_neither_pillow_nor_json_unless_asked(maze_file: Path) -> No
         [sys.executable, "-c", probe, str(maze_file)], capture_output=True, text=True, check=True
     )
     assert result.stderr == "False False\n"
+
+
+def test_a_huge_coordinate_is_a_usage_error_with_a_short_echo(invoke: Invoke) -> None:
+    result = invoke(["solve", "--from", "9" * 5000 + ",0"], input="F\n\n0,0\n0,0\n\n")
+    assert result.exit_code == 2
+    assert "expected X,Y (two non-negative integers), got '" + "9" * 40 + "...'" in result.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from typing import TYPE_CHECKING
 
@@ -18,23 +19,29 @@ __all__ = ["atomic_write"]
 def atomic_write(target: str | PathLike[str], data: bytes) -> None:
     """Replace ``target`` with ``data`` in one rename; MazeError names the target on failure.
 
-    The temporary file lives in the target's folder so the rename never crosses a file system;
-    an existing file keeps its permission bits.
+    A symbolic link is followed, so the file it points to is replaced and the link stays. The
+    temporary file lives in the real file's folder so the rename never crosses a file system;
+    an existing file keeps its permission bits. A target that exists but is no regular file
+    (a FIFO, a device such as /dev/stdout) cannot be renamed over: it is written in place.
     """
-    path = os.fspath(target)
-    folder = os.path.dirname(path) or "."
+    name = os.fspath(target)
+    path = os.path.realpath(name)
     try:
-        mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else None
+        info = os.stat(path) if os.path.exists(path) else None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            with open(path, "wb") as stream:
+                stream.write(data)
+            return
         handle, temporary = tempfile.mkstemp(
-            prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=folder
+            prefix=f".{os.path.basename(path)}.", suffix=".tmp", dir=os.path.dirname(path)
         )
     except OSError as error:
-        raise MazeError(f"cannot write: {error.strerror or error}", str(target)) from error
+        raise MazeError(f"cannot write: {error.strerror or error}", name) from error
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        if mode is not None:
-            os.chmod(temporary, mode)
+        if info is not None:
+            os.chmod(temporary, info.st_mode & 0o7777)
         else:
             umask = os.umask(0)
             os.umask(umask)
@@ -44,5 +51,5 @@ def atomic_write(target: str | PathLike[str], data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         if isinstance(error, OSError):
-            raise MazeError(f"cannot write: {error.strerror or error}", str(target)) from error
+            raise MazeError(f"cannot write: {error.strerror or error}", name) from error
         raise

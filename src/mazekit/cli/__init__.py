@@ -6,6 +6,7 @@ specs/errors.md; the commands themselves only parse options and call the core.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -68,15 +69,23 @@ def main(argv: list[str] | None = None) -> None:
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
     try:
         code = cli.main(args=argv, prog_name="mazekit", standalone_mode=False)
+        sys.stdout.flush()  # a full disk must show here, not in the interpreter's last flush
     except (KeyboardInterrupt, click.exceptions.Abort):
-        sys.stderr.write("\n")
-        sys.exit(ExitStatus.INTERRUPTED)
+        sys.exit(ExitStatus.INTERRUPTED)  # click has ended the terminal's ^C line already
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
     except BrokenPipeError:
         # Only where SIGPIPE cannot be reset: silence the final flush too.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(ExitStatus.INVALID)
+    except OSError as error:
+        if error.filename is not None or debug:  # file errors become MazeErrors in the core
+            raise
+        # Writing to stdout failed (a full disk, a closed terminal): say so, once.
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps the exit flush quiet
+        click.echo(f"Error: <stdout>: cannot write: {error.strerror or error}", err=True)
         sys.exit(ExitStatus.INVALID)
     except Exception as error:  # a bug in mazekit, not in the user's input
         if debug:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from os import PathLike
 
 F = TypeVar("F", bound=Callable[..., Any])
+STDOUT_NAME = "<stdout>"
 
 
 class CommandError(click.ClickException):
@@ -45,11 +46,26 @@ def input_argument(function: F) -> F:
     return click.argument("file", required=False, default="-", metavar="[FILE]")(function)
 
 
+def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Refuse ``-o ''``: an empty name is a slip of the shell, not a file."""
+    if value == "":
+        raise click.BadParameter("the path must not be empty ('-' writes to stdout)")
+    return value
+
+
 def output_option(
     help_text: str = "Write to PATH instead of stdout ('-' = stdout).",
 ) -> Callable[[F], F]:
     """``-o/--output PATH``, written atomically (temporary file, then rename)."""
-    return click.option("-o", "--output", "output", metavar="PATH", default=None, help=help_text)
+    return click.option(
+        "-o",
+        "--output",
+        "output",
+        metavar="PATH",
+        default=None,
+        callback=_not_empty,
+        help=help_text,
+    )
 
 
 def json_format_option(help_text: str) -> Callable[[F], F]:
@@ -82,9 +98,12 @@ def read_input(file: str, *, ignore_path: bool = False) -> Maze:
 def write_output(data: bytes | str, target: str | PathLike[str] | None) -> None:
     """Write to a file atomically, or to stdout for None or ``-``."""
     if target is None or str(target) == "-":
-        stream = sys.stdout.buffer
-        stream.write(data.encode("utf-8") if isinstance(data, str) else data)
-        stream.flush()
+        try:
+            stream = sys.stdout.buffer
+            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+            stream.flush()
+        except OSError as error:
+            fail(f"{STDOUT_NAME}: cannot write: {error.strerror or error}")
         return
     from ..outfile import atomic_write  # tempfile is only needed when writing a file
 

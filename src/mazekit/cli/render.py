@@ -206,7 +206,7 @@ def command(
         )
     except ConfigError as error:
         raise click.BadParameter(error.message, param_hint=f"'--{error.source}'") from error
-    maze = read_input(file)
+    maze = read_input(file, ignore_path=show_path is False)  # --no-path: the path line is moot
     try:
         check_maze(maze, options)  # the size limit, before the dead ends are computed
         if dead_ends:

@@ -22,7 +22,8 @@ from ._common import (
 
 __all__ = ["command"]
 
-_CELL = re.compile(r"\s*([0-9]+)\s*,\s*([0-9]+)\s*")  # ASCII digits only: int() of '²' fails
+# ASCII digits only (int() of '²' fails), and at most 9 of them (no grid is that large)
+_CELL = re.compile(r"\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*")
 _MOVES = re.compile(r"[NESWnesw]+")
 
 
@@ -32,7 +33,8 @@ def _cell(ctx: click.Context, param: click.Parameter, value: str | None) -> Cell
         return None
     match = _CELL.fullmatch(value)
     if match is None:
-        raise click.BadParameter(f"expected X,Y (two non-negative integers), got {value!r}")
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise click.BadParameter(f"expected X,Y (two non-negative integers), got {shown!r}")
     return int(match.group(1)), int(match.group(2))
 
 

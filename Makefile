@@ -37,7 +37,6 @@ bench: $(STAMP)
 	$(BIN)/python -m compileall -q src
 	$(BIN)/python bench/run.py
 
-# README's pictures, drawn by mazekit itself; then one picture per valid sample.
 # The README's pictures, drawn by mazekit itself from a sample.
 DOCS_MAZE := samples/valid-20x15-perfect.txt
 docs: $(STAMP)

@@ -1,7 +1,7 @@
 """Test-only mazes and reference searches for the solve tests.
 
-``generate`` is not on this branch, so mazes are built here: random spanning trees (randomized
-depth-first search) with a few walls opened for loops, or random wall sets. Walls always stay
+Mazes of shapes ``generate`` never makes, built here: random spanning trees (randomized
+depth-first search) with walls opened anywhere for loops, or random wall sets. Walls always stay
 coherent and the border closed. The references are deliberately plain and slow: a deque BFS
 on (x, y) cells, and enumeration of every simple path on tiny grids.
 """

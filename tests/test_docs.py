@@ -91,20 +91,46 @@ def test_group_help_lists_every_command(invoke: Invoke) -> None:
 
 
 @pytest.mark.parametrize(
-    ("picture", "pacman"),
-    [("maze.png", False), ("maze.svg", False), ("board-pacman.png", True)],
+    ("picture", "options"),
+    [
+        ("maze.png", []),
+        ("maze.svg", []),
+        ("maze-dark-dead-ends.png", ["--theme", "dark", "--dead-ends"]),
+        ("board-pacman.png", None),
+    ],
 )
 def test_readme_pictures_are_what_mazekit_draws_today(
-    invoke: Invoke, tmp_path: Path, picture: str, pacman: bool
+    invoke: Invoke, tmp_path: Path, picture: str, options: list[str] | None
 ) -> None:
     """docs/ holds what `make docs` makes now: a drawing change must come with new pictures."""
     sample = str(ROOT / "samples" / "valid-20x15-perfect.txt")
     target = tmp_path / picture
-    if pacman:
+    if options is None:  # the board: pacmanize, then the pacman theme
         board = invoke(["pacmanize", sample]).stdout
         args = ["render", "--theme", "pacman", "--cell", "24", "--wall", "4", "-o", str(target)]
         result = invoke(args, input=board)
     else:
-        result = invoke(["render", sample, "-o", str(target)])
+        result = invoke(["render", sample, "-o", str(target), *options])
     assert result.exit_code == 0, result.stderr
     assert target.read_bytes() == (ROOT / "docs" / picture).read_bytes()
+
+
+def test_make_run_recipe_works_in_a_fresh_folder(tmp_path: Path) -> None:
+    """The commands of `make run` (minus the venv set-up), as the Makefile spells them."""
+    makefile = (ROOT / "Makefile").read_text()
+    recipe = makefile.split("\nrun: ", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
+    assert len(recipe) >= 5
+    shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    bin_dir = str(Path(sys.executable).parent)
+    for line in recipe:
+        command = line.strip().lstrip("@").replace("$(BIN)", bin_dir)
+        result = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", command],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=120,
+        )
+        assert result.returncode == 0, (command, result.stderr)
+    for made in ("maze.txt", "maze.png", "board.png"):
+        assert (tmp_path / made).stat().st_size > 0

@@ -148,6 +148,28 @@ def test_every_path_passes_the_path_rule_and_all_algorithms_agree(width: int, he
             assert path_violations(maze, path) == []
 
 
+# A 9x1 corridor cannot hold 2 loops, so generate makes it perfect only.
+GENERATED = [
+    *((w, h, True) for w, h in [(9, 1), (2, 3), (9, 7), (30, 20), (101, 77)]),
+    *((w, h, False) for w, h in [(2, 3), (9, 7), (30, 20), (101, 77)]),
+]
+
+
+@pytest.mark.parametrize(("width", "height", "perfect"), GENERATED)
+def test_on_generated_mazes_every_algorithm_finds_the_validated_path(
+    width: int, height: int, perfect: bool
+) -> None:
+    """Issue 4 asks for this on mazes mazekit generate makes: the three agree, validate agrees."""
+    from mazekit.generators import generate
+
+    for seed in (1, 2, 3):
+        maze = generate(width, height, seed=seed, perfect=perfect)
+        paths = {name: solve(maze, algorithm=name) for name in NAMES}
+        assert len(set(paths.values())) == 1, paths
+        assert len(paths["bfs"]) == reference_distance(maze, maze.entry, maze.exit)
+        assert path_violations(maze, paths["bfs"]) == []
+
+
 def test_paths_avoid_incoherent_walls() -> None:
     """A wall open on one side only is closed: the path must go round it."""
     walls = closed_grid(3, 2)

@@ -119,3 +119,37 @@ def test_grid_over_the_cell_limit_is_refused_before_allocating() -> None:
     data = b"\n".join([line] * 4000) + b"\n\n0,0\n1,1\n\n"
     with pytest.raises(FormatError, match="grid of 4001x4000 cells is larger than the limit"):
         parse(data)
+
+
+@given(mazes())
+def test_the_whole_array_reader_and_the_line_reader_agree(maze: Maze) -> None:
+    """A canonical grid takes the fast path; one CRLF sends the same file down the slow one."""
+    text = dump(maze)
+    fast = scan(text)
+    slow = scan(text.replace("\n", "\r\n", 1))
+    assert fast.maze == slow.maze == maze
+    assert [p.message for p in slow.problems] == ["line ends with CRLF, not LF"]
+
+
+def test_a_tall_grid_reads_in_whole_array_steps() -> None:
+    data = b"F\n" * 300_000 + b"\n0,0\n0,1\n\n"
+    maze = parse(data)
+    assert (maze.width, maze.height) == (1, 300_000)
+
+
+@pytest.mark.parametrize("line_end", [b"\n", b"\r\n"])
+def test_more_rows_than_the_cell_limit_are_refused_without_splitting(line_end: bytes) -> None:
+    data = b"F" + line_end
+    with pytest.raises(FormatError, match="grid of 1x16000001 cells is larger than the limit"):
+        parse(data * 16_000_001 + b"\n0,0\n0,1\n\n")
+
+
+def test_missing_path_line_and_trailing_empty_lines_are_tolerated_problems() -> None:
+    problems = scan("D553\nD556\n\n0,0\n0,1\n").problems
+    assert [(p.line, p.column, p.message, p.fatal) for p in problems] == [
+        (6, 1, "missing the path line", False)
+    ]
+    problems = scan(SMALL_MAZE + "\n\n").problems
+    assert [(p.line, p.column, p.message, p.fatal) for p in problems] == [
+        (7, 1, "empty line after the path line", False)
+    ]

@@ -394,3 +394,13 @@ def test_a_10_mb_line_is_handled(invoke: Invoke) -> None:
     assert _lines(result.stdout)[0] == (
         "<stdin>:1:1: format: invalid 'g' in the grid: expected a hex digit 0-9 or A-F"
     )
+
+
+def test_any_mode_refuses_an_entry_on_a_closed_cell(invoke: Invoke) -> None:
+    maze = parse(PERFECT_20x15)
+    maze.entry = (6, 5)  # a cell of the "42": fully closed, so a pattern cell in any mode too
+    args = ["validate", "--pattern", "any", "--skip", "path", "--skip", "connectivity"]
+    lines = _lines(invoke(args, input=dump(maze)).stdout)
+    assert lines[0] == '<stdin>:17:1: entry-exit: entry (6,5) lies on the "42" pattern'
+    none_mode = ["validate", "--pattern", "none", "--skip", "path", "--skip", "connectivity"]
+    assert invoke(none_mode, input=dump(maze)).exit_code == 0

@@ -60,12 +60,16 @@ def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
     """
     height, width = walls.shape
     east, south = passages(walls)
-    east_at = np.flatnonzero(east).astype(np.int32)
+    edges = int(east.sum()) + int(south.sum())
+    first = np.empty(edges, dtype=np.int32)  # int32 and filled in place: memory is the limit
+    split = int(east.sum())
+    first[:split] = np.flatnonzero(east)
     if width > 1:
-        east_at += east_at // (width - 1)  # index in the H x (W-1) array -> flat cell index
-    south_at = np.flatnonzero(south).astype(np.int32)
-    first = np.concatenate((east_at, south_at))
-    second = np.concatenate((east_at + 1, south_at + width))
+        first[:split] += first[:split] // (width - 1)  # H x (W-1) index -> flat cell index
+    first[split:] = np.flatnonzero(south)
+    del east, south
+    second = first + 1
+    second[split:] += width - 1
     parent = np.arange(height * width, dtype=np.int32)
     while first.size:
         root_a = parent[first]
@@ -75,8 +79,13 @@ def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
             break
         first, second = first[apart], second[apart]
         root_a, root_b = root_a[apart], root_b[apart]
+        del apart
+        higher = np.maximum(root_a, root_b)
+        np.minimum(root_a, root_b, out=root_a)
+        del root_b
         # Any smaller root will do: parent[x] < x keeps the forest acyclic; losers retry.
-        parent[np.maximum(root_a, root_b)] = np.minimum(root_a, root_b)
+        parent[higher] = root_a
+        del higher, root_a
         while True:
             grand = parent[parent]
             if np.array_equal(grand, parent):

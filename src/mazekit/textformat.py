@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import numpy as np
 
 from .errors import FormatError, MazeError, TooLargeError
-from .model import Maze
+from .model import Maze, Walls
 
 if TYPE_CHECKING:
     from os import PathLike
@@ -49,6 +49,7 @@ for _value, _char in enumerate("0123456789abcdef"):
 _ENCODE = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
 _NOT_HEX = re.compile(rb"[^0-9A-Fa-f]")
 _NOT_STEP = re.compile(rb"[^NESW]")
+_BLANK_LINE = re.compile(rb"\n[ \t\r]*\n")
 _COORDINATES = re.compile(rb"(\d{1,18}),(\d{1,18})")
 
 
@@ -83,22 +84,43 @@ def _excerpt(raw: bytes) -> str:
     return f"'{text}...'" if len(raw) > 40 else f"'{text}'"
 
 
-def _clean_lines(data: bytes, problems: list[Problem]) -> list[bytes]:
-    """Split into lines, noting (not fatal) a BOM, CRLF, trailing blanks, no final newline."""
-    if data.startswith(BOM):
-        problems.append(Problem(1, 1, "file starts with a UTF-8 byte order mark", False))
-        data = data[len(BOM) :]
+class _Lines:
+    """The file's lines from absolute index ``base`` on: a grid read by the fast path is not
+    split into lines at all, yet the tail keeps its true line numbers."""
+
+    def __init__(self, lines: list[bytes], base: int = 0) -> None:
+        self.lines = lines
+        self.base = base
+
+    def __len__(self) -> int:
+        return self.base + len(self.lines)
+
+    def __getitem__(self, index: int) -> bytes:
+        return self.lines[index - self.base]
+
+    def after(self, index: int) -> list[bytes]:
+        """The lines after absolute index ``index``."""
+        return self.lines[index + 1 - self.base :]
+
+
+def _split_lines(data: bytes, problems: list[Problem], base: int = 0) -> _Lines:
+    """Split into lines numbered from ``base``, noting (not fatal) a missing final newline."""
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
     else:
         problems.append(
-            Problem(len(lines), len(lines[-1]) + 1, "missing newline at the end of the file", False)
+            Problem(
+                base + len(lines),
+                len(lines[-1]) + 1,
+                "missing newline at the end of the file",
+                False,
+            )
         )
-    return lines
+    return _Lines(lines, base)
 
 
-def _strip(lines: list[bytes], index: int, problems: list[Problem]) -> bytes:
+def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
     """Line ``index`` without its tolerated CR and trailing blanks, noting each."""
     line = lines[index]
     if line.endswith(b"\r"):
@@ -111,7 +133,7 @@ def _strip(lines: list[bytes], index: int, problems: list[Problem]) -> bytes:
 
 
 def _coordinates(
-    lines: list[bytes], index: int, what: str, problems: list[Problem]
+    lines: _Lines, index: int, what: str, problems: list[Problem]
 ) -> tuple[int, int] | None:
     if index >= len(lines):
         problems.append(Problem(index + 1, 1, f"missing the {what} line (x,y)", True))
@@ -131,6 +153,42 @@ def _coordinates(
     return int(match.group(1)), int(match.group(2))
 
 
+def _too_big(width: int, height: int) -> Problem:
+    return Problem(
+        1,
+        1,
+        f"grid of {width}x{height} cells is larger than the limit of {MAX_CELLS:,} cells",
+        True,
+    )
+
+
+def _canonical_grid(data: bytes, start: int, problems: list[Problem]) -> Walls | None:
+    """The grid, read in whole-array steps, when it is canonical: rows of equal length, hex
+    digits only, LF line ends, then an empty line. None sends the caller to the line-by-line
+    reader, which finds and places every problem."""
+    end = data.find(b"\n\n", start)
+    if end <= start:
+        return None
+    first_end = data.find(b"\n", start, end)
+    width = (end if first_end == -1 else first_end) - start
+    size = end + 1 - start  # every row with its LF
+    if width == 0 or size % (width + 1):
+        return None
+    height = size // (width + 1)
+    if width * height > MAX_CELLS:
+        if _NOT_HEX.search(data, start, start + width) is not None:
+            return None  # the first row is not plain hex: the line reader says what is wrong
+        problems.append(_too_big(width, height))
+        return np.zeros((0, 0), dtype=np.uint8)  # refused: no maze, one problem
+    rows = np.frombuffer(data, dtype=np.uint8, count=size, offset=start).reshape(height, -1)
+    if not (rows[:, width] == ord("\n")).all():
+        return None
+    walls: Walls = _DECODE[rows[:, :width]]
+    if (walls == 255).any():
+        return None
+    return walls
+
+
 def scan(data: bytes | str) -> Scan:
     """Read ``data`` as a maze file, collecting every format problem with its place."""
     if isinstance(data, str):
@@ -138,8 +196,33 @@ def scan(data: bytes | str) -> Scan:
     problems: list[Problem] = []
     if not data or data == BOM:
         return Scan(None, [Problem(1, 1, "empty input: no grid rows", True)])
-    lines = _clean_lines(data, problems)
+    start = 0
+    if data.startswith(BOM):
+        problems.append(Problem(1, 1, "file starts with a UTF-8 byte order mark", False))
+        start = len(BOM)
 
+    walls = _canonical_grid(data, start, problems)
+    if walls is not None:
+        if walls.size == 0:
+            return Scan(None, problems)
+        height = walls.shape[0]
+        lines = _split_lines(data[start + height * (walls.shape[1] + 1) :], problems, height)
+    else:
+        blank = _BLANK_LINE.search(data, start)
+        rows = data.count(b"\n", start, blank.start() if blank else len(data)) + 1
+        if rows > MAX_CELLS:  # refuse before splitting millions of lines
+            first = data[start : data.find(b"\n", start)].rstrip(b"\r \t")
+            problems.append(_too_big(len(first), rows))
+            return Scan(None, problems)
+        lines = _split_lines(data[start:], problems)
+        walls = _grid_by_lines(lines, problems)
+        if walls is None:
+            return Scan(None, problems)
+    return _tail(walls, lines, problems)
+
+
+def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:
+    """The grid read line by line, placing each problem; None when it cannot be read."""
     rows: list[bytes] = []
     for index in range(len(lines)):
         row = _strip(lines, index, problems)
@@ -148,20 +231,12 @@ def scan(data: bytes | str) -> Scan:
         rows.append(row)
     if not rows:
         problems.append(Problem(1, 1, "no grid rows: the file must start with the grid", True))
-        return Scan(None, problems)
-
+        return None
     width = len(rows[0])
     if width * len(rows) > MAX_CELLS:
-        problems.append(
-            Problem(
-                1,
-                1,
-                f"grid of {width}x{len(rows)} cells is larger than the limit of "
-                f"{MAX_CELLS:,} cells",
-                True,
-            )
-        )
-        return Scan(None, problems)
+        problems.append(_too_big(width, len(rows)))
+        return None
+    readable = True
     for index, row in enumerate(rows):
         bad = _NOT_HEX.search(row)
         if bad is not None:
@@ -175,6 +250,7 @@ def scan(data: bytes | str) -> Scan:
                     True,
                 )
             )
+            readable = False
         elif len(row) != width:
             problems.append(
                 Problem(
@@ -184,8 +260,19 @@ def scan(data: bytes | str) -> Scan:
                     True,
                 )
             )
+            readable = False
+    if not readable:
+        # The tail is still checked, so its problems are reported too.
+        _tail(np.zeros((len(rows), width), dtype=np.uint8), lines, problems)
+        return None
+    joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
+    walls: Walls = _DECODE[joined].reshape(len(rows), width)
+    return walls
 
-    height = len(rows)
+
+def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
+    """Everything after the grid: one empty line, the entry, the exit, the path."""
+    height = walls.shape[0]
     blank = height  # index of the line that must be empty
     if blank >= len(lines):
         problems.append(Problem(blank + 1, 1, "missing the empty line after the grid", True))
@@ -222,7 +309,7 @@ def scan(data: bytes | str) -> Scan:
                         on_path_line=True,
                     )
                 )
-            rest = lines[path_index + 1 :]
+            rest = lines.after(path_index)
             for offset, extra in enumerate(rest):
                 if extra.strip():
                     problems.append(
@@ -242,8 +329,6 @@ def scan(data: bytes | str) -> Scan:
 
     if any(p.fatal and not p.on_path_line for p in problems) or entry is None or exit_ is None:
         return Scan(None, problems)
-    joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
-    walls = _DECODE[joined].reshape(height, width)
     return Scan(Maze(walls, entry, exit_, path), problems)
 
 

@@ -227,3 +227,24 @@ def test_an_empty_output_path_is_a_usage_error() -> None:
             "Error: Invalid value for '-o' / '--output': the path must not be empty "
             "('-' writes to stdout)\n"
         )
+
+
+def test_closed_standard_streams_get_messages_not_tracebacks() -> None:
+    sample = str(SAMPLE)
+    cases = {
+        "mazekit validate <&-": "Error: <stdin>: cannot read: Bad file descriptor\n",
+        f"mazekit validate {sample} >&-": "Error: <stdout>: cannot write: Bad file descriptor\n",
+        "mazekit generate --seed 1 >&-": "Error: <stdout>: cannot write: Bad file descriptor\n",
+        f"mazekit render {sample} >&-": "Error: <stdout>: cannot write: Bad file descriptor\n",
+    }
+    for command, message in cases.items():
+        result = _shell(command, ROOT)
+        assert (result.returncode, result.stderr) == (1, message), command
+
+
+def test_the_console_script_and_python_m_share_the_guarded_entry() -> None:
+    script = Path(sys.executable).parent / "mazekit"
+    assert "from mazekit.__main__ import main" in script.read_text()
+    light = "import sys, mazekit.__main__; print('click' in sys.modules, 'numpy' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", light], capture_output=True, text=True)
+    assert result.stdout == "False False\n"  # Ctrl-C is guarded before the heavy imports

@@ -280,10 +280,11 @@ def run(code: str) -> str:
 
 
 @pytest.mark.parametrize("kind", ["svg", "text"])
-def test_svg_and_text_do_not_load_pillow(kind: str) -> None:
+def test_svg_and_text_do_not_load_pillow(kind: str, tmp_path: Path) -> None:
+    target = str(tmp_path / "picture")  # never a device: -o must not touch /dev as root
     code = (
         "import sys\nfrom mazekit.cli import cli\n"
-        f"cli.main(['render', {MAZE!r}, '--format', {kind!r}, '-o', '/dev/null'], "
+        f"cli.main(['render', {MAZE!r}, '--format', {kind!r}, '-o', {target!r}], "
         "standalone_mode=False)\n"
         "print('PIL' in sys.modules)\n"
     )

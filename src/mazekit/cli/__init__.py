@@ -7,11 +7,13 @@ specs/errors.md; the commands themselves only parse options and call the core.
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
 import signal
 import sys
 from importlib import import_module
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -62,11 +64,37 @@ def cli(ctx: click.Context, debug: bool) -> None:
     ctx.obj["debug"] = debug
 
 
+class _ClosedStream(io.TextIOBase):
+    """Stands for a standard stream the process was started without: every use fails with
+    EBADF, as reading or writing a closed descriptor does."""
+
+    @property
+    def buffer(self) -> _ClosedStream:
+        return self
+
+    def _fail(self, *args: object) -> NoReturn:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    read = readline = write = _fail
+
+    def flush(self) -> None:
+        """Nothing was written, so there is nothing to flush."""
+
+    def isatty(self) -> bool:
+        return False
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI as a process: quiet on a closed pipe (SIGPIPE) and on Ctrl-C (exit 130)."""
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     debug = "--debug" in (argv if argv is not None else sys.argv[1:])
+    # A closed stdin or stdout (`mazekit validate <&-`) leaves None here: give them streams
+    # that fail like a closed descriptor, so the usual "cannot read/write" messages apply.
+    if sys.stdin is None:
+        sys.stdin = _ClosedStream()
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
     try:
         code = cli.main(args=argv, prog_name="mazekit", standalone_mode=False)
         sys.stdout.flush()  # a full disk must show here, not in the interpreter's last flush

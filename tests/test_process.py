@@ -248,3 +248,34 @@ def test_the_console_script_and_python_m_share_the_guarded_entry() -> None:
     light = "import sys, mazekit.__main__; print('click' in sys.modules, 'numpy' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", light], capture_output=True, text=True)
     assert result.stdout == "False False\n"  # Ctrl-C is guarded before the heavy imports
+
+
+def test_input_over_64_mib_is_refused(tmp_path: Path) -> None:
+    big = tmp_path / "zero.bin"
+    with open(big, "wb") as handle:
+        handle.truncate(64 * 1024 * 1024 + 1)
+    result = run(["validate", str(big)])
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == f"Error: {big}: input is larger than 64 MiB\n"
+
+
+def test_an_internal_error_is_one_line_unless_debug() -> None:
+    code = (
+        "import sys, mazekit.rules\n"
+        "def broken(*args, **kwargs):\n"
+        "    raise RuntimeError('simulated bug')\n"
+        "mazekit.rules.validate = broken\n"
+        "import mazekit.cli.validate\n"
+        "mazekit.cli.validate.validate = broken\n"
+        "from mazekit.cli import main\n"
+        f"main(sys.argv[1:] + ['validate', {str(SAMPLE)!r}])\n"
+    )
+    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert quiet.returncode == 1
+    assert quiet.stderr == (
+        "Error: internal error: RuntimeError: simulated bug "
+        "(run with --debug for the traceback, and please report it)\n"
+    )
+    loud = subprocess.run([sys.executable, "-c", code, "--debug"], capture_output=True, text=True)
+    assert loud.returncode == 1
+    assert "Traceback" in loud.stderr and "RuntimeError: simulated bug" in loud.stderr

@@ -23,6 +23,8 @@ SEED=42
 """
 TOO_SMALL = 'Error: maze too small for the "42" pattern\n'
 ALGORITHM_LIST = "backtracker, prim, kruskal, wilson, hunt-and-kill, flood"
+LONG = "1" * 5000  # more digits than int() converts, and than any setting accepts
+CUT = "1" * 40 + "..."  # how a message quotes it
 
 
 @pytest.fixture
@@ -65,6 +67,24 @@ def test_config_writes_its_output_file(invoke: Invoke, workdir: Path) -> None:
     assert validate(text, perfect=True).valid
     again = invoke(["generate", "config.txt", "-o", "-"])
     assert again.stdout == text  # SEED=42 in the config: the same maze
+
+
+def test_config_tolerates_spaces_and_leading_zeros(invoke: Invoke, workdir: Path) -> None:
+    write_config(workdir)
+    expected = invoke(["generate", "config.txt", "-o", "-"]).stdout
+    spaced = CONFIG.format(output="maze.txt").replace("=", " =\t ").replace("0,0", " 0 , 0 ")
+    write_config(workdir, spaced.replace("20", "0020").replace("SEED =\t 42", "seed = 042 "))
+    result = invoke(["generate", "config.txt", "-o", "-"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == expected
+
+
+def test_output_file_dash_writes_to_stdout(invoke: Invoke, workdir: Path) -> None:
+    write_config(workdir, OUTPUT_FILE="-")
+    result = invoke(["generate", "config.txt"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == invoke(["generate", "--seed", "42"]).stdout
+    assert sorted(p.name for p in workdir.iterdir()) == ["config.txt"]
 
 
 def test_config_keys_are_case_insensitive(invoke: Invoke, workdir: Path) -> None:
@@ -186,6 +206,20 @@ def test_help_has_examples(invoke: Invoke) -> None:
     assert "Examples:" in result.stdout and "mazekit generate config.txt" in result.stdout
     for option in ("--width", "--entry", "--imperfect", "--seed", "--algorithm", "-o, --output"):
         assert option in result.stdout
+    # option values are read by mazekit (exit 1 when bad), but help still shows their kind
+    for shown in (
+        "--width N",
+        "at least 1 [20]",
+        "--height N",
+        "--entry X,Y",
+        "[0,0]",
+        "--exit X,Y",
+        "[W-1,H-1]",
+        "--seed N",
+        "--algorithm [backtracker|prim|kruskal|wilson|hunt-and-kill|flood]",
+        "--max-dead-ends N",
+    ):
+        assert shown in result.stdout
 
 
 # --- errors ----------------------------------------------------------------------------------
@@ -234,6 +268,38 @@ def _assert_error(invoke: Invoke, args: list[str], message: str, workdir: Path) 
             "PERFECT=False needs 2 loops, which a 2x2 maze cannot hold "
             "(use at least 2x3 or 3x2 cells)",
         ),
+        # numbers are ASCII digits only (a leading minus for SEED, ENTRY and EXIT)
+        ({"WIDTH": "+20"}, "WIDTH must be a positive integer, got '+20'"),
+        ({"WIDTH": "1_000"}, "WIDTH must be a positive integer, got '1_000'"),
+        ({"WIDTH": "\uff12\uff10"}, "WIDTH must be a positive integer, got '\uff12\uff10'"),
+        ({"HEIGHT": "1 5"}, "HEIGHT must be a positive integer, got '1 5'"),
+        ({"HEIGHT": "15.0"}, "HEIGHT must be a positive integer, got '15.0'"),
+        ({"ENTRY": "+1,0"}, "ENTRY must be two integers x,y, got '+1,0'"),
+        ({"ENTRY": "\u0661,0"}, "ENTRY must be two integers x,y, got '\u0661,0'"),
+        ({"SEED": "+5"}, "SEED must be an integer, got '+5'"),
+        ({"SEED": "1_000"}, "SEED must be an integer, got '1_000'"),
+        ({"SEED": "--5"}, "SEED must be an integer, got '--5'"),
+        ({"MAX_DEAD_ENDS": "+1"}, "MAX_DEAD_ENDS must be a non-negative integer, got '+1'"),
+        # values too long for any setting, and long values quoted cut to 40 characters
+        ({"WIDTH": LONG}, f"WIDTH must be at most 16,000,000 (the cell limit), got '{CUT}'"),
+        (
+            {"HEIGHT": "16000001"},
+            "HEIGHT must be at most 16,000,000 (the cell limit), got '16000001'",
+        ),
+        ({"SEED": LONG}, f"SEED must be an integer of at most 40 digits, got '{CUT}'"),
+        ({"SEED": "-" + LONG}, f"SEED must be an integer of at most 40 digits, got '-{CUT[1:]}'"),
+        ({"ENTRY": f"{LONG},0"}, f"ENTRY={CUT} is outside every maze"),
+        ({"EXIT": f"3,{LONG}"}, f"EXIT=3,{'1' * 38}... is outside every maze"),
+        (
+            {"MAX_DEAD_ENDS": LONG},
+            f"MAX_DEAD_ENDS must be at most 16,000,000 (the cell limit), got '{CUT}'",
+        ),
+        ({"PERFECT": "y" * 41}, f"PERFECT must be True or False, got '{'y' * 40}...'"),
+        (
+            {"ALGORITHM": "a" * 41},
+            f"ALGORITHM must be one of {ALGORITHM_LIST}, got '{'a' * 40}...'",
+        ),
+        ({"ALGORITHM": ""}, f"ALGORITHM must be one of {ALGORITHM_LIST}, got ''"),
         ({"OUTPUT_FILE": ""}, "OUTPUT_FILE must not be empty"),
         ({"OUTPUT_FILE": None}, "missing mandatory key OUTPUT_FILE"),
         ({"WIDTH": None, "PERFECT": None}, "missing mandatory keys WIDTH, PERFECT"),
@@ -266,6 +332,9 @@ def test_config_syntax_errors(invoke: Invoke, workdir: Path, text: str, message:
 def test_unreadable_config(invoke: Invoke, workdir: Path) -> None:
     message = "missing.txt: cannot read: No such file or directory"
     _assert_error(invoke, ["generate", "missing.txt"], message, workdir)
+    (workdir / "folder").mkdir()
+    message = "folder: cannot read: Is a directory"
+    _assert_error(invoke, ["generate", "folder"], message, workdir)
     (workdir / "binary.txt").write_bytes(b"\xff\xfe\x00")
     message = "binary.txt: cannot read: not UTF-8 text"
     _assert_error(invoke, ["generate", "binary.txt"], message, workdir)
@@ -327,28 +396,78 @@ def test_an_unwritable_output_is_an_error(invoke: Invoke, workdir: Path) -> None
 
 
 @pytest.mark.parametrize(
-    ("args", "fragment"),
+    ("args", "message"),
     [
-        (["--entry", "abc"], "Invalid value for '--entry': expected two integers x,y, got 'abc'"),
-        (["--exit", "1,2,3"], "Invalid value for '--exit': expected two integers x,y, got '1,2,3'"),
-        (["--width", "0"], "Invalid value for '--width'"),
-        (["--height", "-3"], "Invalid value for '--height'"),
-        (["--max-dead-ends", "-1"], "Invalid value for '--max-dead-ends'"),
-        (["--algorithm", "dfs"], "Invalid value for '--algorithm'"),
-        (["--seed", "x"], "Invalid value for '--seed'"),
+        (["--width", "0"], "--width must be a positive integer, got '0'"),
+        (["--width", "abc"], "--width must be a positive integer, got 'abc'"),
+        (["--height", "-3"], "--height must be a positive integer, got '-3'"),
+        (["--width", "+20"], "--width must be a positive integer, got '+20'"),
+        (["--width", "1_000"], "--width must be a positive integer, got '1_000'"),
+        (["--width", "\uff12\uff10"], "--width must be a positive integer, got '\uff12\uff10'"),
+        (["--width", "2 0"], "--width must be a positive integer, got '2 0'"),
+        (
+            ["--width", "16000001"],
+            "--width must be at most 16,000,000 (the cell limit), got '16000001'",
+        ),
+        (["--height", LONG], f"--height must be at most 16,000,000 (the cell limit), got '{CUT}'"),
+        (["--width", "x" * 41], f"--width must be a positive integer, got '{'x' * 40}...'"),
+        (["--entry", "abc"], "--entry must be two integers x,y, got 'abc'"),
+        (["--exit", "1,2,3"], "--exit must be two integers x,y, got '1,2,3'"),
+        (["--entry", "+1,0"], "--entry must be two integers x,y, got '+1,0'"),
+        (["--entry", f"{LONG},0"], f"--entry={CUT} is outside every maze"),
+        (["--entry", f"0,-{LONG}"], f"--entry=0,-{'1' * 37}... is outside every maze"),
+        (["--seed", "x"], "--seed must be an integer, got 'x'"),
+        (["--seed", "1.5"], "--seed must be an integer, got '1.5'"),
+        (["--seed", "+5"], "--seed must be an integer, got '+5'"),
+        (["--seed", "1" * 41], f"--seed must be an integer of at most 40 digits, got '{CUT}'"),
+        (["--seed", LONG], f"--seed must be an integer of at most 40 digits, got '{CUT}'"),
+        (["--algorithm", "nope"], f"--algorithm must be one of {ALGORITHM_LIST}, got 'nope'"),
+        (["--algorithm", ""], f"--algorithm must be one of {ALGORITHM_LIST}, got ''"),
+        (["--max-dead-ends", "-1"], "--max-dead-ends must be a non-negative integer, got '-1'"),
+        (["--max-dead-ends", "two"], "--max-dead-ends must be a non-negative integer, got 'two'"),
+        (
+            ["--max-dead-ends", LONG],
+            f"--max-dead-ends must be at most 16,000,000 (the cell limit), got '{CUT}'",
+        ),
+        # the first bad option, in the order width, height, entry, exit, seed, max-dead-ends
+        (["--seed", "x", "--width", "0"], "--width must be a positive integer, got '0'"),
     ],
 )
-def test_bad_option_values_are_usage_errors(
-    invoke: Invoke, workdir: Path, args: list[str], fragment: str
+def test_bad_option_values_name_the_option(
+    invoke: Invoke, workdir: Path, args: list[str], message: str
+) -> None:
+    _assert_error(invoke, ["generate", "-o", "maze.txt", *args], message, workdir)
+
+
+def test_a_bad_config_is_reported_before_a_bad_option(invoke: Invoke, workdir: Path) -> None:
+    write_config(workdir, WIDTH="0")
+    message = "config.txt: WIDTH must be a positive integer, got '0'"
+    _assert_error(invoke, ["generate", "config.txt", "--width", "x"], message, workdir)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "No such option '--bogus'."),
+        (["--width"], "Option '--width' requires an argument."),
+        (["--seed"], "Option '--seed' requires an argument."),
+    ],
+)
+def test_unknown_options_and_missing_values_are_usage_errors(
+    invoke: Invoke, workdir: Path, args: list[str], message: str
 ) -> None:
     result = invoke(["generate", *args])
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert fragment in result.stderr
-    if args[0] == "--algorithm":
-        assert "'backtracker', 'prim', 'kruskal', 'wilson', 'hunt-and-kill', 'flood'" in (
-            result.stderr
-        )
+    assert f"Error: {message}" in result.stderr
+
+
+def test_good_option_values_in_every_spelling(invoke: Invoke) -> None:
+    plain = invoke(["generate", "--width", "12", "--entry", "1,2", "--seed", "-3"]).stdout
+    padded = ["--width", " 0012", "--entry", " 1 , 002 ", "--seed", "-0003 "]
+    assert invoke(["generate", *padded]).stdout == plain
+    assert parse(plain).entry == (1, 2)
+    assert invoke(["generate", "--seed", "1" * 40]).exit_code == 0
 
 
 def test_the_readme_example_is_real(invoke: Invoke) -> None:

@@ -6,6 +6,8 @@ around keys and values are tolerated. Each message is listed in specs/errors.md.
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,17 +22,35 @@ if TYPE_CHECKING:
 __all__ = [
     "KNOWN_KEYS",
     "MANDATORY_KEYS",
+    "MAX_DIGITS",
     "Config",
     "Origin",
+    "check_count",
     "check_geometry",
+    "check_seed",
+    "check_size",
+    "echo",
     "load_config",
     "parse_cell",
     "parse_config",
+    "parse_count",
+    "parse_seed",
+    "parse_size",
 ]
 
 MANDATORY_KEYS = ("WIDTH", "HEIGHT", "ENTRY", "EXIT", "OUTPUT_FILE", "PERFECT")
 OPTIONAL_KEYS = ("SEED", "ALGORITHM", "MAX_DEAD_ENDS")
 KNOWN_KEYS = MANDATORY_KEYS + OPTIONAL_KEYS
+
+# Messages quote at most this many characters of a value, then "...".
+ECHO_LIMIT = 40
+# A seed, or a coordinate, has at most this many significant digits. Longer numbers are never
+# converted (int() refuses very long strings, and slowly): no setting could accept them.
+MAX_DIGITS = 40
+_TOO_LONG = 10**MAX_DIGITS
+
+_UNSIGNED = re.compile(r"[0-9]+")
+_SIGNED = re.compile(r"-?[0-9]+")
 
 
 @dataclass(frozen=True)
@@ -49,29 +69,113 @@ class Config:
     source: str = "config"
 
 
+def _cut(text: str) -> str:
+    return f"{text[:ECHO_LIMIT]}..." if len(text) > ECHO_LIMIT else text
+
+
 def _excerpt(text: str) -> str:
-    return f"'{text[:40]}...'" if len(text) > 40 else f"'{text}'"
+    return f"'{_cut(text)}'"
 
 
-def parse_cell(text: str) -> Cell | None:
-    """``"x,y"`` as two integers (spaces allowed around each), or None when malformed."""
-    parts = text.split(",")
-    if len(parts) != 2:
+def _int_text(value: int) -> str:
+    """The decimal digits of ``value``; only the first 50 or so when it is too long for str()."""
+    if value.bit_length() < 10_000:  # about 3,000 digits: under Python's str() limit
+        return str(value)
+    sign = "-" if value < 0 else ""
+    shift = int(value.bit_length() * math.log10(2)) - 50  # keeps 50 or 51 leading digits
+    return f"{sign}{abs(value) // 10**shift}"
+
+
+def echo(value: object) -> str:
+    """A refused value as messages quote it: ``'0'``, cut to 40 characters plus ``...``."""
+    return _excerpt(_int_text(value) if isinstance(value, int) else str(value))
+
+
+def _integer(text: str, *, signed: bool = False) -> int | None:
+    """``text`` as an int when it is ASCII digits (after one ``-`` when signed), else None.
+
+    Leading zeros are allowed; ``+``, ``_``, spaces and non-ASCII digits are not. A number of
+    more than MAX_DIGITS significant digits is not converted: it comes back as
+    +-10**MAX_DIGITS, larger than any setting accepts (messages quote the text, not this).
+    """
+    if not (_SIGNED if signed else _UNSIGNED).fullmatch(text):
         return None
-    try:
-        return int(parts[0].strip()), int(parts[1].strip())
-    except ValueError:
-        return None
+    digits = text.lstrip("-").lstrip("0")
+    value = _TOO_LONG if len(digits) > MAX_DIGITS else int(digits or "0")
+    return -value if text.startswith("-") else value
 
 
-def _positive(key: str, value: str, source: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number <= 0:
-        raise ConfigError(f"{key} must be a positive integer, got {_excerpt(value)}", source)
-    return number
+def check_size(name: str, value: int, got: str, source: str | None = None) -> int:
+    """A width or height: 1 .. the cell limit. ``got`` is the value as the message quotes it."""
+    if value < 1:
+        raise ConfigError(f"{name} must be a positive integer, got {got}", source)
+    if value > MAX_CELLS:
+        raise ConfigError(
+            f"{name} must be at most {MAX_CELLS:,} (the cell limit), got {got}", source
+        )
+    return value
+
+
+def check_count(name: str, value: int, got: str, source: str | None = None) -> int:
+    """A number of dead ends: 0 .. the cell limit."""
+    if value < 0:
+        raise ConfigError(f"{name} must be a non-negative integer, got {got}", source)
+    if value > MAX_CELLS:
+        raise ConfigError(
+            f"{name} must be at most {MAX_CELLS:,} (the cell limit), got {got}", source
+        )
+    return value
+
+
+def check_seed(name: str, value: int, got: str, source: str | None = None) -> int:
+    """A seed: any integer of at most MAX_DIGITS digits, negative ones included."""
+    if abs(value) >= _TOO_LONG:
+        raise ConfigError(
+            f"{name} must be an integer of at most {MAX_DIGITS} digits, got {got}", source
+        )
+    return value
+
+
+def parse_size(name: str, text: str, source: str | None = None) -> int:
+    """WIDTH or HEIGHT (or ``--width``...) from its text; ConfigError naming ``name``.
+
+    Spaces around the number are ignored, as around every value of a config file.
+    """
+    value = _integer(text.strip())
+    if value is None:
+        raise ConfigError(f"{name} must be a positive integer, got {_excerpt(text)}", source)
+    return check_size(name, value, _excerpt(text), source)
+
+
+def parse_count(name: str, text: str, source: str | None = None) -> int:
+    """MAX_DEAD_ENDS (or ``--max-dead-ends``) from its text."""
+    value = _integer(text.strip())
+    if value is None:
+        raise ConfigError(f"{name} must be a non-negative integer, got {_excerpt(text)}", source)
+    return check_count(name, value, _excerpt(text), source)
+
+
+def parse_seed(name: str, text: str, source: str | None = None) -> int:
+    """SEED (or ``--seed``) from its text: ASCII digits, with a leading ``-`` allowed."""
+    value = _integer(text.strip(), signed=True)
+    if value is None:
+        raise ConfigError(f"{name} must be an integer, got {_excerpt(text)}", source)
+    return check_seed(name, value, _excerpt(text), source)
+
+
+def parse_cell(name: str, text: str, source: str | None = None) -> Cell:
+    """ENTRY or EXIT (or ``--entry``...) from ``x,y``: two integers, spaces allowed around each.
+
+    Whether the cell lies inside the grid is checked later (check_geometry), against the final
+    size; a coordinate of more than MAX_DIGITS digits lies outside every grid, and says so here.
+    """
+    parts = [_integer(part.strip(), signed=True) for part in text.split(",")]
+    if len(parts) != 2 or parts[0] is None or parts[1] is None:
+        raise ConfigError(f"{name} must be two integers x,y, got {_excerpt(text)}", source)
+    x, y = parts[0], parts[1]
+    if abs(x) >= _TOO_LONG or abs(y) >= _TOO_LONG:
+        raise ConfigError(f"{Origin(name).show(text)} is outside every maze", source)
+    return x, y
 
 
 def parse_config(text: str, source: str = "config") -> Config:
@@ -104,22 +208,16 @@ def parse_config(text: str, source: str = "config") -> Config:
         plural = "s" if len(missing) > 1 else ""
         raise ConfigError(f"missing mandatory key{plural} {', '.join(missing)}", source)
 
-    width = _positive("WIDTH", values["WIDTH"], source)
-    height = _positive("HEIGHT", values["HEIGHT"], source)
+    width = parse_size("WIDTH", values["WIDTH"], source)
+    height = parse_size("HEIGHT", values["HEIGHT"], source)
     if width * height > MAX_CELLS:
         raise ConfigError(
             f"WIDTH={width} and HEIGHT={height} make {width * height:,} cells, "
             f"over the limit of {MAX_CELLS:,}",
             source,
         )
-    cells: dict[str, Cell] = {}
-    for key in ("ENTRY", "EXIT"):
-        cell = parse_cell(values[key])
-        if cell is None:
-            raise ConfigError(
-                f"{key} must be two integers x,y, got {_excerpt(values[key])}", source
-            )
-        cells[key] = cell
+    entry = parse_cell("ENTRY", values["ENTRY"], source)
+    exit = parse_cell("EXIT", values["EXIT"], source)
     if not values["OUTPUT_FILE"]:
         raise ConfigError("OUTPUT_FILE must not be empty", source)
     perfect_text = values["PERFECT"].lower()
@@ -127,35 +225,21 @@ def parse_config(text: str, source: str = "config") -> Config:
         raise ConfigError(
             f"PERFECT must be True or False, got {_excerpt(values['PERFECT'])}", source
         )
-    seed: int | None = None
-    if "SEED" in values:
-        try:
-            seed = int(values["SEED"])
-        except ValueError:
-            raise ConfigError(
-                f"SEED must be an integer, got {_excerpt(values['SEED'])}", source
-            ) from None
-    max_dead_ends: int | None = None
-    if "MAX_DEAD_ENDS" in values:
-        try:
-            max_dead_ends = int(values["MAX_DEAD_ENDS"])
-        except ValueError:
-            max_dead_ends = -1
-        if max_dead_ends < 0:
-            raise ConfigError(
-                "MAX_DEAD_ENDS must be a non-negative integer, got "
-                f"{_excerpt(values['MAX_DEAD_ENDS'])}",
-                source,
-            )
+    seed = parse_seed("SEED", values["SEED"], source) if "SEED" in values else None
+    max_dead_ends = (
+        parse_count("MAX_DEAD_ENDS", values["MAX_DEAD_ENDS"], source)
+        if "MAX_DEAD_ENDS" in values
+        else None
+    )
     return Config(
         width=width,
         height=height,
-        entry=cells["ENTRY"],
-        exit=cells["EXIT"],
+        entry=entry,
+        exit=exit,
         output_file=values["OUTPUT_FILE"],
         perfect=perfect_text == "true",
         seed=seed,
-        algorithm=values.get("ALGORITHM") or None,
+        algorithm=values.get("ALGORITHM"),
         max_dead_ends=max_dead_ends,
         source=source,
     )
@@ -193,10 +277,10 @@ class Origin:
     def show(self, value: str) -> str:
         """The setting and its value: ``ENTRY=6,5``, ``--entry=6,5``, ``the default exit 9,4``."""
         if self.default:
-            return f"the default {self.name.lstrip('-').lower()} {value}"
+            return f"the default {self.name.lstrip('-').lower()} {_cut(value)}"
         if self.flag:
             return self.name
-        return f"{self.name}={value}"
+        return f"{self.name}={_cut(value)}"
 
 
 def _sourced(*origins: Origin) -> str | None:
@@ -205,7 +289,7 @@ def _sourced(*origins: Origin) -> str | None:
 
 
 def _xy(cell: Cell) -> str:
-    return f"{cell[0]},{cell[1]}"
+    return f"{_int_text(cell[0])},{_int_text(cell[1])}"
 
 
 def check_geometry(
@@ -226,7 +310,7 @@ def check_geometry(
     """
     if width * height > MAX_CELLS:
         raise ConfigError(
-            f"{width_from.show(str(width))} and {height_from.show(str(height))} make "
+            f"{width_from.show(_int_text(width))} and {height_from.show(_int_text(height))} make "
             f"{width * height:,} cells, over the limit of {MAX_CELLS:,}",
             _sourced(width_from, height_from),
         )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Protocol
 
-from ..config import Origin, check_geometry
+from ..config import Origin, check_count, check_geometry, check_seed, check_size, echo
 from ..errors import ConfigError
 from ..model import Cell, Maze
 from ..rng import draw_seed
@@ -87,6 +87,7 @@ class Origins:
     entry: Origin
     exit: Origin
     perfect: Origin
+    seed: Origin
     algorithm: Origin
     max_dead_ends: Origin
 
@@ -99,6 +100,7 @@ class Origins:
             entry=Origin("entry", default=entry_default),
             exit=Origin("exit", default=exit_default),
             perfect=Origin("perfect"),
+            seed=Origin("seed"),
             algorithm=Origin("algorithm"),
             max_dead_ends=Origin("max_dead_ends"),
         )
@@ -108,16 +110,10 @@ def check(request: Request, origins: Origins | None = None) -> None:
     """Refuse a request no maze can satisfy; ConfigError names the setting at fault."""
     origins = origins or Origins.arguments()
     for value, origin in ((request.width, origins.width), (request.height, origins.height)):
-        if value < 1:
-            raise ConfigError(
-                f"{origin.name} must be a positive integer, got '{value}'", origin.source
-            )
-    if request.max_dead_ends < 0:
-        origin = origins.max_dead_ends
-        raise ConfigError(
-            f"{origin.name} must be a non-negative integer, got '{request.max_dead_ends}'",
-            origin.source,
-        )
+        check_size(origin.name, value, echo(value), origin.source)
+    origin = origins.max_dead_ends
+    check_count(origin.name, request.max_dead_ends, echo(request.max_dead_ends), origin.source)
+    check_seed(origins.seed.name, request.seed, echo(request.seed), origins.seed.source)
     check_geometry(
         request.width,
         request.height,
@@ -131,7 +127,7 @@ def check(request: Request, origins: Origins | None = None) -> None:
     if request.algorithm not in ALGORITHMS:
         origin = origins.algorithm
         raise ConfigError(
-            f"{origin.name} must be one of {', '.join(ALGORITHMS)}, got '{request.algorithm}'",
+            f"{origin.name} must be one of {', '.join(ALGORITHMS)}, got {echo(request.algorithm)}",
             origin.source,
         )
     if request.perfect and not load_algorithm(request.algorithm).PERFECT:

@@ -2,15 +2,16 @@
 
 Options override config values, config values override the defaults (specs/generate.md); each
 setting keeps its Origin so that an error names it as the user wrote it: ``config.txt:
-ENTRY=6,5`` for a config value, ``--entry=6,5`` for an option.
+ENTRY=6,5`` for a config value, ``--entry=6,5`` for an option. Option values arrive as the
+text the user typed and are read by the same functions as config values (mazekit.config), so
+``--width 0`` and ``WIDTH=0`` are refused by one check with one message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import Config, Origin
-from ..model import Cell
+from ..config import Config, Origin, parse_cell, parse_count, parse_seed, parse_size
 from ..rng import draw_seed
 from . import (
     ALGORITHMS,
@@ -48,36 +49,52 @@ def _pick(
 def resolve(
     config: Config | None,
     *,
-    width: int | None = None,
-    height: int | None = None,
-    entry: Cell | None = None,
-    exit: Cell | None = None,
+    width: str | None = None,
+    height: str | None = None,
+    entry: str | None = None,
+    exit: str | None = None,
     perfect: bool | None = None,
-    seed: int | None = None,
+    seed: str | None = None,
     algorithm: str | None = None,
-    max_dead_ends: int | None = None,
+    max_dead_ends: str | None = None,
     output: str | None = None,
 ) -> Plan:
-    """Merge options (None = not given) over ``config`` over the defaults, and check the result.
+    """Merge options (their text; None = not given) over ``config`` over the defaults, and check.
 
-    Raises ConfigError naming the config file or the option a bad value came from.
+    Raises ConfigError naming the config file or the option a bad value came from: first a
+    value that is not a number (or cell) of the right kind, then the checks of the final
+    settings (generators.check).
     """
     c = config
-    final_width = width if width is not None else (c.width if c else DEFAULT_WIDTH)
-    final_height = height if height is not None else (c.height if c else DEFAULT_HEIGHT)
-    final_entry = entry if entry is not None else (c.entry if c else (0, 0))
+    width_value = parse_size("--width", width) if width is not None else None
+    height_value = parse_size("--height", height) if height is not None else None
+    entry_value = parse_cell("--entry", entry) if entry is not None else None
+    exit_value = parse_cell("--exit", exit) if exit is not None else None
+    seed_value = parse_seed("--seed", seed) if seed is not None else None
+    dead_ends_value = (
+        parse_count("--max-dead-ends", max_dead_ends) if max_dead_ends is not None else None
+    )
+
+    final_width = width_value if width_value is not None else (c.width if c else DEFAULT_WIDTH)
+    final_height = height_value if height_value is not None else (c.height if c else DEFAULT_HEIGHT)
+    final_entry = entry_value if entry_value is not None else (c.entry if c else (0, 0))
     default_exit = c.exit if c else (final_width - 1, final_height - 1)
-    final_exit = exit if exit is not None else default_exit
+    final_exit = exit_value if exit_value is not None else default_exit
     final_perfect = perfect if perfect is not None else (c.perfect if c else True)
-    name = algorithm or (c.algorithm if c else None) or DEFAULT_ALGORITHM
+    if algorithm is not None:
+        name = algorithm
+    elif c is not None and c.algorithm is not None:
+        name = c.algorithm
+    else:
+        name = DEFAULT_ALGORITHM
     final_algorithm = name.lower() if name.lower() in ALGORITHMS else name
-    if max_dead_ends is not None:
-        final_dead_ends = max_dead_ends
+    if dead_ends_value is not None:
+        final_dead_ends = dead_ends_value
     elif c is not None and c.max_dead_ends is not None:
         final_dead_ends = c.max_dead_ends
     else:
         final_dead_ends = DEFAULT_MAX_DEAD_ENDS
-    final_seed = seed if seed is not None else (c.seed if c else None)
+    final_seed = seed_value if seed_value is not None else (c.seed if c else None)
     request = Request(
         width=final_width,
         height=final_height,
@@ -98,6 +115,7 @@ def resolve(
         entry=_pick(entry, c.entry if c else None, "ENTRY", "--entry", c),
         exit=_pick(exit, c.exit if c else None, "EXIT", "--exit", c),
         perfect=perfect_from,
+        seed=_pick(seed, c.seed if c else None, "SEED", "--seed", c),
         algorithm=_pick(algorithm, c.algorithm if c else None, "ALGORITHM", "--algorithm", c),
         max_dead_ends=_pick(
             max_dead_ends, c.max_dead_ends if c else None, "MAX_DEAD_ENDS", "--max-dead-ends", c

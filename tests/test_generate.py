@@ -319,6 +319,65 @@ def test_impossible_requests_are_refused(kwargs: dict[str, object], message: str
     assert caught.value.source is None
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"width": 1.5}, "width must be a positive integer, got float 1.5"),
+        ({"width": 20.0}, "width must be a positive integer, got float 20.0"),
+        ({"width": True}, "width must be a positive integer, got bool True"),
+        ({"height": "15"}, "height must be a positive integer, got str '15'"),
+        ({"entry": (1.5, 2)}, "entry must be two integers x,y, got tuple (1.5, 2)"),
+        ({"entry": (1, 2, 3)}, "entry must be two integers x,y, got tuple (1, 2, 3)"),
+        ({"exit": "6,5"}, "exit must be two integers x,y, got str '6,5'"),
+        ({"exit": 7}, "exit must be two integers x,y, got int 7"),
+        ({"exit": (True, 1)}, "exit must be two integers x,y, got tuple (True, 1)"),
+        ({"seed": "abc"}, "seed must be an integer, got str 'abc'"),
+        ({"seed": 1.0}, "seed must be an integer, got float 1.0"),
+        ({"perfect": "False"}, "perfect must be True or False, got str 'False'"),
+        ({"perfect": 0}, "perfect must be True or False, got int 0"),
+        ({"algorithm": 3}, f"algorithm must be one of {ALGORITHM_LIST}, got int 3"),
+        ({"algorithm": None}, f"algorithm must be one of {ALGORITHM_LIST}, got NoneType None"),
+        ({"max_dead_ends": 2.5}, "max_dead_ends must be a non-negative integer, got float 2.5"),
+        ({"seed": "x" * 50}, f"seed must be an integer, got str '{'x' * 39}..."),
+        # right type, out of range: the config's checks, with the config's quoting
+        (
+            {"width": 10**5000},
+            f"width must be at most 16,000,000 (the cell limit), got '1{'0' * 39}...'",
+        ),
+        (
+            {"seed": -(10**40)},
+            f"seed must be an integer of at most 40 digits, got '-1{'0' * 38}...'",
+        ),
+        ({"entry": (10**5000, 0)}, f"entry=1{'0' * 39}... is outside the 20x15 maze"),
+        (
+            {"max_dead_ends": 16_000_001},
+            "max_dead_ends must be at most 16,000,000 (the cell limit), got '16000001'",
+        ),
+    ],
+)
+def test_arguments_of_the_wrong_type_are_refused(kwargs: dict[str, object], message: str) -> None:
+    arguments: dict[str, object] = {"width": 20, "height": 15, **kwargs}
+    with pytest.raises(ConfigError) as caught:
+        generate(**arguments)  # type: ignore[arg-type]
+    assert caught.value.message == message
+    assert caught.value.source is None
+
+
+def test_integer_like_arguments_are_accepted() -> None:
+    plain = dump(generate(20, 15, entry=(1, 2), exit=(18, 13), seed=5, max_dead_ends=1))
+    numpy_ints = generate(
+        np.int64(20),  # type: ignore[arg-type]
+        np.int32(15),  # type: ignore[arg-type]
+        entry=np.array([1, 2]),  # type: ignore[arg-type]
+        exit=[18, np.uint8(13)],  # type: ignore[arg-type]
+        seed=np.int64(5),  # type: ignore[arg-type]
+        max_dead_ends=np.int16(1),  # type: ignore[arg-type]
+    )
+    assert dump(numpy_ints) == plain
+    assert numpy_ints.entry == (1, 2) and type(numpy_ints.entry[0]) is int
+    assert generate(20, 15, seed=10**40 - 1).width == 20  # 40 digits: the longest seed
+
+
 def test_check_accepts_the_smallest_boards() -> None:
     for width, height in ((2, 3), (3, 2)):
         check(Request(width, height, (0, 0), (width - 1, height - 1), False, 1))

@@ -8,9 +8,12 @@ braided into a Pac-Man board by mazekit.pacman. specs/generate.md documents the 
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import TYPE_CHECKING, Protocol
+from itertools import islice
+from typing import TYPE_CHECKING, Protocol, SupportsIndex
 
 from ..config import Origin, check_count, check_geometry, check_seed, check_size, echo
 from ..errors import ConfigError
@@ -172,6 +175,36 @@ def build(request: Request) -> Maze:
     return Maze(walls, request.entry, request.exit, path)
 
 
+def _shown(value: object) -> str:
+    """A value of the wrong type as messages show it: its type, then its repr, cut."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long for repr(), inside a tuple
+        text = "..."
+    cut = f"{text[:40]}..." if len(text) > 40 else text
+    return f"{type(value).__name__} {cut}"
+
+
+def _integer(value: object, name: str, what: str) -> int:
+    """An int-like argument (numpy integers too, bool not) as an int; ConfigError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        raise ConfigError(f"{name} must be {what}, got {_shown(value)}")
+    return operator.index(value)
+
+
+def _cell(value: object, name: str) -> Cell:
+    """An (x, y) argument: a pair of int-likes, as a tuple of ints."""
+    what = "two integers x,y"
+    items = [] if isinstance(value, (str, bytes)) or not isinstance(value, Iterable) else value
+    pair = list(islice(items, 3))  # never more: the argument may be an endless iterator
+    if len(pair) != 2:
+        raise ConfigError(f"{name} must be {what}, got {_shown(value)}")
+    try:
+        return _integer(pair[0], name, what), _integer(pair[1], name, what)
+    except ConfigError:
+        raise ConfigError(f"{name} must be {what}, got {_shown(value)}") from None
+
+
 def generate(
     width: int,
     height: int,
@@ -186,13 +219,26 @@ def generate(
     """A new W x H maze with the "42" where it fits; ConfigError for an impossible request.
 
     entry defaults to (0, 0) and exit to (W-1, H-1); the same arguments and seed give the
-    same maze. Without a seed one is drawn, so each call gives a new maze.
+    same maze. Without a seed one is drawn, so each call gives a new maze. An argument of the
+    wrong type (``entry=(1.5, 2)``, ``seed="7"``) is a ConfigError too, never converted.
     """
+    width = _integer(width, "width", "a positive integer")
+    height = _integer(height, "height", "a positive integer")
+    entry = None if entry is None else _cell(entry, "entry")
+    exit = None if exit is None else _cell(exit, "exit")
+    if not isinstance(perfect, bool):
+        raise ConfigError(f"perfect must be True or False, got {_shown(perfect)}")
+    seed = None if seed is None else _integer(seed, "seed", "an integer")
+    if not isinstance(algorithm, str):
+        raise ConfigError(
+            f"algorithm must be one of {', '.join(ALGORITHMS)}, got {_shown(algorithm)}"
+        )
+    max_dead_ends = _integer(max_dead_ends, "max_dead_ends", "a non-negative integer")
     request = Request(
         width=width,
         height=height,
-        entry=(0, 0) if entry is None else (int(entry[0]), int(entry[1])),
-        exit=(width - 1, height - 1) if exit is None else (int(exit[0]), int(exit[1])),
+        entry=(0, 0) if entry is None else entry,
+        exit=(width - 1, height - 1) if exit is None else exit,
         perfect=perfect,
         seed=draw_seed() if seed is None else seed,
         algorithm=algorithm,

@@ -233,6 +233,17 @@ def test_config_rule_and_perfect_from_config(invoke: Invoke, tmp_path: Path) -> 
     assert lines[0] == "<stdin>:1:1: config: maze is 4x2 but the config says WIDTH=5, HEIGHT=2"
 
 
+def test_config_rule_names_a_wrong_entry(invoke: Invoke, tmp_path: Path) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text("WIDTH=4\nHEIGHT=2\nENTRY=1,0\nEXIT=0,1\nOUTPUT_FILE=m.txt\nPERFECT=True\n")
+    result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
+    assert result.exit_code == 1
+    assert _lines(result.stdout) == [
+        "<stdin>:4:1: config: entry is (0,0) but the config says ENTRY=1,0",
+        "<stdin>: 1 violation (config 1)",
+    ]
+
+
 def test_perfect_config_turns_on_the_perfect_rule(invoke: Invoke, tmp_path: Path) -> None:
     config = tmp_path / "config.txt"
     config.write_text("WIDTH=20\nHEIGHT=15\nENTRY=0,0\nEXIT=19,14\nOUTPUT_FILE=m\nPERFECT=True\n")
@@ -250,6 +261,21 @@ def test_bad_config_is_fatal(invoke: Invoke, tmp_path: Path) -> None:
     assert result.stderr == (
         f"Error: {config}: missing mandatory keys HEIGHT, ENTRY, EXIT, OUTPUT_FILE, PERFECT\n"
     )
+
+
+def test_a_config_path_that_is_a_directory_cannot_be_read(invoke: Invoke, tmp_path: Path) -> None:
+    result = invoke(["validate", "--config", str(tmp_path)], input=SMALL_MAZE)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == f"Error: {tmp_path}: cannot read: Is a directory\n"
+
+
+def test_config_numbers_are_ascii_digits_only(invoke: Invoke, tmp_path: Path) -> None:
+    config = tmp_path / "config.txt"
+    config.write_text("WIDTH=+4\nHEIGHT=2\nENTRY=0,0\nEXIT=0,1\nOUTPUT_FILE=m.txt\nPERFECT=True\n")
+    result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {config}: WIDTH must be a positive integer, got '+4'\n"
 
 
 def test_skip_turns_a_rule_off(invoke: Invoke) -> None:

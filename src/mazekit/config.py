@@ -1,7 +1,10 @@
 """The subject's KEY=VALUE config file: parse it into a Config, with exact messages.
 
 Keys are case-insensitive, blank lines and lines starting with ``#`` are ignored, and spaces
-around keys and values are tolerated. Each message is listed in specs/errors.md.
+around keys and values are tolerated. The readers of single values (parse_size, parse_cell...)
+and their range checks also serve ``mazekit generate``'s options and ``mazekit.generate()``'s
+arguments, so a value is refused with one message wherever it came from, naming the key, the
+option or the argument. Each message is listed in specs/errors.md.
 """
 
 from __future__ import annotations

@@ -255,8 +255,37 @@ def pacmanize(
     return braid(maze, max_dead_ends=limit, min_loops=loops, target=0, rng=rng)
 
 
+# Per set of open bits 0..15, the directions (0..3: N, E, S, W) whose wall is closed.
+_CLOSED = tuple(tuple(d for d in range(4) if not bits & _BITS[d]) for bits in range(16))
+_KEEP = tuple(ALL_WALLS ^ bit for bit in _BITS)  # per direction, the mask that clears its bit
+_NO_BLOCK = 100  # closed-wall count of a block slot outside the grid: never comes down to 1
+
+
+def _block_counts(moves: npt.NDArray[np.uint8], stride: int) -> bytearray:
+    """Closed inner walls of every 3x3 block, by its top-left cell's framed index + 2 rows.
+
+    A wall completes an open area exactly when some block holding it has it as its one closed
+    wall (a count of 1). Slots of blocks that do not fit in the grid hold _NO_BLOCK.
+    """
+    height, width = moves.shape
+    counts = np.full((height + 4, stride), _NO_BLOCK, dtype=np.uint8)
+    if height >= 3 and width >= 3:
+        east = ((moves & EAST) != 0).astype(np.uint8)
+        south = ((moves & SOUTH) != 0).astype(np.uint8)
+        opened = np.zeros((height - 2, width - 2), dtype=np.uint8)
+        for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)):
+            opened += east[dy : height - 2 + dy, dx : width - 2 + dx]  # 3 rows of 2 walls
+            opened += south[dx : height - 2 + dx, dy : width - 2 + dy]  # 2 rows of 3 walls
+        counts[3 : height + 1, 1 : width - 1] = 12 - opened
+    return bytearray(counts.tobytes())
+
+
 class _Board:
-    """Braiding state over flat arrays padded by one closed ring (no bounds checks needed)."""
+    """Braiding state over flat arrays padded by one closed ring (no bounds checks needed).
+
+    ``blocks`` keeps, for every 3x3 block, how many of its 12 inner walls are closed, so that
+    whether a wall may open is 6 look-ups, and opening or closing it 6 updates.
+    """
 
     def __init__(self, walls: Walls, entry: Cell, pattern: BoolGrid, rng: random.Random) -> None:
         height, width = walls.shape
@@ -281,22 +310,41 @@ class _Board:
         self.real = framed(real.astype(np.uint8), 0)
         self.remaining = int(real.sum())
         self.offsets = (-stride, 1, stride, -1)
+        self.blocks = _block_counts(moves, stride)
+        # Per direction, the block slots (relative to the cell) of the blocks holding that wall.
+        base = 2 * stride
+        east = tuple(base + dx + dy * stride for dy in (-2, -1, 0) for dx in (-1, 0))
+        south = tuple(base + dx + dy * stride for dy in (-1, 0) for dx in (-2, -1, 0))
+        self.block_offsets = (
+            tuple(slot - stride for slot in south),
+            east,
+            south,
+            tuple(slot - 1 for slot in east),
+        )
 
     def walls(self) -> Walls:
         """The current walls as an H x W array."""
         frame = np.frombuffer(self.frame, dtype=np.uint8).reshape(self.height + 2, self.stride)
         return frame[1:-1, 1:-1].copy()
 
+    def _blocked(self, cell: int, direction: int) -> bool:
+        """Whether opening this (closed) wall would complete a 3x3 open area."""
+        blocks = self.blocks
+        return any(blocks[cell + slot] == 1 for slot in self.block_offsets[direction])
+
     def _set(self, cell: int, direction: int, opened: bool) -> None:
         """Open (or close) the wall of ``cell`` towards ``direction`` on both sides."""
         near = cell + self.offsets[direction]
         bit, opposite = _BITS[direction], _OPPOSITE[direction]
+        blocks = self.blocks
         if opened:
             self.frame[cell] &= ALL_WALLS ^ bit
             self.frame[near] &= ALL_WALLS ^ opposite
             self.moves[cell] |= bit
             self.moves[near] |= opposite
             self.loops += 1
+            for slot in self.block_offsets[direction]:
+                blocks[cell + slot] -= 1
             for end in (cell, near):
                 if self.real[end]:
                     self.real[end] = 0
@@ -307,97 +355,105 @@ class _Board:
             self.moves[cell] &= ALL_WALLS ^ bit
             self.moves[near] &= ALL_WALLS ^ opposite
             self.loops -= 1
+            for slot in self.block_offsets[direction]:
+                blocks[cell + slot] += 1
 
-    def _blocks_with(self, cell: int, direction: int) -> list[int]:
-        """Top-left cells of the 3x3 blocks inside the grid that hold this wall."""
-        stride = self.stride
-        if direction == 0:
-            cell, direction = cell - stride, 2
-        elif direction == 3:
-            cell, direction = cell - 1, 1
-        row, column = divmod(cell, stride)
-        x, y = column - 1, row - 1
-        xs: tuple[int, ...]
-        ys: tuple[int, ...]
-        if direction == 1:
-            xs, ys = (x - 1, x), (y - 2, y - 1, y)
-        else:
-            xs, ys = (x - 2, x - 1, x), (y - 1, y)
-        return [
-            (by + 1) * stride + bx + 1
-            for by in ys
-            for bx in xs
-            if 0 <= bx <= self.width - 3 and 0 <= by <= self.height - 3
+    def _swap(self, cell: int, direction: int) -> None:
+        """Open a wall of a dead end that completes a 3x3 block, and close one inside it.
+
+        A dead end is a corner of that block (it has two inner walls there), so the block is
+        unique. The wall closed lies between the block's centre and a side cell other than
+        the dead end's new neighbour: the centre keeps 3 open walls and the side cell at least
+        2, the block stays connected, and the loop count does not change.
+        """
+        (slot,) = [
+            cell + offset
+            for offset in self.block_offsets[direction]
+            if self.blocks[cell + offset] == 1
         ]
-
-    def _open_block(self, top_left: int) -> bool:
-        """Whether all 12 inner walls of the 3x3 block at ``top_left`` are open."""
-        m, s = self.moves, self.stride
-        both = EAST | SOUTH
-        return (
-            m[top_left] & both == both
-            and m[top_left + 1] & both == both
-            and m[top_left + 2] & SOUTH != 0
-            and m[top_left + s] & both == both
-            and m[top_left + s + 1] & both == both
-            and m[top_left + s + 2] & SOUTH != 0
-            and m[top_left + 2 * s] & EAST != 0
-            and m[top_left + 2 * s + 1] & EAST != 0
-        )
-
-    def _opened_blocks(self, cell: int, direction: int) -> list[int]:
-        """The 3x3 blocks that opening this (closed) wall would make fully open."""
-        near = cell + self.offsets[direction]
-        bit, opposite = _BITS[direction], _OPPOSITE[direction]
-        self.moves[cell] |= bit
-        self.moves[near] |= opposite
-        found = [t for t in self._blocks_with(cell, direction) if self._open_block(t)]
-        self.moves[cell] &= ALL_WALLS ^ bit
-        self.moves[near] &= ALL_WALLS ^ opposite
-        return found
-
-    def _fix(self, cell: int) -> None:
-        """Open one wall of the real dead end ``cell``, preferring one to another dead end."""
-        rng = self.rng
-        joins: list[int] = []
-        others: list[int] = []
-        here = self.moves[cell]
-        for direction in range(4):
-            near = cell + self.offsets[direction]
-            if here & _BITS[direction] or not self.usable[near]:
-                continue
-            (joins if self.real[near] else others).append(direction)
-        self.shuffle(joins, rng)
-        self.shuffle(others, rng)
-        choices = joins + others
-        for direction in choices:
-            if not self._opened_blocks(cell, direction):
-                self._set(cell, direction, True)
-                return
-        if not choices:
-            return
-        # Every choice would complete a 3x3 open block. A dead end is a corner of that block
-        # (it has two inner walls there), so the block is unique: open the wall anyway and
-        # close one wall between the block's centre and a side cell. The centre keeps 3 open
-        # walls and the side cell at least 2, the block stays connected, and the loop count
-        # does not change.
-        direction = choices[0]
-        (top_left,) = self._opened_blocks(cell, direction)
         self._set(cell, direction, True)
-        centre = top_left + self.stride + 1
+        centre = slot - self.stride + 1  # the slot is the top-left cell's index + 2 rows
         near = cell + self.offsets[direction]
         sides = [d for d in range(4) if centre + self.offsets[d] != near]
-        self._set(centre, sides[int(rng.random() * len(sides))], False)
+        self._set(centre, sides[int(self.rng.random() * len(sides))], False)
 
     def braid(self, target: int) -> None:
-        """Fix real dead ends in a random order until at most ``target`` remain."""
-        order = np.flatnonzero(np.frombuffer(self.real, dtype=np.uint8)).tolist()
-        self.shuffle(order, self.rng)
+        """Fix real dead ends in a random order until at most ``target`` remain.
+
+        Each gets one wall opened towards a usable cell, preferring one that is a dead end too
+        (one opening fixes two), never one that completes a 3x3 block unless every choice
+        does (then _swap). The hot loop of pacmanize: everything it touches is a local.
+        """
+        real, moves, usable, frame, blocks = (
+            self.real,
+            self.moves,
+            self.usable,
+            self.frame,
+            self.blocks,
+        )
+        offsets, block_offsets, rng, shuffle = (
+            self.offsets,
+            self.block_offsets,
+            self.rng,
+            self.shuffle,
+        )
+        order = np.flatnonzero(np.frombuffer(real, dtype=np.uint8)).tolist()
+        shuffle(order, rng)
+        rand = rng.random
+        remaining, loops = self.remaining, self.loops
         for cell in order:
-            if self.remaining <= target:
-                return
-            if self.real[cell]:
-                self._fix(cell)
+            if remaining <= target:
+                break
+            if not real[cell]:
+                continue
+            joins: list[int] = []
+            others: list[int] = []
+            for direction in _CLOSED[moves[cell]]:
+                near = cell + offsets[direction]
+                if usable[near]:
+                    (joins if real[near] else others).append(direction)
+            # shuffled as mazekit.rng.shuffle does (same draws), inline for 2 or 3 items
+            for group in (joins, others) if joins else (others,):
+                size = len(group)
+                if size == 3:
+                    pick = int(rand() * 3)
+                    group[2], group[pick] = group[pick], group[2]
+                    size = 2
+                if size == 2:
+                    pick = int(rand() * 2)
+                    group[1], group[pick] = group[pick], group[1]
+            choices = joins + others if joins else others
+            for direction in choices:
+                slots = block_offsets[direction]
+                if (
+                    blocks[cell + slots[0]] == 1
+                    or blocks[cell + slots[1]] == 1
+                    or blocks[cell + slots[2]] == 1
+                    or blocks[cell + slots[3]] == 1
+                    or blocks[cell + slots[4]] == 1
+                    or blocks[cell + slots[5]] == 1
+                ):
+                    continue
+                near = cell + offsets[direction]
+                frame[cell] &= _KEEP[direction]
+                frame[near] &= _KEEP[direction ^ 2]
+                moves[cell] |= _BITS[direction]
+                moves[near] |= _OPPOSITE[direction]
+                for slot in slots:
+                    blocks[cell + slot] -= 1
+                loops += 1
+                real[cell] = 0
+                remaining -= 1
+                if real[near]:
+                    real[near] = 0
+                    remaining -= 1
+                break
+            else:
+                if choices:  # rare: hand the counts over to the general methods and back
+                    self.remaining, self.loops = remaining, loops
+                    self._swap(cell, choices[0])
+                    remaining, loops = self.remaining, self.loops
+        self.remaining, self.loops = remaining, loops
 
     def add_loops(self, wanted: int) -> None:
         """Open random walls between usable cells until there are ``wanted`` loops."""
@@ -412,14 +468,41 @@ class _Board:
             np.concatenate((np.flatnonzero(east) * 2, np.flatnonzero(south) * 2 + 1))
         ).tolist()
         rand = self.rng.random
-        while self.loops < wanted and codes:
+        frame, moves_, real, blocks = self.frame, self.moves, self.real, self.blocks
+        sides = (
+            (1, EAST, WEST, self.block_offsets[1]),
+            (stride, SOUTH, NORTH, self.block_offsets[2]),
+        )
+        loops = self.loops
+        while loops < wanted and codes:
             pick = int(rand() * len(codes))
             code = codes[pick]
             codes[pick] = codes[-1]
             codes.pop()
-            cell, direction = code >> 1, 2 if code & 1 else 1
-            if not self._opened_blocks(cell, direction):
-                self._set(cell, direction, True)
+            cell = code >> 1
+            step, bit, opposite, slots = sides[code & 1]
+            if (
+                blocks[cell + slots[0]] == 1
+                or blocks[cell + slots[1]] == 1
+                or blocks[cell + slots[2]] == 1
+                or blocks[cell + slots[3]] == 1
+                or blocks[cell + slots[4]] == 1
+                or blocks[cell + slots[5]] == 1
+            ):
+                continue
+            near = cell + step
+            frame[cell] &= ALL_WALLS ^ bit
+            frame[near] &= ALL_WALLS ^ opposite
+            moves_[cell] |= bit
+            moves_[near] |= opposite
+            for slot in slots:
+                blocks[cell + slot] -= 1
+            loops += 1
+            for end in (cell, near):
+                if real[end]:
+                    real[end] = 0
+                    self.remaining -= 1
+        self.loops = loops
         if self.loops < wanted:
             raise BoardError(
                 f"cannot make {wanted} loops: only {self.loops} fit without a 3x3 open area"

@@ -147,3 +147,52 @@ def longest_branch(maze: Maze) -> int:
             return rounds
         left -= leaves
         rounds += 1
+
+
+def most_loops(maze: Maze) -> int:
+    """The most reachable loops that opening walls can give, by trying every choice.
+
+    Each closed wall between two reachable non-"42" cells is tried open and closed (a search
+    with pruning, for small grids); no 3x3 square may end with its 12 inner walls all open.
+    """
+    pattern = set(pattern_cells(maze.width, maze.height))
+    cells = reachable(maze) - pattern
+
+    def shut(wall: tuple[Cell, Cell]) -> bool:
+        return wall[1] not in neighbours(maze, wall[0])
+
+    candidates = [
+        ((x, y), near)
+        for x, y in sorted(cells, key=lambda cell: (cell[1], cell[0]))
+        for near in ((x + 1, y), (x, y + 1))
+        if near in cells and shut(((x, y), near))
+    ]
+    index = {wall: i for i, wall in enumerate(candidates)}
+    # per candidate, the squares whose last closed candidate it is (in the order tried)
+    last: list[list[list[int]]] = [[] for _ in candidates]
+    for top in range(maze.height - 2):
+        for left in range(maze.width - 2):
+            inner = [((x, y), (x + 1, y)) for y in range(top, top + 3) for x in (left, left + 1)]
+            inner += [((x, y), (x, y + 1)) for y in (top, top + 1) for x in range(left, left + 3)]
+            closed = [wall for wall in inner if shut(wall)]
+            if closed and all(wall in index for wall in closed):
+                members = sorted(index[wall] for wall in closed)
+                last[members[-1]].append(members)
+    opened = [False] * len(candidates)
+    best = 0
+
+    def search(i: int, count: int) -> None:
+        nonlocal best
+        if count + len(candidates) - i <= best:
+            return
+        if i == len(candidates):
+            best = count
+            return
+        opened[i] = True
+        if not any(all(opened[j] for j in square) for square in last[i]):
+            search(i + 1, count + 1)
+        opened[i] = False
+        search(i + 1, count)
+
+    search(0, 0)
+    return reachable_loops(maze) + best

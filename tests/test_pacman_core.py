@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,10 +12,19 @@ from hypothesis import strategies as st
 from mazekit import pattern
 from mazekit.generators import ALGORITHMS, generate
 from mazekit.model import ALL_WALLS, Maze
-from mazekit.pacman import BoardError, DeadEnds, braid, braid_walls, count_loops, dead_ends
+from mazekit.pacman import (
+    BoardError,
+    DeadEnds,
+    braid,
+    braid_walls,
+    count_loops,
+    dead_ends,
+    pacmanize,
+)
 from mazekit.rng import make_rng
 from mazekit.rules import validate
 from mazekit.textformat import dump
+from tests import brute
 from tests.conftest import closed_grid, open_wall, serpentine
 
 
@@ -153,7 +164,7 @@ def test_braid_refuses_a_board_without_room_for_loops() -> None:
     maze = serpentine(5, 1)
     with pytest.raises(BoardError) as caught:
         braid(maze)
-    assert caught.value.message == "cannot make 2 loops: only 0 fit without a 3x3 open area"
+    assert caught.value.message == "cannot make 2 loops: at most 0 fit without a 3x3 open area"
 
 
 def test_braid_refuses_dead_ends_it_cannot_reach() -> None:
@@ -167,3 +178,66 @@ def test_braid_refuses_dead_ends_it_cannot_reach() -> None:
         "1 real dead end remains, more than the 0 allowed "
         "(its walls face cells that cannot be reached)"
     )
+
+
+AT_MOST = re.compile(r"cannot make (\d+) loops: at most (\d+) fit without a 3x3 open area")
+FOUND = re.compile(
+    r"cannot make (\d+) loops: braiding found room for (\d+) without a 3x3 open area "
+    r"\(another --seed may find more\)"
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.integers(3, 6),
+    height=st.integers(3, 5),
+    seed=st.integers(0, 2**32),
+    algorithm=st.sampled_from(sorted(ALGORITHMS)),
+    perfect=st.booleans(),
+)
+def test_what_the_loop_messages_claim_is_true(
+    width: int, height: int, seed: int, algorithm: str, perfect: bool
+) -> None:
+    """The bound "at most N" holds for every choice of walls; "found room for N" can be made."""
+    if width * height < 6 or (perfect and algorithm == "flood"):
+        return
+    maze = generate(width, height, seed=seed, algorithm=algorithm, perfect=perfect)
+    # pacmanize braids with target 0 and this random source before it adds loops
+    braided = braid(maze, min_loops=0, target=0, rng=make_rng(seed))
+    most = brute.most_loops(braided)
+    with pytest.raises(BoardError) as caught:
+        pacmanize(maze, min_loops=10**6, seed=seed)
+    bound = AT_MOST.fullmatch(caught.value.message)
+    assert bound is not None, caught.value.message
+    assert most <= int(bound.group(2))
+    wanted = most
+    try:
+        board = pacmanize(maze, min_loops=wanted, seed=seed)
+    except BoardError as error:
+        found = FOUND.fullmatch(error.message)
+        assert found is not None, error.message
+        wanted = int(found.group(2))
+        assert wanted < most
+        board = pacmanize(maze, min_loops=wanted, seed=seed)
+    assert most >= brute.reachable_loops(board) >= wanted
+    assert brute.dead_ends(board)[0] == set()
+    assert validate(board, pacman=True, min_loops=wanted, max_dead_ends=0).valid
+    keep = _border_and_pattern_walls(maze)
+    assert np.array_equal(board.walls & keep, keep)
+
+
+def test_swapping_walls_for_loops_brings_back_no_more_dead_ends_than_braiding_left() -> None:
+    # braiding stops at 2 real dead ends; walls opened for loops may open them, and swapping
+    # walls may close those again: never more than braiding left, counted independently
+    for seed in range(30):
+        maze = generate(6, 5, seed=seed)
+        braided = braid(maze, max_dead_ends=2, min_loops=0, rng=make_rng(seed))
+        most = brute.most_loops(braided)
+        try:
+            board = braid(maze, max_dead_ends=2, min_loops=most, rng=make_rng(seed))
+        except BoardError as error:
+            assert FOUND.fullmatch(error.message), error.message
+            continue
+        assert len(brute.dead_ends(board)[0]) <= 2
+        assert len(dead_ends(board).real) == len(brute.dead_ends(board)[0])
+        assert validate(board).valid

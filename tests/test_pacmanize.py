@@ -151,14 +151,51 @@ def test_a_wrong_path_is_no_reason_to_refuse(invoke: Invoke) -> None:
 def test_limits_that_cannot_be_met(invoke: Invoke) -> None:
     result = invoke(["pacmanize"], input=dump(serpentine(6, 1)))
     assert (result.exit_code, result.stdout) == (1, "")
-    assert (
-        result.stderr == "Error: <stdin>: cannot make 2 loops: only 0 fit without a 3x3 open area\n"
+    assert result.stderr == (
+        "Error: <stdin>: cannot make 2 loops: at most 0 fit without a 3x3 open area\n"
     )
     result = invoke(["pacmanize", "--min-loops", "3"], input=dump(serpentine(2, 3)))
-    assert (
-        result.stderr == "Error: <stdin>: cannot make 3 loops: only 2 fit without a 3x3 open area\n"
+    assert result.stderr == (
+        "Error: <stdin>: cannot make 3 loops: at most 2 fit without a 3x3 open area\n"
     )
     assert invoke(["pacmanize", "--min-loops", "0"], input=dump(serpentine(6, 1))).exit_code == 0
+    # 198 = 509 walls between the 282 cells - 282 + 1, less a closed wall for every 6 of the
+    # 177 3x3 squares (a wall lies in at most 6 of them): a bound whatever the seed
+    result = invoke(["pacmanize", "--min-loops", "199", str(PERFECT)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: {PERFECT}: cannot make 199 loops: at most 198 fit without a 3x3 open area\n"
+    )
+
+
+def test_min_loops_near_the_most_that_fit_is_met_whatever_the_seed(invoke: Invoke) -> None:
+    # opening random walls alone stopped between 176 and 182 loops here, by seed: the walls
+    # are then swapped (close one, open two) until the count is met
+    for seed in range(10):
+        result = invoke(["pacmanize", "--min-loops", "185", "--seed", str(seed), str(PERFECT)])
+        assert (result.exit_code, result.stderr) == (0, ""), seed
+        board = parse(result.stdout)
+        assert brute.reachable_loops(board) >= 185
+        assert brute.dead_ends(board)[0] == set()
+        assert validate(board, pacman=True, min_loops=185, max_dead_ends=0).valid
+        again = invoke(["pacmanize", "--min-loops", "185"], input=result.stdout)
+        assert again.stdout == result.stdout  # still a fixed point
+
+
+def test_a_count_braiding_could_not_reach_is_not_called_a_limit(invoke: Invoke) -> None:
+    result = invoke(["pacmanize", "--min-loops", "195", str(PERFECT)])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        f"Error: {PERFECT}: cannot make 195 loops: braiding found room for 189 without a 3x3 "
+        "open area (another --seed may find more)\n"
+    )
+    found = invoke(["pacmanize", "--min-loops", "189", str(PERFECT)])  # the count it names
+    assert found.exit_code == 0
+    assert brute.reachable_loops(parse(found.stdout)) >= 189
+    assert invoke(["pacmanize", "--min-loops", "195", "--seed", "3", str(PERFECT)]).stderr == (
+        f"Error: {PERFECT}: cannot make 195 loops: braiding found room for 192 without a 3x3 "
+        "open area (another --seed may find more)\n"
+    )
 
 
 def test_read_and_write_errors(invoke: Invoke, tmp_path: Path) -> None:

@@ -258,7 +258,12 @@ def pacmanize(
 # Per set of open bits 0..15, the directions (0..3: N, E, S, W) whose wall is closed.
 _CLOSED = tuple(tuple(d for d in range(4) if not bits & _BITS[d]) for bits in range(16))
 _KEEP = tuple(ALL_WALLS ^ bit for bit in _BITS)  # per direction, the mask that clears its bit
+_DEGREE = tuple(bin(bits).count("1") for bits in range(16))  # open walls per set of bits
 _NO_BLOCK = 100  # closed-wall count of a block slot outside the grid: never comes down to 1
+# Swapping walls when random opening falls short of --min-loops (specs/pacman.md): at most
+# _SWAP_ROUNDS passes over the walls it opened, and at most _SWAP_BUDGET swaps tried in all.
+_SWAP_ROUNDS = 12
+_SWAP_BUDGET = 60_000
 
 
 def _block_counts(moves: npt.NDArray[np.uint8], stride: int) -> bytearray:
@@ -308,6 +313,7 @@ class _Board:
         self.moves = framed(moves, 0)  # coherent open walls only
         self.usable = framed(usable.astype(np.uint8), 0)
         self.real = framed(real.astype(np.uint8), 0)
+        self.openable = framed(_openable(pattern), 0)
         self.remaining = int(real.sum())
         self.offsets = (-stride, 1, stride, -1)
         self.blocks = _block_counts(moves, stride)
@@ -357,6 +363,16 @@ class _Board:
             self.loops -= 1
             for slot in self.block_offsets[direction]:
                 blocks[cell + slot] += 1
+            for end in (cell, near):  # closing may bring back a dead end braiding had opened
+                here = self.moves[end]
+                if (
+                    self.usable[end]
+                    and _DEGREE[here] == 1
+                    and self.openable[end] & ~here
+                    and not self.real[end]
+                ):
+                    self.real[end] = 1
+                    self.remaining += 1
 
     def _swap(self, cell: int, direction: int) -> None:
         """Open a wall of a dead end that completes a 3x3 block, and close one inside it.
@@ -455,8 +471,27 @@ class _Board:
                     remaining, loops = self.remaining, self.loops
         self.remaining, self.loops = remaining, loops
 
+    def loop_bound(self, candidates: int) -> int:
+        """At most how many loops fit: every wall between usable cells open but those needed.
+
+        Each 3x3 block of usable cells (not already open) needs one of its walls closed, and
+        a wall lies in at most 6 blocks, so at least blocks / 6 of the ``candidates`` (closed
+        walls between usable cells) stay closed. The same for every seed.
+        """
+        usable = np.frombuffer(self.usable, dtype=np.uint8).reshape(-1, self.stride) != 0
+        rows = usable[:, :-2] & usable[:, 1:-1] & usable[:, 2:]
+        full = rows[:-2] & rows[1:-1] & rows[2:]  # by the top-left cell's framed row, column
+        counts = np.frombuffer(self.blocks, dtype=np.uint8).reshape(-1, self.stride)
+        closed = counts[2 : 2 + full.shape[0], : full.shape[1]] > 0  # slot: 2 rows down
+        blocks = int((full & closed).sum())
+        return self.loops + candidates - (blocks + 5) // 6
+
     def add_loops(self, wanted: int) -> None:
-        """Open random walls between usable cells until there are ``wanted`` loops."""
+        """Open random walls between usable cells until there are ``wanted`` loops.
+
+        When every wall left would complete a 3x3 open area first, swap walls (_improve);
+        BoardError when that falls short too.
+        """
         if self.loops >= wanted:
             return
         usable = np.frombuffer(self.usable, dtype=np.uint8).astype(bool)
@@ -467,12 +502,18 @@ class _Board:
         codes = np.sort(
             np.concatenate((np.flatnonzero(east) * 2, np.flatnonzero(south) * 2 + 1))
         ).tolist()
+        bound = self.loop_bound(len(codes))
+        if wanted > bound:
+            raise BoardError(
+                f"cannot make {wanted} loops: at most {bound} fit without a 3x3 open area"
+            )
         rand = self.rng.random
         frame, moves_, real, blocks = self.frame, self.moves, self.real, self.blocks
         sides = (
             (1, EAST, WEST, self.block_offsets[1]),
             (stride, SOUTH, NORTH, self.block_offsets[2]),
         )
+        opened: list[int] = []
         loops = self.loops
         while loops < wanted and codes:
             pick = int(rand() * len(codes))
@@ -502,8 +543,64 @@ class _Board:
                 if real[end]:
                     real[end] = 0
                     self.remaining -= 1
+            opened.append(code)
         self.loops = loops
         if self.loops < wanted:
+            self._improve(wanted, opened)
+        if self.loops < wanted:
             raise BoardError(
-                f"cannot make {wanted} loops: only {self.loops} fit without a 3x3 open area"
+                f"cannot make {wanted} loops: braiding found room for {self.loops} without a "
+                "3x3 open area (another --seed may find more)"
             )
+
+    def _improve(self, wanted: int, opened: list[int]) -> None:
+        """Swap walls until there are ``wanted`` loops, or the rounds or the budget run out.
+
+        Each try closes a wall ``add_loops`` opened and opens every closed wall between usable
+        cells that shares a 3x3 block with it and may now open: two or more is a loop gained,
+        one moves the search on (a swap), none puts the wall back. Only walls opened for loops
+        are closed, so every wall braiding opened stays open: every cell stays reached, and no
+        cell has fewer open walls than braiding left it (no dead end it fixed comes back).
+        """
+        moves, usable, blocks = self.moves, self.usable, self.blocks
+        offsets, stride = self.offsets, self.stride
+        live = set(opened)
+        budget = _SWAP_BUDGET
+        for _ in range(_SWAP_ROUNDS):
+            order = sorted(live)
+            self.shuffle(order, self.rng)
+            for code in order:
+                if self.loops >= wanted or budget == 0:
+                    return
+                budget -= 1
+                cell, direction = code >> 1, 2 if code & 1 else 1
+                self._set(cell, direction, False)
+                near_walls: set[int] = set()
+                for slot in self.block_offsets[direction]:
+                    if blocks[cell + slot] > 12:
+                        continue  # no block there
+                    corner = cell + slot - 2 * stride
+                    for row in range(3):
+                        for column in range(3):
+                            at = corner + row * stride + column
+                            if column < 2:
+                                near_walls.add(at * 2)
+                            if row < 2:
+                                near_walls.add(at * 2 + 1)
+                near_walls.discard(code)
+                gained: list[int] = []
+                for wall in sorted(near_walls):
+                    at, way = wall >> 1, 2 if wall & 1 else 1
+                    if (
+                        not moves[at] & _BITS[way]
+                        and usable[at]
+                        and usable[at + offsets[way]]
+                        and not self._blocked(at, way)
+                    ):
+                        self._set(at, way, True)
+                        gained.append(wall)
+                if gained:
+                    live.discard(code)
+                    live.update(gained)
+                else:
+                    self._set(cell, direction, True)

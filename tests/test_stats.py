@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from mazekit.measures import VERDICTS, Stats, longest_branch, stats
 from mazekit.model import Maze
 from mazekit.pacman import pacmanize
 from mazekit.pattern import pattern_cells
+from mazekit.rules import validate
 from mazekit.search import open_bits
 from mazekit.textformat import dump, parse
 from tests import brute
@@ -178,11 +180,151 @@ def test_not_pacman_ready_says_why() -> None:
     )
 
 
+def _open_grid(width: int, height: int) -> Maze:
+    """Every inner wall open: a W x H room, entry top-left, exit bottom-right."""
+    walls = closed_grid(width, height)
+    for y in range(height):
+        for x in range(width):
+            if x + 1 < width:
+                open_wall(walls, x, y, "E")
+            if y + 1 < height:
+                open_wall(walls, x, y, "S")
+    return Maze(walls, (0, 0), (width - 1, height - 1), "E" * (width - 1) + "S" * (height - 1))
+
+
+def test_a_room_is_not_a_board() -> None:
+    # many loops, no dead end, every key cell reached: only validity stops it being arcade
+    for width, height in ((4, 3), (4, 4), (3, 3)):
+        found = stats(_open_grid(width, height))
+        assert (found.real_dead_ends, found.loops >= 2) == (0, True)
+        assert (found.verdict, found.reason) == (
+            "NOT-PACMAN-READY",
+            "open-area: 3x3 open area with its top-left cell at (0,0)",
+        )
+
+
+def test_an_open_border_wall_is_not_a_board() -> None:
+    board = pacmanize(parse(PERFECT.read_text()))
+    assert _verdict(board) == ("PACMAN-ARCADE", None)
+    board.walls[0, 3] &= ~np.uint8(1)  # the north wall of (3,0)
+    assert _verdict(board) == (
+        "NOT-PACMAN-READY",
+        "border: north wall of (3,0) is open on the border",
+    )
+
+
+def test_a_board_that_breaks_a_rule_lists_it_first() -> None:
+    room = parse((SAMPLES / "invalid-open-area-3x3-room.txt").read_text())
+    assert _verdict(room) == (
+        "NOT-PACMAN-READY",
+        "open-area: 3x3 open area with its top-left cell at (3,0); "
+        "32 real dead ends, more than the 2 allowed",
+    )
+    # the path line is not used: a board with a wrong path is still a board
+    board = pacmanize(parse(PERFECT.read_text()))
+    board.path = "N"
+    assert _verdict(board) == ("PACMAN-ARCADE", None)
+
+
 def test_usable_and_arcade_boards() -> None:
     usable = generate(30, 20, seed=2, perfect=False, max_dead_ends=2)
     assert stats(usable).real_dead_ends == 2
     assert _verdict(usable) == ("PACMAN-USABLE", None)
     assert _verdict(pacmanize(usable)) == ("PACMAN-ARCADE", None)
+
+
+def _holds(maze: Maze) -> list[str]:
+    """Every verdict whose condition holds, each computed on its own, in the order of VERDICTS."""
+    reach = brute.reachable(maze)
+    pattern = set(pattern_cells(maze.width, maze.height))
+    cells = {(x, y) for y in range(maze.height) for x in range(maze.width)}
+    real = len(brute.dead_ends(maze)[0])
+    conditions = {
+        "INCOHERENT": brute.incoherent_walls(maze) > 0,
+        "DEGENERATE": len(reach) <= 1,
+        "DISCONNECTED": bool(cells - pattern - reach),
+        "PERFECT": brute.reachable_loops(maze) == 0,
+        "NOT-PACMAN-READY": not validate(maze, skip=("path",), pacman=True).valid,
+        "PACMAN-USABLE": 1 <= real <= 2,
+        "PACMAN-ARCADE": real == 0,
+    }
+    return [verdict for verdict in VERDICTS if conditions[verdict]]
+
+
+def _half_open(maze: Maze, x: int, y: int, bit: int) -> Maze:
+    maze.walls[y, x] &= ~np.uint8(bit)
+    return maze
+
+
+def _usable_board() -> Maze:
+    board = generate(30, 20, seed=2, perfect=False, max_dead_ends=2)
+    assert len(brute.dead_ends(board)[0]) == 2
+    return board
+
+
+PAIRS = {
+    # one half-open wall, and nothing else reachable from the entry
+    ("INCOHERENT", "DEGENERATE"): lambda: _half_open(
+        Maze(closed_grid(3, 2), (0, 0), (2, 1)), 0, 0, 2
+    ),
+    ("DEGENERATE", "DISCONNECTED"): lambda: Maze(closed_grid(3, 2), (0, 0), (2, 1)),
+    ("DISCONNECTED", "PERFECT"): lambda: parse(
+        (SAMPLES / "invalid-connectivity-walled-off-cell.txt").read_text()
+    ),
+    ("PERFECT", "NOT-PACMAN-READY"): lambda: _half_open(serpentine(5, 4), 2, 0, 1),
+    ("NOT-PACMAN-READY", "PACMAN-USABLE"): lambda: _half_open(_usable_board(), 3, 0, 1),
+    ("NOT-PACMAN-READY", "PACMAN-ARCADE"): lambda: _open_grid(4, 4),
+}
+
+
+def test_when_two_verdicts_apply_the_earlier_wins() -> None:
+    # every pair of neighbours in VERDICTS, both conditions true at once (PACMAN-USABLE and
+    # PACMAN-ARCADE exclude each other: 1 or 2 real dead ends, or 0)
+    neighbours = set(pairwise(VERDICTS)) - {("PACMAN-USABLE", "PACMAN-ARCADE")}
+    assert neighbours <= set(PAIRS)
+    for (first, second), make in PAIRS.items():
+        maze = make()
+        holding = _holds(maze)
+        assert first in holding and second in holding, (first, second, holding)
+        assert holding[0] == first, holding
+        assert stats(maze).verdict == first, (first, second)
+
+
+@st.composite
+def mutated_maze(draw: st.DrawFn) -> Maze:
+    """A generated maze, perfect, imperfect or pacmanized, with a few walls toggled: on both
+    sides (coherent, border walls too) or on one side only (incoherent)."""
+    width, height = draw(st.integers(2, 12)), draw(st.integers(2, 12))
+    kind = draw(st.sampled_from(["perfect", "imperfect", "pacmanized"]))
+    if width * height < 6:
+        kind = "perfect"
+    maze = generate(width, height, seed=draw(st.integers(0, 2**16)), perfect=kind == "perfect")
+    if kind == "pacmanized":
+        maze = pacmanize(maze)
+    for _ in range(draw(st.integers(0, 3))):
+        x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+        bit, dx, dy, opposite = draw(st.sampled_from(brute.SIDES))
+        one_side = draw(st.integers(0, 4)) == 0
+        maze.walls[y, x] ^= np.uint8(bit)
+        near = (x + dx, y + dy)
+        if maze.contains(near) and not one_side:
+            maze.walls[near[1], near[0]] ^= np.uint8(opposite)
+    return maze
+
+
+@settings(max_examples=150, deadline=None)
+@given(mutated_maze())
+def test_the_verdict_is_the_first_that_holds(maze: Maze) -> None:
+    found = stats(maze)
+    assert found.verdict == _holds(maze)[0]
+    if found.verdict == "NOT-PACMAN-READY":
+        report = validate(maze, skip=("path",))
+        assert found.reason is not None
+        if not report.valid:
+            first = report.violations[0]
+            assert found.reason.startswith(f"{first.rule}: {first.message}")
+    else:
+        assert found.reason is None
 
 
 def test_the_api_is_a_function_that_stays_one() -> None:
@@ -240,6 +382,26 @@ def test_not_ready_shows_the_reason(invoke: Invoke) -> None:
         "  verdict: NOT-PACMAN-READY (22 real dead ends, more than the 2 allowed)"
     )
     assert result.exit_code == 0
+
+
+def test_json_gives_the_reason(invoke: Invoke) -> None:
+    imperfect = SAMPLES / "valid-20x15-imperfect.txt"
+    (entry,) = json.loads(invoke(["stats", "--format", "json", str(imperfect)]).stdout)["files"]
+    assert (entry["verdict"], entry["reason"]) == (
+        "NOT-PACMAN-READY",
+        "22 real dead ends, more than the 2 allowed",
+    )
+    room = invoke(["stats", "--format", "json"], input=dump(_open_grid(4, 3)))
+    (entry,) = json.loads(room.stdout)["files"]
+    assert (room.exit_code, entry["verdict"], entry["reason"]) == (
+        0,
+        "NOT-PACMAN-READY",
+        "open-area: 3x3 open area with its top-left cell at (0,0)",
+    )
+    text = invoke(["stats"], input=dump(_open_grid(4, 3)))
+    assert text.stdout.splitlines()[-1] == (
+        "  verdict: NOT-PACMAN-READY (open-area: 3x3 open area with its top-left cell at (0,0))"
+    )
 
 
 def test_json_output(invoke: Invoke) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .model import EAST, NORTH, SOUTH, WEST, Maze
-from .rules import Context, check_coherence, check_key_cells, check_loops
+from .rules import Context, check_coherence, check_key_cells, check_loops, validate
 from .search import UNREACHED, distance_between, open_bits
 
 __all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
@@ -202,7 +202,12 @@ def stats(maze: Maze) -> Stats:
 def _verdict(
     ctx: Context, incoherent: int, reachable_cells: int, connected: bool, real: int
 ) -> tuple[str, str | None]:
-    """The first verdict that applies, in the order of VERDICTS, and why when not ready."""
+    """The first verdict that applies, in the order of VERDICTS, and why when not ready.
+
+    A board is a valid maze first (specs/pacman.md, rule 1): the default rules of validate
+    but ``path`` (the path line is not used) decide it, and their first violation is the
+    first reason; then the board's own limits and key cells.
+    """
     if incoherent:
         return "INCOHERENT", None
     if reachable_cells <= 1:
@@ -211,7 +216,12 @@ def _verdict(
         return "DISCONNECTED", None
     if ctx.loops == 0:
         return "PERFECT", None
-    reasons = [v.message for v in check_loops(ctx, 1)[0]]
+    reasons: list[str] = []
+    report = validate(ctx.maze, skip=("path",), limit=1)  # rule 1 of a board: a valid maze
+    if not report.valid:
+        first = report.violations[0]
+        reasons.append(f"{first.rule}: {first.message}")
+    reasons += [v.message for v in check_loops(ctx, 1)[0]]
     if real > ctx.max_dead_ends:
         reasons.append(f"{real} real dead ends, more than the {ctx.max_dead_ends} allowed")
     reasons += [v.message for v in check_key_cells(ctx, 5)[0]]

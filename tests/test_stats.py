@@ -384,6 +384,19 @@ def test_not_ready_shows_the_reason(invoke: Invoke) -> None:
     assert result.exit_code == 0
 
 
+def test_one_cell_and_one_step_are_singular(invoke: Invoke) -> None:
+    walls = closed_grid(3, 1)  # (0,0) - (1,0) - (2,0): from the entry to the exit one step,
+    open_wall(walls, 0, 0, "E")  # and (2,0) a branch of one cell
+    open_wall(walls, 1, 0, "E")
+    lines = invoke(["stats"], input=dump(Maze(walls, (0, 0), (1, 0), "E"))).stdout.splitlines()
+    assert "  longest dead-end branch: 1 cell" in lines
+    assert "  shortest path: 1 step, tortuosity 1.00" in lines
+    one = invoke(["stats"], input=dump(Maze(closed_grid(1, 1), (0, 0), (0, 0), "")))
+    assert "  size: 1x1 (1 cell)\n" in one.stdout
+    assert "  shortest path: 0 steps (the entry is the exit)\n" in one.stdout
+    assert "  longest dead-end branch: 0 cells\n" in one.stdout
+
+
 def test_json_gives_the_reason(invoke: Invoke) -> None:
     imperfect = SAMPLES / "valid-20x15-imperfect.txt"
     (entry,) = json.loads(invoke(["stats", "--format", "json", str(imperfect)]).stdout)["files"]

@@ -12,19 +12,24 @@ from ._common import json_format_option
 __all__ = ["command"]
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 cell``, ``2 cells``, ``0 cells``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _text(name: str, found: Stats) -> list[str]:
     """The text block of one file: its name, then one ``measure: value`` line each."""
     share = f"{100 * found.junction_share:.1f}%"
     if found.path_length is None:
         path = "none (the exit cannot be reached from the entry)"
     elif found.tortuosity is None:
-        path = f"{found.path_length} steps (the entry is the exit)"
+        path = f"{_count(found.path_length, 'step')} (the entry is the exit)"
     else:
-        path = f"{found.path_length} steps, tortuosity {found.tortuosity:.2f}"
+        path = f"{_count(found.path_length, 'step')}, tortuosity {found.tortuosity:.2f}"
     verdict = found.verdict if found.reason is None else f"{found.verdict} ({found.reason})"
     return [
         f"{name}:",
-        f"  size: {found.width}x{found.height} ({found.cells} cells)",
+        f"  size: {found.width}x{found.height} ({_count(found.cells, 'cell')})",
         f"  reachable cells: {found.reachable_cells}",
         f"  pattern cells: {found.pattern_cells}",
         f"  incoherent walls: {found.incoherent_walls}",
@@ -33,7 +38,7 @@ def _text(name: str, found: Stats) -> list[str]:
         f"  junctions: {found.three_way} 3-way, {found.four_way} 4-way "
         f"({share} of reachable cells)",
         f"  corridor cells: {found.straight} straight, {found.turning} turning",
-        f"  longest dead-end branch: {found.longest_branch} cells",
+        f"  longest dead-end branch: {_count(found.longest_branch, 'cell')}",
         f"  shortest path: {path}",
         f"  perfect: {'yes' if found.perfect else 'no'}",
         f"  verdict: {verdict}",

@@ -148,6 +148,28 @@ def test_a_wrong_path_is_no_reason_to_refuse(invoke: Invoke) -> None:
     assert invoke(["pacmanize"], input=missing).exit_code == 0
 
 
+def test_what_the_pipeline_reader_tolerates_is_no_reason_to_refuse(invoke: Invoke) -> None:
+    text = PERFECT.read_text()
+    expected = invoke(["pacmanize", str(PERFECT)]).stdout
+    lenient = {
+        "crlf": text.replace("\n", "\r\n"),
+        "trailing blanks": text.replace("\n", " \t\n"),
+        "byte order mark": "\ufeff" + text,
+        "no final newline": text.rstrip("\n"),
+        "no path line": text.rsplit("\n", 2)[0] + "\n",
+    }
+    for name, variant in lenient.items():
+        assert invoke(["validate"], input=variant).exit_code == 1, name  # format or path
+        result = invoke(["pacmanize"], input=variant.encode("utf-8"))
+        assert (result.exit_code, result.stdout, result.stderr) == (0, expected, ""), name
+    bad_path = text.rsplit("\n", 2)[0] + "\nEEX\n"  # a malformed path line is still fatal
+    result = invoke(["pacmanize"], input=bad_path)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: <stdin>:19:3: invalid 'X' in the path: expected N, E, S or W\n"
+    )
+
+
 def test_limits_that_cannot_be_met(invoke: Invoke) -> None:
     result = invoke(["pacmanize"], input=dump(serpentine(6, 1)))
     assert (result.exit_code, result.stdout) == (1, "")

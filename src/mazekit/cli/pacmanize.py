@@ -56,9 +56,10 @@ def command(
 
     Opens walls of real dead ends (never a border wall, never a wall of the "42", never one
     that makes a 3x3 open area) and writes the board with the same entry and exit and a new
-    shortest path. The input must pass mazekit validate (its path aside). Without --seed the
-    seed is 0, so the same input gives the same bytes; a board made by pacmanize is left as
-    it is.
+    shortest path. The input must pass mazekit validate but for its path line and what the
+    pipeline readers tolerate (CRLF, trailing blanks, a missing path line...). Without --seed
+    the seed is 0, so the same input gives the same bytes; a board made by pacmanize is left
+    as it is.
     """
     maze = read_input(file)
     try:

@@ -553,6 +553,36 @@ class _Board:
                 "3x3 open area (another --seed may find more)"
             )
 
+    def _near_walls(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+        """Walls sharing a 3x3 block with a wall, as sorted code deltas (code: 2 x cell + 0
+        for an east wall, + 1 for a south wall), for an east and for a south wall, indexed by
+        which of the 6 blocks holding the wall lie inside the grid (a 6-bit mask)."""
+        stride = self.stride
+        tables: list[list[tuple[int, ...]]] = []
+        for side in (0, 1):
+            per_block: list[set[int]] = []
+            for slot in self.block_offsets[1 + side]:
+                corner = slot - 2 * stride  # the block's top-left cell, from the wall's cell
+                deltas: set[int] = set()
+                for row in range(3):
+                    for column in range(3):
+                        at = corner + row * stride + column
+                        if column < 2:
+                            deltas.add(2 * at - side)
+                        if row < 2:
+                            deltas.add(2 * at + 1 - side)
+                deltas.discard(0)
+                per_block.append(deltas)
+            tables.append(
+                [
+                    tuple(
+                        sorted(set().union(*(d for i, d in enumerate(per_block) if mask >> i & 1)))
+                    )
+                    for mask in range(64)
+                ]
+            )
+        return tables[0], tables[1]
+
     def _improve(self, wanted: int, opened: list[int]) -> None:
         """Swap walls until there are ``wanted`` loops, or the rounds or the budget run out.
 
@@ -563,44 +593,50 @@ class _Board:
         cell has fewer open walls than braiding left it (no dead end it fixed comes back).
         """
         moves, usable, blocks = self.moves, self.usable, self.blocks
-        offsets, stride = self.offsets, self.stride
+        block_offsets, near_walls = self.block_offsets, self._near_walls()
+        steps = (1, self.stride)  # to the far cell of an east wall, of a south wall
+        rand = self.rng.random
         live = set(opened)
         budget = _SWAP_BUDGET
         for _ in range(_SWAP_ROUNDS):
             order = sorted(live)
-            self.shuffle(order, self.rng)
-            for code in order:
+            count = len(order)
+            for index in range(count):  # a random order, drawn as far as the tries go
                 if self.loops >= wanted or budget == 0:
                     return
                 budget -= 1
-                cell, direction = code >> 1, 2 if code & 1 else 1
-                self._set(cell, direction, False)
-                near_walls: set[int] = set()
-                for slot in self.block_offsets[direction]:
-                    if blocks[cell + slot] > 12:
-                        continue  # no block there
-                    corner = cell + slot - 2 * stride
-                    for row in range(3):
-                        for column in range(3):
-                            at = corner + row * stride + column
-                            if column < 2:
-                                near_walls.add(at * 2)
-                            if row < 2:
-                                near_walls.add(at * 2 + 1)
-                near_walls.discard(code)
+                pick = index + int(rand() * (count - index))
+                order[index], order[pick] = order[pick], order[index]
+                code = order[index]
+                cell, side = code >> 1, code & 1
+                slots = block_offsets[1 + side]
+                self._set(cell, 1 + side, False)
+                inside = 0  # which of the 6 blocks holding the wall lie inside the grid
+                for index, slot in enumerate(slots):
+                    if blocks[cell + slot] <= 12:
+                        inside |= 1 << index
                 gained: list[int] = []
-                for wall in sorted(near_walls):
-                    at, way = wall >> 1, 2 if wall & 1 else 1
-                    if (
-                        not moves[at] & _BITS[way]
-                        and usable[at]
-                        and usable[at + offsets[way]]
-                        and not self._blocked(at, way)
+                for delta in near_walls[side][inside]:
+                    wall = code + delta
+                    at, way = wall >> 1, wall & 1
+                    if moves[at] & (SOUTH if way else EAST) or not (
+                        usable[at] and usable[at + steps[way]]
                     ):
-                        self._set(at, way, True)
-                        gained.append(wall)
+                        continue
+                    others = block_offsets[1 + way]
+                    if (
+                        blocks[at + others[0]] == 1
+                        or blocks[at + others[1]] == 1
+                        or blocks[at + others[2]] == 1
+                        or blocks[at + others[3]] == 1
+                        or blocks[at + others[4]] == 1
+                        or blocks[at + others[5]] == 1
+                    ):
+                        continue
+                    self._set(at, 1 + way, True)
+                    gained.append(wall)
                 if gained:
                     live.discard(code)
                     live.update(gained)
                 else:
-                    self._set(cell, direction, True)
+                    self._set(cell, 1 + side, True)

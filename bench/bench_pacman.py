@@ -1,8 +1,9 @@
 """Benchmark ``mazekit pacmanize`` and ``mazekit stats`` at 1000x1000 against issue 6's targets.
 
 Whole-process wall time (best and median of 5 runs after a warm-up) on mazes made by generate:
-pacmanize of a perfect backtracker maze (every dead end to open, the most work) and of an
-imperfect one, writing a file; stats of the perfect maze (the deepest dead-end branches: the
+pacmanize of perfect mazes by three algorithms (the backtracker's long corridors; prim and
+wilson, whose many more dead ends are the most braiding work) and of an imperfect one,
+writing a file; stats of the perfect backtracker maze (the deepest dead-end branches: the
 worst case of the peeling) and of a pacmanized board. Prints a Markdown table.
 """
 
@@ -36,8 +37,15 @@ def main() -> None:
         mazekit("generate", *size, "--perfect", "-o", str(perfect))
         mazekit("generate", *size, "--imperfect", "-o", str(imperfect))
         mazekit("pacmanize", str(perfect), "-o", str(board))
+        others = {name: folder / f"{name}.txt" for name in ("prim", "wilson")}
+        for name, path in others.items():
+            mazekit("generate", *size, "--perfect", "--algorithm", name, "-o", str(path))
         cases = [
             ("pacmanize, perfect input", ["pacmanize", str(perfect)], PACMANIZE_TARGET),
+            *(
+                (f"pacmanize, perfect input by {name}", ["pacmanize", str(path)], PACMANIZE_TARGET)
+                for name, path in others.items()
+            ),
             ("pacmanize, imperfect input", ["pacmanize", str(imperfect)], PACMANIZE_TARGET),
             ("pacmanize, its own output", ["pacmanize", str(board)], PACMANIZE_TARGET),
             ("stats, perfect maze", ["stats", str(perfect)], STATS_TARGET),

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 STDOUT_NAME = "<stdout>"
+SEED_HELP = "Random seed, for repeatable output."
 
 
 class CommandError(click.ClickException):
@@ -82,9 +83,7 @@ def json_format_option(help_text: str) -> Callable[[F], F]:
 
 def seed_option(function: F) -> F:
     """``--seed N``: the same seed and options give the same bytes."""
-    return click.option(
-        "--seed", type=int, default=None, metavar="N", help="Random seed, for repeatable output."
-    )(function)
+    return click.option("--seed", type=int, default=None, metavar="N", help=SEED_HELP)(function)
 
 
 def read_input(file: str, *, ignore_path: bool = False) -> Maze:

@@ -10,7 +10,7 @@ from ..generators import ALGORITHMS, build
 from ..generators.settings import resolve
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import dump
-from ._common import fail, output_option, write_output
+from ._common import SEED_HELP, fail, output_option, write_output
 
 __all__ = ["command"]
 
@@ -42,7 +42,8 @@ Exit status: 0 a maze was written (also when the "42" does not fit: a warning go
     default=None,
     help="A perfect maze (one path between any two cells) [default], or a Pac-Man board.",
 )
-@click.option("--seed", metavar="N", help="Random seed, for repeatable output.")
+# Read as text, like every generate value, so a bad seed gets the config's message and exit 1.
+@click.option("--seed", metavar="N", help=SEED_HELP)
 @click.option(
     "--algorithm",
     metavar=f"[{'|'.join(ALGORITHMS)}]",

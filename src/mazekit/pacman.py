@@ -261,7 +261,7 @@ _KEEP = tuple(ALL_WALLS ^ bit for bit in _BITS)  # per direction, the mask that 
 _DEGREE = tuple(bin(bits).count("1") for bits in range(16))  # open walls per set of bits
 _NO_BLOCK = 100  # closed-wall count of a block slot outside the grid: never comes down to 1
 # Swapping walls when random opening falls short of --min-loops (specs/pacman.md): at most
-# _SWAP_ROUNDS passes over the walls it opened, and at most _SWAP_BUDGET swaps tried in all.
+# _SWAP_ROUNDS passes over the walls opened for loops, and at most _SWAP_BUDGET tries in all.
 _SWAP_ROUNDS = 12
 _SWAP_BUDGET = 60_000
 
@@ -332,11 +332,6 @@ class _Board:
         """The current walls as an H x W array."""
         frame = np.frombuffer(self.frame, dtype=np.uint8).reshape(self.height + 2, self.stride)
         return frame[1:-1, 1:-1].copy()
-
-    def _blocked(self, cell: int, direction: int) -> bool:
-        """Whether opening this (closed) wall would complete a 3x3 open area."""
-        blocks = self.blocks
-        return any(blocks[cell + slot] == 1 for slot in self.block_offsets[direction])
 
     def _set(self, cell: int, direction: int, opened: bool) -> None:
         """Open (or close) the wall of ``cell`` towards ``direction`` on both sides."""

@@ -502,6 +502,8 @@ class _Board:
             raise BoardError(
                 f"cannot make {wanted} loops: at most {bound} fit without a 3x3 open area"
             )
+        from .rng import pop_random  # lazily, like every rng import here
+
         rand = self.rng.random
         frame, moves_, real, blocks = self.frame, self.moves, self.real, self.blocks
         sides = (
@@ -511,10 +513,7 @@ class _Board:
         opened: list[int] = []
         loops = self.loops
         while loops < wanted and codes:
-            pick = int(rand() * len(codes))
-            code = codes[pick]
-            codes[pick] = codes[-1]
-            codes.pop()
+            code = pop_random(codes, rand)
             cell = code >> 1
             step, bit, opposite, slots = sides[code & 1]
             if (

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["SEED_LIMIT", "below", "draw_seed", "make_rng", "shuffle"]
+__all__ = ["SEED_LIMIT", "below", "draw_seed", "make_rng", "pop_random", "shuffle"]
 
 T = TypeVar("T")
 
@@ -37,6 +38,18 @@ def draw_seed() -> int:
 def below(rng: random.Random, n: int) -> int:
     """A uniform integer in 0 .. n-1 (n >= 1), from one float draw."""
     return int(rng.random() * n)
+
+
+def pop_random(items: list[T], rand: Callable[[], float]) -> T:
+    """Remove and return a uniformly chosen item in O(1): the last item fills its place.
+
+    Takes ``rng.random`` itself, since the carving loops hold it as a local already.
+    """
+    pick = int(rand() * len(items))
+    chosen = items[pick]
+    items[pick] = items[-1]
+    items.pop()
+    return chosen
 
 
 def shuffle(items: list[T], rng: random.Random) -> None:

@@ -24,6 +24,7 @@ import random
 import numpy as np
 
 from ..model import EAST, NORTH, SOUTH, WEST
+from ..rng import pop_random
 from ..search import passages
 from .grid import Grid
 
@@ -98,10 +99,7 @@ def carve(grid: Grid, rng: random.Random) -> None:
 
     flood(grid.entry)
     while candidates:
-        pick = int(rand() * len(candidates))
-        code = candidates[pick]
-        candidates[pick] = candidates[-1]
-        candidates.pop()
+        code = pop_random(candidates, rand)
         cell, direction = divmod(code, 4)
         offset, mine, theirs = moves[direction]
         if seen[cell + offset]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from ..rng import pop_random
 from .grid import Grid
 
 __all__ = ["PERFECT", "carve"]
@@ -41,10 +42,7 @@ def carve(grid: Grid, rng: random.Random) -> None:
 
     grow(grid.entry)
     while frontier:
-        pick = int(rand() * len(frontier))
-        cell = frontier[pick]
-        frontier[pick] = frontier[-1]
-        frontier.pop()
+        cell = pop_random(frontier, rand)
         joins = [move for move in moves if state[cell + move[0]] == TREE]
         offset, mine, theirs = joins[int(rand() * len(joins))]
         walls[cell] &= mine

@@ -6,9 +6,9 @@ rest load only when a name is first used.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
-
+# Nothing slow is imported here: the process entry (mazekit.__main__) loads this package
+# before it can guard Ctrl-C, so even ``typing`` waits (TYPE_CHECKING as the typing docs allow).
+TYPE_CHECKING = False
 __version__ = "0.1.0"
 
 # public name -> (module, attribute)
@@ -64,6 +64,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from typing import Any
+
     from .config import load_config
     from .drawing import render
     from .errors import ConfigError, FormatError, MazeError
@@ -80,6 +82,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
 
 
 def __getattr__(name: str) -> Any:
+    from importlib import import_module
+
     try:
         module, attribute = _EXPORTS[name]
     except KeyError:

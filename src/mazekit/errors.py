@@ -15,7 +15,29 @@ __all__ = [
     "NoPathError",
     "PlacedError",
     "TooLargeError",
+    "printable",
 ]
+
+
+def printable(text: str) -> str:
+    r"""``text`` safe to show: control and other unprintable characters as Python escapes.
+
+    ``\x00``, ``\t``, ``\x1b``, ``\u2028``...; a byte that was not UTF-8 (a file name read
+    with surrogateescape) as ``\xff``. Backslashes are kept as they are, so applying it twice
+    changes nothing: messages built from escaped parts can be escaped again safely.
+    """
+    if text.isprintable():
+        return text
+    shown: list[str] = []
+    for char in text:
+        code = ord(char)
+        if char.isprintable():
+            shown.append(char)
+        elif 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the undecodable byte itself
+            shown.append(f"\\x{code - 0xDC00:02x}")
+        else:
+            shown.append(repr(char)[1:-1])
+    return "".join(shown)
 
 
 class ExitStatus(IntEnum):
@@ -36,7 +58,8 @@ class MazeError(Exception):
         self.source = source
 
     def __str__(self) -> str:
-        return f"{self.source}: {self.message}" if self.source else self.message
+        """``<source>: <message>``, control characters and undecodable bytes escaped."""
+        return printable(f"{self.source}: {self.message}" if self.source else self.message)
 
 
 class PlacedError(MazeError):
@@ -49,7 +72,7 @@ class PlacedError(MazeError):
 
     def __str__(self) -> str:
         where = f"{self.line}:{self.column}: {self.message}"
-        return f"{self.source}:{where}" if self.source else where
+        return printable(f"{self.source}:{where}" if self.source else where)
 
 
 class FormatError(PlacedError):

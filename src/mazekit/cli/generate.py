@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import click
 
-from ..config import Config, load_config
+from ..config import Config, Origin, load_config
 from ..errors import MazeError
 from ..generators import ALGORITHMS, build
 from ..generators.settings import resolve
+from ..outfile import same_file
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import dump
 from ._common import SEED_HELP, fail, output_option, write_output
@@ -93,6 +94,13 @@ def command(
         )
     except MazeError as error:
         fail(error)
+    if config is not None and plan.output is not None and same_file(plan.output, config.source):
+        # The config is read already, but the maze would replace it: the user's input is lost.
+        if output is None:
+            setting = Origin("OUTPUT_FILE").show(plan.output)
+            fail(f"{config.source}: {setting} names this config file: the maze would replace it")
+        setting = Origin("--output").show(plan.output)
+        fail(f"{setting} names the config file {config.source}: the maze would replace it")
     request = plan.request
     if verbose:
         click.echo(f"seed: {request.seed}", err=True)

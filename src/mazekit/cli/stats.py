@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import ExitStatus, MazeError
+from ..errors import ExitStatus, MazeError, printable
 from ..measures import VERDICTS, Stats, stats
 from ..textformat import read, source_name
 from ._common import json_format_option
@@ -89,14 +89,14 @@ def command(
     entries: list[dict[str, object]] = []
     blocks: list[list[str]] = []
     for file in files or ("-",):
-        name = source_name(file)
+        name = printable(source_name(file))  # control bytes and non-UTF-8 names escaped
         try:
             found = stats(read(file))
         except MazeError as error:
             failed = True
-            click.echo(f"Error: {error}", err=True)
+            click.echo(printable(f"Error: {error}"), err=True)
             error.source = None  # the JSON entry names the file already
-            entries.append({"file": name, "error": str(error)})
+            entries.append({"file": name, "error": printable(str(error))})
             continue
         if expect is not None and found.verdict != expect.upper():
             failed = True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..config import Config, load_config
-from ..errors import ExitStatus, MazeError
+from ..errors import ExitStatus, MazeError, printable
 from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report, validate
 from ..textformat import read_bytes, source_name
@@ -150,12 +150,12 @@ def command(
     invalid = 0
     entries: list[dict[str, object]] = []
     for file in names:
-        name = source_name(file)
+        name = printable(source_name(file))  # control bytes and non-UTF-8 names escaped
         try:
             data = read_bytes(file)
         except MazeError as error:
             invalid += 1
-            click.echo(f"Error: {error}", err=True)
+            click.echo(printable(f"Error: {error}"), err=True)
             entries.append(_json_entry(name, None, error.message))
             continue
         report = validate(
@@ -174,7 +174,7 @@ def command(
             entries.append(_json_entry(name, report, None))
         else:
             for line in _text_lines(name, report, quiet):
-                click.echo(line)
+                click.echo(printable(line))
     if output_format == "json":
         import json  # only this output needs it
 

@@ -10,11 +10,15 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from mazekit import generate, render
+from mazekit.drawing import RenderOptions, format_from_name, render_bytes
 from mazekit.errors import MazeError, printable
 from mazekit.outfile import atomic_write
 from tests.conftest import SMALL_MAZE, Invoke
@@ -270,8 +274,7 @@ def test_ctrl_c_at_any_moment_of_start_up_is_quiet() -> None:
         )
         assert process.stderr is not None
         assert process.stderr.readline() == b"started\n"
-        if delay:
-            subprocess.run(["sleep", str(delay)], check=True)
+        time.sleep(delay)
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=30)
         assert (process.returncode, stdout, stderr) == (130, b"", b""), delay
@@ -346,3 +349,24 @@ def test_undecodable_names_are_escaped_and_json_stays_utf8(tmp_path: Path) -> No
         ).stdout
         files = json.loads(document.decode("utf-8"))["files"]  # strict UTF-8: no lone surrogate
         assert files[0]["file"] == shown, command
+
+
+# -- 8. text and SVG are written as they are drawn -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "charset"), [("maze.svg", "ascii"), ("maze.txt", "ascii"), ("maze.txt", "unicode")]
+)
+def test_text_and_svg_are_streamed_to_the_file(tmp_path: Path, name: str, charset: str) -> None:
+    maze = generate(300, 300, seed=1)
+    target = tmp_path / name
+    tracemalloc.start()
+    try:
+        render(maze, target, charset=charset)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # The whole picture as one string took 120 to 190 bytes per cell; streamed, about 30.
+    assert peak < 50 * 300 * 300
+    options = RenderOptions(format=format_from_name(name), charset=charset)  # type: ignore[arg-type]
+    assert target.read_bytes() == render_bytes(maze, options)

@@ -183,10 +183,12 @@ def _read_only(path: str, info: os.stat_result) -> bool:
     return not os.access(path, os.W_OK) or not info.st_mode & 0o222
 
 
-def _write_regular(path: str, info: os.stat_result | None, data: Chunks, force: bool) -> None:
+def _write_regular(
+    name: str, path: str, info: os.stat_result | None, data: Chunks, force: bool
+) -> None:
     """Write a regular file (or a new one): staged in a temporary file, then renamed or copied."""
     if info is not None and _read_only(path, info) and not force:
-        raise MazeError(READ_ONLY_MESSAGE)
+        raise MazeError(READ_ONLY_MESSAGE, name)
     in_place = info is not None and info.st_nlink > 1 and not _read_only(path, info)
     try:
         handle, temporary = _temporary(os.path.dirname(path), os.path.basename(path))
@@ -251,9 +253,6 @@ def atomic_write(target: str | PathLike[str], data: Chunks, *, force: bool = Fal
         if info is not None and not stat.S_ISREG(info.st_mode):
             _write_special(resolved, data)
             return
-        _write_regular(resolved, info, data, force)
-    except MazeError as error:
-        error.source = name
-        raise
+        _write_regular(name, resolved, info, data, force)
     except OSError as error:
         raise MazeError(f"cannot write: {error.strerror or error}", name) from error

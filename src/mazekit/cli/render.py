@@ -16,7 +16,7 @@ from ..drawing import (
     RenderOptions,
     check_maze,
     format_from_name,
-    render_bytes,
+    render_chunks,
 )
 from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
@@ -213,7 +213,7 @@ def command(
             from ..pacman import dead_ends as find_dead_ends  # only --dead-ends needs it
 
             options = replace(options, dead_ends=find_dead_ends(maze))
-        data = render_bytes(maze, options)
+        data = render_chunks(maze, options)  # text and SVG are made as they are written
     except MazeError as error:
         if error.source is None:
             error.source = display_name(file)

@@ -3,9 +3,10 @@
 The budget of issue 9 is 150 bytes per cell plus 20 bytes per path step, Python and numpy
 included. Each command runs once in a fresh process (forked from a small launcher, so its
 own wait4 high-water mark is what is reported). The maze is made by the first case,
-``generate`` (backtracker, seed 1); the long-path case is a 1000x1000 maze whose path line
-walks east and west 30 million times. ``python bench/bench_memory.py 2000`` runs a smaller
-side, for quick checks.
+``generate`` (backtracker, seed 1), the board by ``pacmanize``; the long-path case is a
+1000x1000 maze whose path line walks east and west 30 million times (an invalid maze, still
+read and checked whole). ``python bench/bench_memory.py 1000`` runs a smaller side, for quick
+checks.
 """
 
 from __future__ import annotations
@@ -32,59 +33,61 @@ def _long_path_maze(folder: Path, side: int, steps: int) -> Path:
     return target
 
 
+def _steps(maze: Path) -> int:
+    """The length of the path line of a maze file."""
+    return len(maze.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1])
+
+
 def main(side: int) -> None:
     cells = side * side
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        maze = folder / "big.txt"
-        long_path = _long_path_maze(folder, 1000, 30_000_000 if side >= 4000 else 4_000_000)
+        maze, board = folder / "big.txt", folder / "board.txt"
         size = ["--width", str(side), "--height", str(side), "--seed", "1"]
-        cases: list[tuple[str, list[str], int, int]] = [
-            (f"generate {side}x{side}", ["generate", *size, "-o", str(maze)], cells, 0),
-        ]
-        print("| case | cells | path steps | peak MB | bytes per cell | budget MB | verdict |")
-        print("|---|---|---|---|---|---|---|")
-        _report(*cases[0])
-        steps = len(maze.read_bytes().rsplit(b"\n", 2)[-2])
-        cases = [
+        # (case, arguments, the maze file it reads: its cells and path steps count)
+        cases: list[tuple[str, list[str], Path | None]] = [
+            (f"generate {side}x{side}", ["generate", *size, "-o", str(maze)], None),
             (
-                f"generate {side}x{side} --algorithm kruskal",
+                "generate --algorithm kruskal",
                 ["generate", *size, "--algorithm", "kruskal", "-o", str(folder / "k.txt")],
-                cells,
-                0,
+                None,
             ),
-            ("validate", ["validate", str(maze)], cells, steps),
-            ("solve", ["solve", str(maze), "-o", str(folder / "s.txt")], cells, steps),
-            ("stats", ["stats", str(maze)], cells, steps),
-            ("pacmanize", ["pacmanize", str(maze), "-o", str(folder / "p.txt")], cells, steps),
+            ("validate", ["validate", str(maze)], maze),
+            ("solve", ["solve", str(maze), "-o", str(folder / "s.txt")], maze),
+            ("stats", ["stats", str(maze)], maze),
+            ("pacmanize", ["pacmanize", str(maze), "-o", str(board)], maze),
+            ("render text", ["render", str(maze), "-o", str(folder / "r.txt")], maze),
             (
-                "render text (ascii)",
-                ["render", str(maze), "-o", str(folder / "r.txt")],
-                cells,
-                steps,
-            ),
-            (
-                "render text (unicode)",
+                "render text --charset unicode",
                 ["render", str(maze), "--charset", "unicode", "-o", str(folder / "u.txt")],
-                cells,
-                steps,
+                maze,
             ),
-            ("render svg", ["render", str(maze), "-o", str(folder / "r.svg")], cells, steps),
+            ("render svg", ["render", str(maze), "-o", str(folder / "r.svg")], maze),
             (
-                "render png (--cell 2)",
+                "render svg --theme pacman (the board)",
+                ["render", str(board), "--theme", "pacman", "-o", str(folder / "b.svg")],
+                board,
+            ),
+            (
+                "render png --cell 2",
                 ["render", str(maze), "--cell", "2", "--wall", "1", "-o", str(folder / "r.png")],
-                cells,
-                steps,
+                maze,
             ),
         ]
-        for case in cases:
-            _report(*case)
-        long_steps = len(long_path.read_bytes().rsplit(b"\n", 2)[-2])
-        _report("validate 1000x1000, long path", ["validate", str(long_path)], 10**6, long_steps)
+        print(
+            "| case | cells | path steps | time | peak MB | bytes per cell | budget MB | verdict |"
+        )
+        print("|---|--:|--:|--:|--:|--:|--:|---|")
+        for name, arguments, source in cases:
+            _report(name, arguments, cells, _steps(source) if source else 0)
+        steps = 30_000_000 if side >= 4000 else 4_000_000
+        long_path = _long_path_maze(folder, 1000, steps)
+        _report("validate 1000x1000, long path", ["validate", str(long_path)], 10**6, steps)
 
 
-def _peak_mb(argv: list[str]) -> float:
-    """Peak RSS in MB of one run of ``argv`` (any exit status: invalid mazes exit 1)."""
+def _peak_mb(argv: list[str]) -> tuple[float, float]:
+    """Wall seconds and peak RSS in MB of one run of ``argv`` (exit 1 allowed: an invalid
+    maze is still measured)."""
     result = subprocess.run(
         [sys.executable, "-c", _LAUNCHER, *argv],
         stdin=subprocess.DEVNULL,
@@ -94,20 +97,20 @@ def _peak_mb(argv: list[str]) -> float:
         check=False,
     )
     error, _, report = result.stderr.decode().rpartition("\n@@bench ")
-    _, peak_kb, code = report.split()
+    seconds, peak_kb, code = report.split()
     if int(code) not in (0, 1):
         raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{error}")
-    return int(peak_kb) / 1024
+    return float(seconds), int(peak_kb) / 1024
 
 
 def _report(name: str, arguments: list[str], cells: int, steps: int) -> None:
     """Run one case and print its table row."""
-    peak_mb = _peak_mb([*MAZEKIT, *arguments])
+    seconds, peak_mb = _peak_mb([*MAZEKIT, *arguments])
     budget = (PER_CELL * cells + PER_STEP * steps) / 2**20
     per_cell = peak_mb * 2**20 / cells
     print(
-        f"| {name} | {cells:,} | {steps:,} | {peak_mb:.0f} | {per_cell:.0f} | {budget:.0f} | "
-        f"{verdict(peak_mb, budget)} |"
+        f"| {name} | {cells:,} | {steps:,} | {seconds:.1f} s | {peak_mb:.0f} | {per_cell:.0f} | "
+        f"{budget:.0f} | {verdict(peak_mb, budget)} |"
     )
     sys.stdout.flush()
 

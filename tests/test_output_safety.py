@@ -327,6 +327,15 @@ def test_a_nul_from_a_config_value_is_shown_escaped(invoke: Invoke, tmp_path: Pa
     assert result.stderr == f"Error: {config}: WIDTH must be a positive integer, got '1\\x000'\n"
 
 
+def test_an_output_name_in_a_usage_error_is_shown_escaped(invoke: Invoke) -> None:
+    result = invoke(["render", str(TINY), "-o", "maze\x1b[2J.bmp"])
+    assert result.exit_code == 2
+    assert result.stderr.endswith(
+        "Error: cannot tell the format of 'maze\\x1b[2J.bmp': name it .png, .svg or .txt, "
+        "or give --format png|svg|text\n"
+    )
+
+
 def test_undecodable_names_are_escaped_and_json_stays_utf8(tmp_path: Path) -> None:
     bad = os.fsencode(tmp_path) + b"/bad\xff\x1b.txt"
     with open(bad, "wb") as handle:

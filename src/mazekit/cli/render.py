@@ -20,7 +20,7 @@ from ..drawing import (
 )
 from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
-from ..errors import ConfigError, MazeError
+from ..errors import ConfigError, MazeError, printable
 from ._common import (
     display_name,
     fail,
@@ -84,7 +84,7 @@ def _format(output: str | None, output_format: str | None) -> Format:
     found = format_from_name(output)
     if found is None:
         raise click.UsageError(
-            f"cannot tell the format of '{output}': name it .png, .svg or .txt, "
+            f"cannot tell the format of '{printable(output)}': name it .png, .svg or .txt, "
             "or give --format png|svg|text"
         )
     return found

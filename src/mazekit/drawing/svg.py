@@ -99,31 +99,49 @@ def _grown(boxes: list[Box], by: int, width: int, height: int) -> list[Box]:
     return grown
 
 
-def _sprite_paths(scene: Scene) -> dict[Ink, list[str]]:
-    """Per ink, one rectangle per run of that ink in each row of each sprite's stamp."""
+def _sprite_paths(scene: Scene) -> Iterator[tuple[Ink, Iterator[str]]]:
+    """Per ink (in Ink order), one rectangle per run of that ink in each row of each sprite's
+    stamp, over every cell of that sprite; the text comes a block of rows at a time."""
     from .sprites import SPRITES, stamp
 
     assert scene.sprites is not None  # the caller checked
-    g = scene.geometry
-    side = g.cell - g.wall
-    first = g.margin + g.wall
-    paths: dict[Ink, list[str]] = {}
+    sprites = scene.sprites
+    side = scene.geometry.cell - scene.geometry.wall
+    # sprite -> {ink: its runs in the stamp}, for the sprites the board shows
+    runs: dict[Ink, dict[int, list[tuple[int, int, int]]]] = {}
     for sprite in SPRITES:
-        cells = np.argwhere(scene.sprites == sprite).tolist()
-        if not cells:
+        if not (sprites == sprite).any():
             continue
         picture = stamp(sprite, side)
-        for ink in np.unique(picture[picture != 0]).tolist():
-            rows, starts, ends = _runs(picture == ink)
-            runs = list(zip(rows, starts, ends, strict=True))
-            parts = paths.setdefault(Ink(ink), [])
-            for y, x in cells:
-                left, top = first + x * g.cell, first + y * g.cell
+        runs[sprite] = {
+            ink: list(zip(*_runs(picture == ink), strict=True))
+            for ink in np.unique(picture[picture != 0]).tolist()
+        }
+    inks = sorted({ink for by_ink in runs.values() for ink in by_ink})
+    for ink in inks:
+        yield Ink(ink), _sprite_ink_path(scene, ink, runs)
+
+
+def _sprite_ink_path(
+    scene: Scene, ink: int, runs: dict[Ink, dict[int, list[tuple[int, int, int]]]]
+) -> Iterator[str]:
+    """The path data of one ink over every sprite that has it, sprite by sprite."""
+    assert scene.sprites is not None
+    g = scene.geometry
+    first = g.margin + g.wall
+    for sprite, by_ink in runs.items():
+        if ink not in by_ink:
+            continue
+        for top in range(0, scene.sprites.shape[0], BLOCK):
+            ys, xs = np.nonzero(scene.sprites[top : top + BLOCK] == sprite)
+            parts: list[str] = []
+            for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+                left, upper = first + x * g.cell, first + (top + y) * g.cell
                 parts.extend(
-                    f"M{left + start} {top + row}h{end - start + 1}v1h-{end - start + 1}z"
-                    for row, start, end in runs
+                    f"M{left + start} {upper + row}h{end - start + 1}v1h-{end - start + 1}z"
+                    for row, start, end in by_ink[ink]
                 )
-    return paths
+            yield "".join(parts)
 
 
 def _cell_path(geometry: Geometry, mask: npt.NDArray[np.bool_]) -> Iterator[str]:
@@ -228,8 +246,8 @@ def svg_chunks(scene: Scene) -> Iterator[str]:
             _path_path(scene),
         )
     if scene.sprites is not None:
-        for ink, parts in sorted(_sprite_paths(scene).items()):
-            yield f'<path fill="{hex_color(palette[ink])}" d="{"".join(parts)}"/>\n'
+        for ink, data in _sprite_paths(scene):
+            yield from _element(f'fill="{hex_color(palette[ink])}"', data)
     yield "</svg>\n"
 
 

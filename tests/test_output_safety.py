@@ -159,6 +159,22 @@ def test_hard_links_are_kept(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
 
 
+def test_a_private_file_is_never_staged_readable_by_others(tmp_path: Path) -> None:
+    target = tmp_path / "secret.txt"
+    target.write_text("old")
+    target.chmod(0o600)
+    seen: list[int] = []
+
+    def chunks() -> Iterator[bytes]:
+        yield b"new "
+        seen.extend(stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir() if p != target)
+        yield b"secret"
+
+    atomic_write(target, chunks())
+    assert seen == [0o600]
+    assert (target.read_text(), stat.S_IMODE(target.stat().st_mode)) == ("new secret", 0o600)
+
+
 def test_a_symlink_loop_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "a").symlink_to("b")
     (tmp_path / "b").symlink_to("a")

@@ -51,8 +51,12 @@ def remove_temporaries() -> None:
 
 def _own_descriptor(directory: str, name: str) -> int | None:
     """N when ``directory/name`` is /proc/<this process>/fd/N (or a thread's), else None."""
+    if not name.isdigit():
+        return None
+    if directory == "/dev/fd":  # where /dev/fd is a folder of its own (BSD, macOS)
+        return int(name)
     parts = directory.split("/")  # ['', 'proc', pid, 'fd'] or ['', 'proc', pid, 'task', tid, 'fd']
-    if not name.isdigit() or len(parts) not in (4, 6) or parts[:2] != ["", "proc"]:
+    if len(parts) not in (4, 6) or parts[:2] != ["", "proc"]:
         return None
     if parts[2] != str(os.getpid()) or parts[-1] != "fd":
         return None
@@ -140,13 +144,13 @@ def _write_special(path: str, data: Chunks) -> None:
             stream.write(chunk)
 
 
-def _temporary(directory: str, base: str) -> tuple[int, str]:
-    """A new, registered temporary file beside the target; mode 0666 less the umask."""
+def _temporary(directory: str, base: str, mode: int) -> tuple[int, str]:
+    """A new, registered temporary file beside the target, with ``mode`` less the umask."""
     for _ in range(100):
         name = os.path.join(directory, f".{base}.{os.urandom(4).hex()}.tmp")
         _TEMPORARIES.add(name)  # before it exists, so an interrupt can never leave it behind
         try:
-            return os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o666), name
+            return os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL, mode), name
         except FileExistsError:
             _TEMPORARIES.discard(name)
         except BaseException:
@@ -163,7 +167,8 @@ def _copy_in_place(path: str, source: int, size: int) -> None:
     target = os.open(path, os.O_WRONLY)
     try:
         try:
-            os.posix_fallocate(target, 0, max(size, 1))
+            if hasattr(os, "posix_fallocate"):  # not on macOS
+                os.posix_fallocate(target, 0, max(size, 1))
         except OSError as error:
             if error.errno == errno.ENOSPC:
                 raise
@@ -191,7 +196,9 @@ def _write_regular(
         raise MazeError(READ_ONLY_MESSAGE, name)
     in_place = info is not None and info.st_nlink > 1 and not _read_only(path, info)
     try:
-        handle, temporary = _temporary(os.path.dirname(path), os.path.basename(path))
+        # Private until it gets the old file's mode: the old file may be private too.
+        mode = 0o666 if info is None else 0o600
+        handle, temporary = _temporary(os.path.dirname(path), os.path.basename(path), mode)
     except PermissionError:
         if info is None or _read_only(path, info):
             raise

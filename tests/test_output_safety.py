@@ -247,15 +247,23 @@ def test_another_users_file_in_a_shared_folder_keeps_its_owner(shared_dir: Path)
 
 
 def test_devices_are_written_in_place_never_renamed_over(tmp_path: Path) -> None:
-    atomic_write("/dev/null", [b"into ", b"nothing"])
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
-    with pytest.raises(MazeError, match=r"^/dev/full: cannot write: No space left on device$"):
-        atomic_write("/dev/full", b"x" * 10000)
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+    # Our own null and full devices: a bug here must never turn the real /dev/null into a file.
+    null, full = tmp_path / "null", tmp_path / "full"
+    try:
+        os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except PermissionError:
+        pytest.skip("making device nodes needs root")
+    atomic_write(null, [b"into ", b"nothing"])
+    assert stat.S_ISCHR(null.stat().st_mode)
+    with pytest.raises(MazeError, match=r"full: cannot write: No space left on device$"):
+        atomic_write(full, b"x" * 10000)
+    assert stat.S_ISCHR(full.stat().st_mode)
     with pytest.raises(MazeError, match="cannot write: Is a directory"):
         atomic_write(tmp_path, b"x")
     with pytest.raises(MazeError, match="cannot write: Is a directory"):
         atomic_write(f"{tmp_path}/new/", b"x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full", "null"]
 
 
 # -- 5. Ctrl-C from the first moment mazekit runs ---------------------------------------------

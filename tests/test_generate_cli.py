@@ -173,7 +173,7 @@ def test_perfect_and_imperfect(invoke: Invoke) -> None:
 
 
 def test_max_dead_ends(invoke: Invoke, workdir: Path) -> None:
-    from mazekit.pacman import dead_ends
+    from mazekit.analysis import dead_ends
 
     for limit in ("0", "3"):
         result = invoke(["generate", "--imperfect", "--seed", "1", "--max-dead-ends", limit])

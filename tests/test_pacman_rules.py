@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mazekit.board import centre, corners, middle_cells
 from mazekit.generators import ALGORITHMS, generate
 from mazekit.model import Maze
-from mazekit.pacman import centre, corners, middle_cells, pacmanize
+from mazekit.pacman import pacmanize
 from mazekit.rules import validate
 from mazekit.textformat import dump
 from tests import brute

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mazekit
-from mazekit.errors import ConfigError
+from mazekit.errors import BoardError, ConfigError, InvalidMazeError
 from mazekit.generators import ALGORITHMS, generate
-from mazekit.pacman import BoardError, InvalidMazeError, pacmanize
+from mazekit.pacman import pacmanize
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse
 from tests import brute

@@ -8,9 +8,11 @@ from __future__ import annotations
 from enum import IntEnum
 
 __all__ = [
+    "BoardError",
     "ConfigError",
     "ExitStatus",
     "FormatError",
+    "InvalidMazeError",
     "MazeError",
     "NoPathError",
     "PlacedError",
@@ -66,3 +68,11 @@ class NoPathError(MazeError):
 
 class TooLargeError(MazeError):
     """A request that would need more memory or time than mazekit allows."""
+
+
+class BoardError(MazeError):
+    """A maze that cannot be braided into a board within the limits asked for."""
+
+
+class InvalidMazeError(PlacedError):
+    """A maze that breaks a rule of validate, so it cannot be made a board; names the first."""

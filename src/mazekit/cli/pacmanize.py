@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import click
 
+from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..errors import MazeError
-from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS, pacmanize
+from ..pacman import pacmanize
 from ..textformat import dump
 from ._common import (
     display_name,

@@ -210,7 +210,7 @@ def command(
     try:
         check_maze(maze, options)  # the size limit, before the dead ends are computed
         if dead_ends:
-            from ..pacman import dead_ends as find_dead_ends  # only --dead-ends needs it
+            from ..analysis import dead_ends as find_dead_ends  # only --dead-ends needs it
 
             options = replace(options, dead_ends=find_dead_ends(maze))
         data = render_bytes(maze, options)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
+from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError
-from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report, validate
 from ..textformat import read_bytes, source_name
 from ._common import fail, json_format_option

@@ -34,15 +34,16 @@ def braid_walls(
     min_loops: int = MIN_LOOPS,
     target: int | None = None,
     rng: random.Random | None = None,
+    source: str | None = None,
 ) -> Walls:
     """The walls of ``facts.maze`` braided into a board; the maze itself is not changed.
 
     Opens walls of real dead ends, in a random order, until at most ``target`` (default
     ``max_dead_ends``) are left, then opens random walls until there are ``min_loops`` loops.
     Raises BoardError when the result would keep more than ``max_dead_ends`` real dead ends
-    or fewer than ``min_loops`` loops.
+    or fewer than ``min_loops`` loops; ``source`` names the maze in it.
     """
-    board = _Board(facts, rng or make_rng(0))
+    board = _Board(facts, rng or make_rng(0), source)
     board.braid(max_dead_ends if target is None else target)
     board.add_loops(min_loops)
     if board.remaining > max_dead_ends:
@@ -50,7 +51,8 @@ def braid_walls(
         raise BoardError(
             f"{board.remaining} real dead end{'' if one else 's'} "
             f"{'remains' if one else 'remain'}, more than the {max_dead_ends} allowed "
-            f"({'its' if one else 'their'} walls face cells that cannot be reached)"
+            f"({'its' if one else 'their'} walls face cells that cannot be reached)",
+            source,
         )
     return board.walls()
 
@@ -64,15 +66,21 @@ def braid(
     rng: random.Random | None = None,
     pattern: BoolGrid | None = None,
     facts: Analysis | None = None,
+    source: str | None = None,
 ) -> Maze:
     """A braided copy of ``maze`` (see braid_walls) with a new shortest path.
 
     ``pattern`` replaces the "42" as the cells never opened; ``facts`` is an Analysis of
-    ``maze`` already at hand (its pattern then rules).
+    ``maze`` already at hand (its pattern then rules); ``source`` names the maze in errors.
     """
     facts = facts if facts is not None else Analysis(maze, pattern_mask=pattern)
     walls = braid_walls(
-        facts, max_dead_ends=max_dead_ends, min_loops=min_loops, target=target, rng=rng
+        facts,
+        max_dead_ends=max_dead_ends,
+        min_loops=min_loops,
+        target=target,
+        rng=rng,
+        source=source,
     )
     path = shortest_path(walls, maze.entry, maze.exit) if maze.contains(maze.exit) else None
     return Maze(walls, maze.entry, maze.exit, path or "")
@@ -114,7 +122,8 @@ class _Board:
     whether a wall may open is 6 look-ups, and opening or closing it 6 updates.
     """
 
-    def __init__(self, facts: Analysis, rng: random.Random) -> None:
+    def __init__(self, facts: Analysis, rng: random.Random, source: str | None = None) -> None:
+        self.source = source
         walls = facts.maze.walls
         height, width = walls.shape
         self.width, self.height = width, height
@@ -321,7 +330,8 @@ class _Board:
         bound = self.loop_bound(len(codes))
         if wanted > bound:
             raise BoardError(
-                f"cannot make {wanted} loops: at most {bound} fit without a 3x3 open area"
+                f"cannot make {wanted} loops: at most {bound} fit without a 3x3 open area",
+                self.source,
             )
         rand = self.rng.random
         frame, moves_, real, blocks = self.frame, self.moves, self.real, self.blocks
@@ -363,7 +373,8 @@ class _Board:
         if self.loops < wanted:
             raise BoardError(
                 f"cannot make {wanted} loops: braiding found room for {self.loops} without a "
-                "3x3 open area (another --seed may find more)"
+                "3x3 open area (another --seed may find more)",
+                self.source,
             )
 
     def _near_walls(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:

@@ -37,8 +37,13 @@ class MazeError(Exception):
         self.message = message
         self.source = source
 
+    @property
+    def detail(self) -> str:
+        """The text after ``<source>: ``: the message, with its place when it has one."""
+        return self.message
+
     def __str__(self) -> str:
-        return f"{self.source}: {self.message}" if self.source else self.message
+        return f"{self.source}: {self.detail}" if self.source else self.detail
 
 
 class PlacedError(MazeError):
@@ -49,9 +54,12 @@ class PlacedError(MazeError):
         self.line = line
         self.column = column
 
+    @property
+    def detail(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
     def __str__(self) -> str:
-        where = f"{self.line}:{self.column}: {self.message}"
-        return f"{self.source}:{where}" if self.source else where
+        return f"{self.source}:{self.detail}" if self.source else self.detail
 
 
 class FormatError(PlacedError):

@@ -31,10 +31,10 @@ __all__ = [
 ]
 
 
-def _count(name: str, value: int) -> int:
+def _count(name: str, value: int, source: str | None) -> int:
     """A limit given to pacmanize: a non-negative integer, or ConfigError naming it."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ConfigError(f"{name} must be a non-negative integer, got '{value}'")
+        raise ConfigError(f"{name} must be a non-negative integer, got '{value}'", source)
     return value
 
 
@@ -44,14 +44,16 @@ def pacmanize(
     max_dead_ends: int = MAX_DEAD_ENDS,
     min_loops: int = MIN_LOOPS,
     seed: int | None = None,
+    source: str | None = None,
 ) -> Maze:
     """``maze`` braided into a Pac-Man board (specs/pacman.md), aiming for 0 real dead ends.
 
     InvalidMazeError when ``maze`` breaks a rule of validate (the path aside: a new one is
     written), BoardError when the limits cannot be met. Without a seed, seed 0: deterministic.
+    ``source`` names the maze in those errors (a file name).
     """
-    limit = _count("max_dead_ends", max_dead_ends)
-    loops = _count("min_loops", min_loops)
+    limit = _count("max_dead_ends", max_dead_ends, source)
+    loops = _count("min_loops", min_loops, source)
     facts = Context(maze)
     report = evaluate(facts, skip=("path",), limit=1)
     if not report.valid:
@@ -63,7 +65,18 @@ def pacmanize(
             else ""
         )
         raise InvalidMazeError(
-            f"not a valid maze: {first.rule}: {first.message}{tail}", first.line, first.column
+            f"not a valid maze: {first.rule}: {first.message}{tail}",
+            first.line,
+            first.column,
+            source,
         )
     rng = make_rng(0 if seed is None else seed)
-    return braid(maze, max_dead_ends=limit, min_loops=loops, target=0, rng=rng, facts=facts)
+    return braid(
+        maze,
+        max_dead_ends=limit,
+        min_loops=loops,
+        target=0,
+        rng=rng,
+        facts=facts,
+        source=source,
+    )

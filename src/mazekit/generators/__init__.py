@@ -37,6 +37,7 @@ __all__ = [
     "check",
     "generate",
     "load_algorithm",
+    "parse_algorithm",
 ]
 
 # algorithm name -> module of this package
@@ -59,6 +60,14 @@ class Algorithm(Protocol):
     PERFECT: bool
 
     def carve(self, grid: Grid, rng: random.Random) -> None: ...
+
+
+def parse_algorithm(name: str, text: str, source: str | None = None) -> str:
+    """An algorithm name in any case (``--algorithm`` or ALGORITHM), as registered; ConfigError
+    naming ``name`` for any other text."""
+    if text.lower() in ALGORITHMS:
+        return text.lower()
+    raise ConfigError(f"{name} must be one of {', '.join(ALGORITHMS)}, got {echo(text)}", source)
 
 
 def load_algorithm(name: str) -> Algorithm:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..model import DIRECTIONS
 from ..search import bfs_flat
-from .grid import Grid, Search
+from .grid import Search, SearchGrid
 
 __all__ = ["mark", "reversed_moves"]
 
@@ -26,7 +26,7 @@ def reversed_moves(moves: int) -> int:
     return result
 
 
-def mark(grid: Grid, goal: int, moves: int) -> Search:
+def mark(grid: SearchGrid, goal: int, moves: int) -> Search:
     """Distances to ``goal`` along the ``moves`` bits, for every cell that can reach it.
 
     The backward search runs to the end (no early stop), so the marking is complete:

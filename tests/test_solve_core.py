@@ -100,7 +100,7 @@ def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
 
 
 def test_east_south_moves_in_an_open_grid_count_like_the_seed() -> None:
-    """Only right and down steps (shared/seeds/003): C(w + h - 2, w - 1) monotone paths."""
+    """Only right and down steps (specs/solve.md, --moves): C(w + h - 2, w - 1) monotone paths."""
     walls = np.zeros((6, 8), dtype=np.uint8)
     walls[0, :] |= 1
     walls[-1, :] |= 4

@@ -1,7 +1,6 @@
 """Paths with restricted moves (``--moves ES``): mark the hopeless cells first, then walk.
 
-Steps, after ../shared/seeds/003 (steps only right and down, with cells that lead nowhere
-marked before the search): a breadth-first search backwards from the goal, over the reversed
+Steps (specs/solve.md, "--moves"): a breadth-first search backwards from the goal, over the reversed
 allowed moves, reaches exactly the cells from which the goal can be reached; every other cell
 is marked and is never entered. The cells reached carry their distance to the goal, so the
 search forward from the start needs no backtracking: each step takes the first allowed move

@@ -94,9 +94,8 @@ def command(
             found = stats(read(file))
         except MazeError as error:
             failed = True
-            click.echo(printable(f"Error: {error}"), err=True)
-            error.source = None  # the JSON entry names the file already
-            entries.append({"file": name, "error": printable(str(error))})
+            click.echo(f"Error: {error}", err=True)  # str() escapes control bytes
+            entries.append({"file": name, "error": printable(error.detail)})  # names the file
             continue
         if expect is not None and found.verdict != expect.upper():
             failed = True

@@ -61,14 +61,15 @@ def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
         yield "".join(batch).encode("utf-8")
 
 
-def render_chunks(maze: Maze, options: RenderOptions) -> Iterator[bytes]:
-    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes in chunks.
+def render_chunks(maze: Maze, options: RenderOptions, source: str | None = None) -> Iterator[bytes]:
+    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes in chunks;
+    ``source`` names the maze in a MazeError.
 
     Every check (MazeError) happens here, before the first chunk: text and SVG are then made
     as they are written, so a large maze never sits in memory as one string. A PNG is one chunk.
     """
-    check_maze(maze, options)  # the size limit comes before any work
-    scene = build_scene(maze, options)
+    check_maze(maze, options, source)  # the size limit comes before any work
+    scene = build_scene(maze, options, source)
     if options.format == "png":
         from .png import render_png
 
@@ -82,9 +83,10 @@ def render_chunks(maze: Maze, options: RenderOptions) -> Iterator[bytes]:
     return _encoded(text_lines(scene, options.charset, options.ansi))
 
 
-def render_bytes(maze: Maze, options: RenderOptions) -> bytes:
-    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes."""
-    return b"".join(render_chunks(maze, options))
+def render_bytes(maze: Maze, options: RenderOptions, source: str | None = None) -> bytes:
+    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes;
+    ``source`` names the maze in a MazeError."""
+    return b"".join(render_chunks(maze, options, source))
 
 
 def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **options: Any) -> None:

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mazekit import generate, render
 from mazekit.drawing import RenderOptions, format_from_name, render_bytes
@@ -304,6 +306,19 @@ def test_ctrl_c_at_any_moment_of_start_up_is_quiet() -> None:
         assert (process.returncode, stdout, stderr) == (130, b"", b""), delay
 
 
+def test_an_ignored_ctrl_c_stays_ignored() -> None:
+    code = (
+        "import os, signal\n"
+        "import mazekit.__main__ as entry\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"  # as nohup leaves it
+        "entry.guard_interrupts()\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "print('still here')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (result.returncode, result.stdout, result.stderr) == (0, "still here\n", "")
+
+
 def test_ctrl_c_removes_the_temporary_file(tmp_path: Path) -> None:
     code = (
         "import os, sys\n"
@@ -342,6 +357,15 @@ def test_config_lines_end_only_at_a_newline(invoke: Invoke, tmp_path: Path, sepa
 
 
 # -- 7. messages show control bytes and undecodable names escaped ------------------------------
+
+
+@given(st.text())
+def test_printable_output_is_printable_and_idempotent(text: str) -> None:
+    shown = printable(text)
+    assert shown.isprintable()
+    assert printable(shown) == shown
+    if text.isprintable():
+        assert shown == text
 
 
 def test_a_nul_from_a_config_value_is_shown_escaped(invoke: Invoke, tmp_path: Path) -> None:

@@ -82,7 +82,25 @@ def main(side: int) -> None:
             _report(name, arguments, cells, _steps(source) if source else 0)
         steps = 30_000_000 if side >= 4000 else 4_000_000
         long_path = _long_path_maze(folder, 1000, steps)
-        _report("validate 1000x1000, long path", ["validate", str(long_path)], 10**6, steps)
+        for name, arguments in (
+            ("validate", ["validate", str(long_path)]),
+            ("render text", ["render", str(long_path), "-o", str(folder / "l.txt")]),
+            ("render svg", ["render", str(long_path), "-o", str(folder / "l.svg")]),
+            (
+                "render png --cell 2",
+                [
+                    "render",
+                    str(long_path),
+                    "--cell",
+                    "2",
+                    "--wall",
+                    "1",
+                    "-o",
+                    str(folder / "l.png"),
+                ],
+            ),
+        ):
+            _report(f"{name}, 1000x1000, long path", arguments, 10**6, steps)
 
 
 def _peak_mb(argv: list[str]) -> tuple[float, float]:

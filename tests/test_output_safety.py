@@ -15,6 +15,7 @@ import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 from mazekit import generate, render
 from mazekit.drawing import RenderOptions, format_from_name, render_bytes
 from mazekit.errors import MazeError, printable
+from mazekit.model import Maze
 from mazekit.outfile import atomic_write
 from tests.conftest import SMALL_MAZE, Invoke
 
@@ -418,3 +420,18 @@ def test_text_and_svg_are_streamed_to_the_file(tmp_path: Path, name: str, charse
     assert peak < 50 * 200 * 200
     options = RenderOptions(format=format_from_name(name), charset=charset)  # type: ignore[arg-type]
     assert target.read_bytes() == render_bytes(maze, options)
+
+
+@pytest.mark.parametrize("name", ["maze.txt", "maze.png"])
+def test_a_long_path_costs_under_20_bytes_a_step(tmp_path: Path, name: str) -> None:
+    walls = np.full((100, 100), 15, dtype=np.uint8)
+    walls[0, :2] = (13, 7)  # one open wall, between (0,0) and (1,0)
+    steps = 2_000_000
+    maze = Maze(walls, (0, 0), (99, 99), "EW" * (steps // 2))  # drawn as is, walls crossed
+    tracemalloc.start()
+    try:
+        render(maze, tmp_path / name)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * steps  # 64-bit cells over the whole path took 25 (text) to 50 (PNG)

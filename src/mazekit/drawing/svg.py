@@ -35,7 +35,7 @@ Box = tuple[int, int, int, int]  # x, y, width, height in pixels
 # Wall lines (or cell rows, or path runs) turned into text at a time: what the SVG holds in
 # memory besides the Scene, however large the maze (specs/errors.md: 150 bytes per cell).
 BLOCK = 16
-RUN_BLOCK = 1 << 16
+PATH_BLOCK = 1 << 16  # path steps: their text is about 20 characters a run
 
 
 def _wall_boxes(scene: Scene) -> Iterator[list[Box]]:
@@ -164,26 +164,34 @@ def _number(value: float) -> str:
 def _path_path(scene: Scene) -> Iterator[str]:
     """One subpath per straight run of the path, through the middle of the path band.
 
-    The runs end where the path turns, and at its last cell; they are found with whole-array
-    steps and written a block of runs at a time.
+    A run ends where the path turns, and at its last cell. The turns are found with
+    whole-array steps over a block of steps at a time, and written as they are found.
     """
     g = scene.geometry
     centre = g.margin + g.path_offset + g.path_width / 2
     xs, ys = scene.path_x, scene.path_y
-    dx, dy = np.diff(xs), np.diff(ys)
-    turns = np.flatnonzero((dx[1:] != dx[:-1]) | (dy[1:] != dy[:-1])) + 1
-    del dx, dy
-    ends = np.append(turns, xs.size - 1)
-    del turns
-    for first in range(0, ends.size, RUN_BLOCK):
-        stop = ends[first : first + RUN_BLOCK]
-        start = ends[first - 1 : first - 1 + stop.size] if first else np.append(0, stop[:-1])
+    count = xs.size
+    run_start = 0
+    for low in range(1, count, PATH_BLOCK):
+        high = min(count, low + PATH_BLOCK)
+        # cell i (low <= i < high) ends a run when the step into it and the step out of it
+        # differ; the last cell always ends one
+        dx, dy = np.diff(xs[low - 1 : high + 1]), np.diff(ys[low - 1 : high + 1])
+        ends = np.flatnonzero((dx[1:] != dx[:-1]) | (dy[1:] != dy[:-1])) + low
+        if high == count:
+            ends = np.append(ends, count - 1)
+        if not ends.size:
+            continue
+        starts = np.empty_like(ends)
+        starts[0] = run_start
+        starts[1:] = ends[:-1]
+        run_start = int(ends[-1])
         parts: list[str] = []
         for x0, y0, x1, y1 in zip(
-            xs[start].tolist(),
-            ys[start].tolist(),
-            xs[stop].tolist(),
-            ys[stop].tolist(),
+            xs[starts].tolist(),
+            ys[starts].tolist(),
+            xs[ends].tolist(),
+            ys[ends].tolist(),
             strict=True,
         ):
             head = f"M{_number(centre + x0 * g.cell)} {_number(centre + y0 * g.cell)}"

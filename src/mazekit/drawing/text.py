@@ -13,7 +13,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from .scene import Charset, Scene
+from .scene import Charset, Scene, path_mask
 from .theme import Ink
 
 __all__ = ["ANSI", "MARKS", "render_text", "text_lines"]
@@ -109,8 +109,7 @@ def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.obje
     if scene.sprites is not None:
         placed = scene.sprites != 0
         codes[placed] = scene.sprites[placed]
-    on_path = np.zeros(codes.shape, dtype=bool)
-    on_path[scene.path_y, scene.path_x] = True
+    on_path = path_mask(scene)
     codes[on_path & (codes != Ink.ENTRY) & (codes != Ink.EXIT)] = Ink.PATH
     tokens = []
     for ink in Ink:

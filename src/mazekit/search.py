@@ -126,11 +126,6 @@ def reachable_mask(walls: Walls, start: Cell) -> BoolGrid:
     return np.asarray(labels == labels[y, x])
 
 
-def _flat_moves(width: int) -> tuple[tuple[int, int], ...]:
-    """(bit, flat offset) for N, E, S, W on a grid ``width`` cells wide."""
-    return tuple((d.bit, d.dy * width + d.dx) for d in DIRECTIONS)
-
-
 def flat_open_bits(walls: Walls) -> list[int]:
     """``open_bits`` as a flat Python list (index y * W + x), the form the searches loop over."""
     result: list[int] = open_bits(walls).ravel().tolist()

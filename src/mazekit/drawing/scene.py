@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ..errors import ConfigError, MazeError, NoPathError, TooLargeError
 from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from ..search import passages, shortest_path
+from ..search import passages, path_positions, shortest_path
 from .theme import RGB, THEMES, Ink, Palette, palette_for
 
 __all__ = [
@@ -188,12 +188,6 @@ def check_maze(maze: Maze, options: RenderOptions, source: str | None = None) ->
             )
 
 
-_DX = np.zeros(256, dtype=np.int8)
-_DY = np.zeros(256, dtype=np.int8)
-for _letter, _dx, _dy in (("N", 0, -1), ("E", 1, 0), ("S", 0, 1), ("W", -1, 0)):
-    _DX[ord(_letter)], _DY[ord(_letter)] = _dx, _dy
-
-
 def path_cells(maze: Maze, path: str, source: str | None = None) -> tuple[IntArray, IntArray]:
     """The cells a path visits from the entry, x and y arrays of len(path) + 1 (or 0).
 
@@ -201,16 +195,7 @@ def path_cells(maze: Maze, path: str, source: str | None = None) -> tuple[IntArr
     """
     if not path:
         return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)
-    letters = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
-    cells: list[IntArray] = []
-    for table, start in ((_DX, maze.entry[0]), (_DY, maze.entry[1])):
-        line = np.empty(letters.size + 1, dtype=np.int32)
-        line[0] = start
-        np.cumsum(table[letters], dtype=np.int32, out=line[1:])
-        line[1:] += start
-        cells.append(line)
-    xs, ys = cells
-    del letters, cells
+    xs, ys = path_positions(maze.entry, path)  # int32: half the memory of a long path
     outside = np.zeros(0, dtype=bool)
     for first in range(0, xs.size, STEP_BLOCK):
         x, y = xs[first : first + STEP_BLOCK], ys[first : first + STEP_BLOCK]

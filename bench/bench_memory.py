@@ -54,6 +54,11 @@ def main(side: int) -> None:
             ),
             ("validate", ["validate", str(maze)], maze),
             ("solve", ["solve", str(maze), "-o", str(folder / "s.txt")], maze),
+            (
+                "solve --format json",
+                ["solve", str(maze), "--format", "json", "-o", str(folder / "s.json")],
+                maze,
+            ),
             ("stats", ["stats", str(maze)], maze),
             ("pacmanize", ["pacmanize", str(maze), "-o", str(board)], maze),
             ("render text", ["render", str(maze), "-o", str(folder / "r.txt")], maze),

@@ -21,11 +21,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import generate, render
+from mazekit.cli.solve import _json as solve_json
 from mazekit.drawing import RenderOptions, format_from_name, render_bytes
 from mazekit.errors import MazeError, printable
 from mazekit.model import Maze
 from mazekit.outfile import atomic_write
-from tests.conftest import SMALL_MAZE, Invoke
+from mazekit.solvers import find_path
+from tests.conftest import SMALL_MAZE, Invoke, serpentine
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "samples" / "valid-2x1-tiny.txt"
@@ -435,3 +437,16 @@ def test_a_long_path_costs_under_20_bytes_a_step(tmp_path: Path, name: str) -> N
     finally:
         tracemalloc.stop()
     assert peak < 20 * steps  # 64-bit cells over the whole path took 25 (text) to 50 (PNG)
+
+
+def test_solve_json_writes_its_cells_as_it_makes_them() -> None:
+    solution = find_path(serpentine(300, 300), None, None)
+    steps = len(solution.path)
+    tracemalloc.start()
+    try:
+        size = sum(len(chunk) for chunk in solve_json(solution))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert size > 10 * steps  # "[x, y]" per cell: the whole document went by
+    assert peak < 20 * steps  # a list of 89,999 [x, y] lists took about 200 bytes a step

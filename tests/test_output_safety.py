@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import stat
 import subprocess
@@ -32,7 +33,7 @@ from tests.conftest import SMALL_MAZE, Invoke, serpentine
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ROOT / "samples" / "valid-2x1-tiny.txt"
 SOLVED = TINY.read_text()  # already solved: solve writes the same bytes back
-MAZEKIT = f"{sys.executable} -m mazekit"
+MAZEKIT = f"{shlex.quote(sys.executable)} -m mazekit"
 NOBODY = 65534
 
 

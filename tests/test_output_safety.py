@@ -166,6 +166,23 @@ def test_hard_links_are_kept(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
 
 
+@given(st.lists(st.binary(max_size=300), max_size=8), st.sampled_from(["new", "old", "linked"]))
+def test_any_chunks_land_whole_and_leave_nothing_behind(chunks: list[bytes], kind: str) -> None:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        target = folder / "out.bin"
+        if kind != "new":
+            target.write_bytes(b"previous content " * 30)
+        if kind == "linked":
+            os.link(target, folder / "other.bin")
+        atomic_write(target, iter(chunks))
+        assert target.read_bytes() == b"".join(chunks)
+        names = ["other.bin", "out.bin"] if kind == "linked" else ["out.bin"]
+        assert sorted(p.name for p in folder.iterdir()) == names
+        if kind == "linked":
+            assert (folder / "other.bin").read_bytes() == b"".join(chunks)
+
+
 def test_a_private_file_is_never_staged_readable_by_others(tmp_path: Path) -> None:
     target = tmp_path / "secret.txt"
     target.write_text("old")

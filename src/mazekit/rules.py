@@ -232,6 +232,10 @@ def check_open_area(ctx: Context, limit: int) -> Findings:
     return _capped(found, limit, int(blocks.sum()))
 
 
+# Path steps checked at a time (specs/errors.md, Memory: 20 bytes per path step).
+_STEP_BLOCK = 1 << 20
+
+
 def check_path(ctx: Context, limit: int) -> Findings:
     """The path walks from entry to exit through open walls, and no path is shorter."""
     maze = ctx.maze
@@ -253,17 +257,23 @@ def check_path(ctx: Context, limit: int) -> Findings:
     steps = np.frombuffer(maze.path.encode("ascii"), dtype=np.uint8)
     xs, ys = path_positions(maze.entry, maze.path)
     # Step i goes from (xs[i], ys[i]) to (xs[i+1], ys[i+1]). Every step before the first bad
-    # one stays inside, so clipping only touches steps that are never reported.
-    lands_inside = (xs[1:] >= 0) & (xs[1:] < width) & (ys[1:] >= 0) & (ys[1:] < height)
-    moves = ctx.moves[np.clip(ys[:-1], 0, height - 1), np.clip(xs[:-1], 0, width - 1)]
-    crosses_open = (moves & LETTER_BIT[steps].astype(np.uint8)) != 0
-    bad = ~lands_inside | ~crosses_open
+    # one stays inside, so clipping only touches steps that are never reported. A block of
+    # steps at a time: the temporaries of a 60-million-step path would cost 30 bytes a step.
+    for first in range(0, steps.size, _STEP_BLOCK):
+        x, y = xs[first : first + _STEP_BLOCK + 1], ys[first : first + _STEP_BLOCK + 1]
+        lands_inside = (x[1:] >= 0) & (x[1:] < width) & (y[1:] >= 0) & (y[1:] < height)
+        moves = ctx.moves[np.clip(y[:-1], 0, height - 1), np.clip(x[:-1], 0, width - 1)]
+        bits = LETTER_BIT[steps[first : first + _STEP_BLOCK]].astype(np.uint8)
+        bad = ~lands_inside | ((moves & bits) == 0)
+        if bad.any():
+            break
     if bad.any():
-        index = int(np.argmax(bad))
+        offset = int(np.argmax(bad))
+        index = first + offset
         here = (int(xs[index]), int(ys[index]))
         there = (int(xs[index + 1]), int(ys[index + 1]))
         letter = maze.path[index]
-        if not lands_inside[index]:
+        if not lands_inside[offset]:
             message = f"step {index + 1} ({letter}) from {_pt(here)} leaves the grid"
         else:
             message = (

@@ -124,7 +124,7 @@ def output_option(
         is_flag=True,
         expose_value=False,
         callback=_remember_force,
-        help="Replace a read-only output file (-o) instead of refusing it.",
+        help="Replace a read-only output file instead of refusing it.",
     )
 
     def decorate(function: F) -> F:

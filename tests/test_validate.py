@@ -252,11 +252,11 @@ def test_perfect_config_turns_on_the_perfect_rule(invoke: Invoke, tmp_path: Path
     assert "perfect" in result.stdout.splitlines()[-1]
 
 
-def test_bad_config_is_fatal(invoke: Invoke, tmp_path: Path) -> None:
+def test_a_bad_config_is_a_problem_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     config = tmp_path / "config.txt"
     config.write_text("WIDTH=20\n")
     result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
         f"Error: {config}: missing mandatory keys HEIGHT, ENTRY, EXIT, OUTPUT_FILE, PERFECT\n"
@@ -265,7 +265,7 @@ def test_bad_config_is_fatal(invoke: Invoke, tmp_path: Path) -> None:
 
 def test_a_config_path_that_is_a_directory_cannot_be_read(invoke: Invoke, tmp_path: Path) -> None:
     result = invoke(["validate", "--config", str(tmp_path)], input=SMALL_MAZE)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"Error: {tmp_path}: cannot read: Is a directory\n"
 
@@ -274,7 +274,7 @@ def test_config_numbers_are_ascii_digits_only(invoke: Invoke, tmp_path: Path) ->
     config = tmp_path / "config.txt"
     config.write_text("WIDTH=+4\nHEIGHT=2\nENTRY=0,0\nEXIT=0,1\nOUTPUT_FILE=m.txt\nPERFECT=True\n")
     result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == f"Error: {config}: WIDTH must be a positive integer, got '+4'\n"
 
 
@@ -320,14 +320,24 @@ def test_malformed_path_line_is_a_format_problem_only(invoke: Invoke) -> None:
 def test_several_files_one_unreadable(invoke: Invoke, tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text(SMALL_MAZE)
-    missing = tmp_path / "missing.txt"
-    result = invoke(["validate", str(good), str(missing), str(tmp_path)])
+    locked = tmp_path / "locked.txt"
+    locked.symlink_to(locked)  # a loop of links: it exists, but cannot be read
+    result = invoke(["validate", str(good), str(locked)])
     assert result.exit_code == 1
-    assert _lines(result.stdout) == [f"{good}: ok", "3 files: 1 ok, 2 invalid"]
+    assert _lines(result.stdout) == [f"{good}: ok", "2 files: 1 ok, 1 invalid"]
     assert _lines(result.stderr) == [
-        f"Error: {missing}: cannot read: No such file or directory",
-        f"Error: {tmp_path}: cannot read: Is a directory",
+        f"Error: {locked}: cannot read: Too many levels of symbolic links",
     ]
+
+
+def test_a_path_that_names_nothing_is_a_problem_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(SMALL_MAZE)
+    missing = tmp_path / "missing.txt"
+    result = invoke(["validate", str(good), str(missing)])
+    assert result.exit_code == 2  # a typo of the grader, not a bad submission
+    assert _lines(result.stdout) == [f"{good}: ok", "2 files: 1 ok, 0 invalid, 1 not found"]
+    assert result.stderr == f"Error: {missing}: cannot read: No such file or directory\n"
 
 
 def test_json_report(invoke: Invoke, tmp_path: Path) -> None:
@@ -336,15 +346,18 @@ def test_json_report(invoke: Invoke, tmp_path: Path) -> None:
         _edit(SMALL_MAZE, lambda m: m.walls.__setitem__((1, 3), m.walls[1, 3] & ~np.uint8(2)))
     )
     result = invoke(["validate", "--format", "json", str(bad), str(tmp_path / "none.txt")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     document = json.loads(result.stdout)
     assert document == {
+        "schema_version": 1,
         "valid": False,
+        "error": f"{tmp_path / 'none.txt'}: cannot read: No such file or directory",
         "files": [
             {
                 "file": str(bad),
                 "valid": False,
                 "error": None,
+                "counts": {"border": 1},
                 "violations": [
                     {
                         "rule": "border",
@@ -360,10 +373,12 @@ def test_json_report(invoke: Invoke, tmp_path: Path) -> None:
                 "file": str(tmp_path / "none.txt"),
                 "valid": False,
                 "error": "cannot read: No such file or directory",
+                "counts": {},
                 "violations": [],
                 "omitted": {},
             },
         ],
+        "totals": {"files": 2, "valid": 0, "invalid": 2, "violations": {"border": 1}},
     }
 
 

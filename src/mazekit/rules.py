@@ -11,14 +11,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import islice
-from typing import Literal
+from os import PathLike
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from . import pacman as board
 from . import pattern as glyph
-from .config import Config
+from .config import Config, load_config
 from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
 from .search import (
     UNREACHED,
@@ -28,7 +29,7 @@ from .search import (
     open_bits,
     passages,
 )
-from .textformat import Problem, scan
+from .textformat import Problem, read_bytes, scan, source_name
 
 __all__ = [
     "PACMAN_RULES",
@@ -577,15 +578,29 @@ RULE_IDS: tuple[str, ...] = tuple(rule.id for rule in RULES)
 
 @dataclass
 class Report:
-    """The outcome of validating one maze: violations by rule, and how many were left out."""
+    """The outcome of validating one maze: violations by rule, and how many were left out.
+
+    ``error`` says why a file could not be checked at all (then there are no violations).
+    """
 
     violations: list[Violation] = field(default_factory=list)
     omitted: dict[str, int] = field(default_factory=dict)
     source: str | None = None
+    error: str | None = None
 
     @property
     def valid(self) -> bool:
-        return not self.violations
+        return not self.violations and self.error is None
+
+    @property
+    def file(self) -> str | None:
+        """The file's name as the JSON output gives it (``source``)."""
+        return self.source
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Violations per broken rule, omitted ones included, in rule order."""
+        return {rule: self.count(rule) for rule in RULE_IDS if self.count(rule)}
 
     def rules_broken(self) -> list[str]:
         """Ids of the broken rules, in rule order, each once."""
@@ -600,6 +615,26 @@ class Report:
         hidden = sum(n for r, n in self.omitted.items() if rule is None or r == rule)
         return shown + hidden
 
+    def to_dict(self) -> dict[str, Any]:
+        """This file as one entry of the JSON output of specs/validate.md (plain JSON types)."""
+        return {
+            "file": self.source,
+            "valid": self.valid,
+            "error": self.error,
+            "counts": self.counts,
+            "violations": [
+                {
+                    "rule": v.rule,
+                    "message": v.message,
+                    "line": v.line,
+                    "column": v.column,
+                    "cell": list(v.cell) if v.cell is not None else None,
+                }
+                for v in self.violations
+            ],
+            "omitted": dict(self.omitted),
+        }
+
 
 def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
     ordered = sorted(problems, key=lambda p: (p.line, p.column))
@@ -608,31 +643,50 @@ def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
 
 
 def validate(
-    maze: Maze | bytes | str,
+    maze: Maze | bytes | str | PathLike[str],
     *,
     pattern: PatternMode = "strict",
     perfect: bool = False,
-    config: Config | None = None,
+    config: Config | str | PathLike[str] | None = None,
     skip: Iterable[str] = (),
+    select: Iterable[str] | None = None,
     limit: int | None = 20,
     source: str | None = None,
     pacman: bool = False,
     min_loops: int = board.MIN_LOOPS,
     max_dead_ends: int = board.MAX_DEAD_ENDS,
 ) -> Report:
-    """Check ``maze`` (a Maze, or the bytes or text of a file) against every rule.
+    """Check ``maze`` (a Maze, the bytes of a file, or a path as str or PathLike) against the rules.
 
-    ``perfect`` (or a config with PERFECT=True) adds the perfect rule; ``config`` adds the
-    config rule; ``pacman`` adds the board rules with their two limits; ``skip`` turns rules
-    off by id. At most ``limit`` violations are kept per rule (None keeps all); the rest are
-    counted in ``Report.omitted``.
+    ``perfect`` (or a config with PERFECT=True) adds the perfect rule; ``config`` (a Config or
+    the path of a config file) adds the config rule; ``pacman`` adds the board rules with their
+    two limits; ``select`` runs only the rules it names (opt-in ones too), ``skip`` turns rules
+    off. At most ``limit`` violations are kept per rule (None keeps all); the rest are counted
+    in ``Report.omitted``. A file or config that cannot be read raises its MazeError.
     """
     if pattern not in PATTERN_MODES:
         raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
-    skipped = set(skip)
-    unknown = skipped - set(RULE_IDS)
-    if unknown:
-        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    skipped = _rule_ids("skip", skip)
+    selected = None if select is None else _rule_ids("select", select)
+    if isinstance(config, (str, PathLike)):
+        config = load_config(config)
+    elif config is not None and not isinstance(config, Config):
+        raise TypeError(
+            f"config must be a Config or the path of a config file, got {type(config).__name__}"
+        )
+    if selected is not None and "config" in selected and config is None:
+        raise ValueError("select: the rule config needs config=")
+    if isinstance(maze, (str, PathLike)):
+        if source is None:
+            source = source_name(maze)
+        maze = read_bytes(maze)
+    elif isinstance(maze, (bytearray, memoryview)):
+        maze = bytes(maze)
+    elif not isinstance(maze, (Maze, bytes)):
+        raise TypeError(
+            "maze must be a Maze, the bytes of a maze file, or a path (str or os.PathLike), "
+            f"got {type(maze).__name__}"
+        )
     cap = limit if limit is not None else 2**62
     report = Report(source=source)
 
@@ -642,23 +696,40 @@ def validate(
         if total > len(shown):
             report.omitted[rule] = total - len(shown)
 
+    def runs(rule: Rule) -> bool:
+        if rule.id in skipped:
+            return False
+        if selected is not None:
+            return rule.id in selected
+        return not rule.opt_in or wanted.get(rule.id, False)
+
+    wanted = {
+        "perfect": perfect or (config is not None and config.perfect),
+        "config": config is not None,
+        **dict.fromkeys(PACMAN_RULES, pacman),
+    }
     path_readable = True
-    if isinstance(maze, (bytes, str)):
+    if isinstance(maze, bytes):
         scanned = scan(maze)
-        if "format" not in skipped:
+        if runs(RULES[0]):
             record("format", _format_findings(scanned.problems, cap))
         path_readable = not any(p.on_path_line for p in scanned.problems)
         if scanned.maze is None:
             return report
         maze = scanned.maze
     ctx = Context(maze, pattern, config, path_readable, min_loops, max_dead_ends)
-    wanted = {
-        "perfect": perfect or (config is not None and config.perfect),
-        "config": config is not None,
-        **dict.fromkeys(PACMAN_RULES, pacman),
-    }
     for rule in RULES[1:]:
-        if rule.id in skipped or (rule.opt_in and not wanted.get(rule.id, False)):
-            continue
-        record(rule.id, rule.check(ctx, cap))
+        if runs(rule):
+            record(rule.id, rule.check(ctx, cap))
     return report
+
+
+def _rule_ids(name: str, ids: Iterable[str]) -> set[str]:
+    """The rule ids of ``skip`` or ``select`` as a set; ValueError for an unknown one."""
+    if isinstance(ids, str):
+        raise TypeError(f"{name} must be a list of rule ids, got str {ids!r}")
+    chosen = set(ids)
+    unknown = chosen - set(RULE_IDS)
+    if unknown:
+        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    return chosen

@@ -14,9 +14,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .board import MAX_DEAD_ENDS, MIN_LOOPS
 from .config import Config, load_config
 from .errors import MazeError
-from .pacman import MAX_DEAD_ENDS, MIN_LOOPS
 from .rules import PatternMode, Report, validate
 from .textformat import read_bytes, source_name
 

@@ -7,17 +7,18 @@ the breadth-first search is a tight loop over flat lists, since it must be seque
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from .model import ALL_WALLS, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from .model import ALL_WALLS, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
 
 __all__ = [
     "UNREACHED",
     "bfs_flat",
     "component_labels",
+    "count_loops",
     "distance_between",
     "distances",
     "flat_open_bits",
@@ -27,7 +28,6 @@ __all__ = [
     "reachable_mask",
     "shortest_path",
     "step_offsets",
-    "walk",
 ]
 
 UNREACHED = -1
@@ -92,6 +92,18 @@ def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
                 break
             parent = grand
     return parent.reshape(height, width)
+
+
+def count_loops(east: BoolGrid, south: BoolGrid, within: BoolGrid, components: int = 1) -> int:
+    """Independent loops (the cycle rank) among the ``within`` cells: open walls between two of
+    them, minus their number, plus the ``components`` they form (1 for the cells reached from
+    one cell); 0 when there are no cells. The one way mazekit counts loops."""
+    cells = int(within.sum())
+    if cells == 0:
+        return 0
+    edges = int((east & within[:, :-1] & within[:, 1:]).sum())
+    edges += int((south & within[:-1, :] & within[1:, :]).sum())
+    return edges - cells + components
 
 
 def reachable_mask(walls: Walls, start: Cell) -> BoolGrid:
@@ -222,19 +234,6 @@ def shortest_path(walls: Walls, start: Cell, goal: Cell) -> str | None:
     if dist[goal[1] * walls.shape[1] + goal[0]] < 0:
         return None
     return path_from_parents(dist, walls, goal)
-
-
-def walk(start: Cell, path: str) -> Iterator[tuple[int, Cell, Cell, int]]:
-    """Each step of ``path`` from ``start``: (index, from cell, to cell, wall bit crossed).
-
-    The walk does not look at walls or bounds; callers decide what a bad step means.
-    """
-    x, y = start
-    for index, letter in enumerate(path):
-        direction = BY_LETTER[letter]
-        nx, ny = x + direction.dx, y + direction.dy
-        yield index, (x, y), (nx, ny), direction.bit
-        x, y = nx, ny
 
 
 def distance_between(walls: Walls, start: Cell, goal: Cell) -> int:

@@ -15,10 +15,11 @@ import click
 from ..batch import DEFAULT_CONFIG_NAME, DEFAULT_GLOB, Job, Options, check_all, expand
 from ..batch import submissions as submission_jobs
 from ..batch import worker_count as workers_for
+from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError
-from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
+from ._common import COUNT
 
 __all__ = ["FORMATS", "SCHEMA_VERSION", "command"]
 
@@ -222,13 +223,13 @@ that matches no file, an internal error. --exit-zero turns 1 into 0.""",
 )
 @click.option(
     "--min-loops",
-    type=click.IntRange(min=0),
+    type=COUNT,
     metavar="N",
     help=f"With --pacman: at least N independent loops [{MIN_LOOPS}].",
 )
 @click.option(
     "--max-dead-ends",
-    type=click.IntRange(min=0),
+    type=COUNT,
     metavar="N",
     help="With --pacman: at most N real dead ends "
     f"[MAX_DEAD_ENDS of CONFIG, else {MAX_DEAD_ENDS}].",

@@ -77,12 +77,14 @@ def find_path(
     algorithm: str = "bfs",
     moves: str | None = None,
     count: bool = False,
+    source: str | None = None,
 ) -> Solution:
     """Solve ``maze`` from ``start`` (default: the entry) to ``goal`` (default: the exit).
 
     ``moves`` (letters such as ``"ES"``) restricts the steps and selects the restricted
     search, which marks the cells that cannot reach the goal first; ``count`` also counts the
-    shortest paths. MazeError when a cell is outside the grid, NoPathError when no path exists.
+    shortest paths. MazeError when a cell is outside the grid, NoPathError when no path exists;
+    ``source`` names the maze in them.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
@@ -92,7 +94,9 @@ def find_path(
     goal = maze.exit if goal is None else (int(goal[0]), int(goal[1]))
     for role, cell in ((start_role, start), (goal_role, goal)):
         if not maze.contains(cell):
-            raise MazeError(f"{_named(role, cell)} is outside the {maze.width}x{maze.height} grid")
+            raise MazeError(
+                f"{_named(role, cell)} is outside the {maze.width}x{maze.height} grid", source
+            )
 
     grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
     origin, target = grid.flat(start), grid.flat(goal)
@@ -102,7 +106,9 @@ def find_path(
         found = restricted.mark(grid, target, mask)
     if found.dist[origin] < 0:
         where = f"{_named(goal_role, goal)} is not reachable from {_named(start_role, start)}"
-        raise NoPathError(where if moves is None else f"{where} with moves {_letters(mask)}")
+        raise NoPathError(
+            where if moves is None else f"{where} with moves {_letters(mask)}", source
+        )
     path = first_shortest_path(grid, found.dist, origin, mask)
     return Solution(
         start=start,

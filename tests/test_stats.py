@@ -42,11 +42,11 @@ def _assert_matches_brute_force(maze: Maze) -> Stats:
     assert (found.real_dead_ends, found.enclosed_dead_ends) == (len(real), len(enclosed))
     assert (found.three_way, found.four_way) == (kinds["three_way"], kinds["four_way"])
     assert (found.straight, found.turning) == (kinds["straight"], kinds["turning"])
-    assert found.longest_branch == brute.longest_branch(maze)
-    assert found.path_length == brute.distance(maze, maze.entry, maze.exit)
-    if found.path_length is not None and maze.entry != maze.exit:
+    assert found.longest_dead_end_branch == brute.longest_branch(maze)
+    assert found.shortest_path == brute.distance(maze, maze.entry, maze.exit)
+    if found.shortest_path is not None and maze.entry != maze.exit:
         (ex, ey), (xx, xy) = maze.entry, maze.exit
-        assert found.tortuosity == found.path_length / (abs(xx - ex) + abs(xy - ey))
+        assert found.tortuosity == found.shortest_path / (abs(xx - ex) + abs(xy - ey))
     else:
         assert found.tortuosity is None
     return found
@@ -115,7 +115,7 @@ def test_the_longest_branch_is_the_deepest_dead_end_walk() -> None:
     for cell in brute.reachable(maze):
         reach[cell[1], cell[0]] = True
     assert longest_branch(open_bits(walls), reach, [0, 4]) == 3
-    assert stats(maze).longest_branch == 3
+    assert stats(maze).longest_dead_end_branch == 3
     # without pins the whole tree is peeled: its longest walk from a centre
     assert longest_branch(open_bits(walls), reach, []) > 3
 
@@ -126,7 +126,7 @@ def test_no_leaf_no_branch() -> None:
         open_wall(ring, x, y, letter)
     for x, y, letter in ((0, 0, "S"), (0, 1, "S"), (0, 2, "E"), (1, 2, "E")):
         open_wall(ring, x, y, letter)
-    assert stats(Maze(ring, (0, 0), (2, 2), "EESS")).longest_branch == 0
+    assert stats(Maze(ring, (0, 0), (2, 2), "EESS")).longest_dead_end_branch == 0
 
 
 # --- verdicts, in their order ------------------------------------------------------------------
@@ -149,8 +149,8 @@ def test_degenerate_at_most_one_reachable_cell() -> None:
     outside = serpentine(3, 2)
     outside.entry = (7, 7)
     found = stats(outside)
-    assert (found.verdict, found.reachable_cells, found.path_length) == ("DEGENERATE", 0, None)
-    assert found.longest_branch == 0 and not found.perfect
+    assert (found.verdict, found.reachable_cells, found.shortest_path) == ("DEGENERATE", 0, None)
+    assert found.longest_dead_end_branch == 0 and not found.perfect
 
 
 def test_disconnected() -> None:

@@ -48,8 +48,8 @@ class Stats:
     four_way: int
     straight: int
     turning: int
-    longest_branch: int
-    path_length: int | None
+    longest_dead_end_branch: int
+    shortest_path: int | None
     tortuosity: float | None
     perfect: bool
     verdict: str
@@ -59,6 +59,16 @@ class Stats:
     def cells(self) -> int:
         """W x H."""
         return self.width * self.height
+
+    @property
+    def longest_branch(self) -> int:
+        """The name of ``longest_dead_end_branch`` before 0.2 (the JSON key is the new one)."""
+        return self.longest_dead_end_branch
+
+    @property
+    def path_length(self) -> int | None:
+        """The name of ``shortest_path`` before 0.2 (the JSON key is the new one)."""
+        return self.shortest_path
 
     @property
     def junction_share(self) -> float:
@@ -81,8 +91,8 @@ class Stats:
             "dead_ends": {"real": self.real_dead_ends, "enclosed": self.enclosed_dead_ends},
             "junctions": {"three_way": self.three_way, "four_way": self.four_way, "share": share},
             "corridors": {"straight": self.straight, "turning": self.turning},
-            "longest_dead_end_branch": self.longest_branch,
-            "shortest_path": self.path_length,
+            "longest_dead_end_branch": self.longest_dead_end_branch,
+            "shortest_path": self.shortest_path,
             "tortuosity": tortuosity,
             "perfect": self.perfect,
             "verdict": self.verdict,
@@ -182,8 +192,8 @@ def stats(maze: Maze) -> Stats:
         four_way=int((degree == 4).sum()),
         straight=int((corridor & straight_bits).sum()),
         turning=int((corridor & ~straight_bits).sum()),
-        longest_branch=branch,
-        path_length=path_length,
+        longest_dead_end_branch=branch,
+        shortest_path=path_length,
         tortuosity=tortuosity,
         perfect=perfect,
         verdict=verdict,

@@ -20,12 +20,12 @@ def _count(number: int, noun: str) -> str:
 def _text(name: str, found: Stats) -> list[str]:
     """The text block of one file: its name, then one ``measure: value`` line each."""
     share = f"{100 * found.junction_share:.1f}%"
-    if found.path_length is None:
+    if found.shortest_path is None:
         path = "none (the exit cannot be reached from the entry)"
     elif found.tortuosity is None:
-        path = f"{_count(found.path_length, 'step')} (the entry is the exit)"
+        path = f"{_count(found.shortest_path, 'step')} (the entry is the exit)"
     else:
-        path = f"{_count(found.path_length, 'step')}, tortuosity {found.tortuosity:.2f}"
+        path = f"{_count(found.shortest_path, 'step')}, tortuosity {found.tortuosity:.2f}"
     verdict = found.verdict if found.reason is None else f"{found.verdict} ({found.reason})"
     return [
         f"{name}:",
@@ -38,7 +38,7 @@ def _text(name: str, found: Stats) -> list[str]:
         f"  junctions: {found.three_way} 3-way, {found.four_way} 4-way "
         f"({share} of reachable cells)",
         f"  corridor cells: {found.straight} straight, {found.turning} turning",
-        f"  longest dead-end branch: {_count(found.longest_branch, 'cell')}",
+        f"  longest dead-end branch: {_count(found.longest_dead_end_branch, 'cell')}",
         f"  shortest path: {path}",
         f"  perfect: {'yes' if found.perfect else 'no'}",
         f"  verdict: {verdict}",

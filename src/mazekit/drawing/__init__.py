@@ -36,6 +36,7 @@ __all__ = [
     "check_maze",
     "format_from_name",
     "parse_color",
+    "picture_bytes",
     "render",
     "render_bytes",
 ]
@@ -57,6 +58,17 @@ def render_bytes(maze: Maze, options: RenderOptions, source: str | None = None) 
     from .text import render_text
 
     return render_text(scene, options.charset, options.ansi).encode("utf-8")
+
+
+def picture_bytes(maze: Maze, format: str = "png", **options: Any) -> bytes:
+    """The picture of ``maze`` as the bytes of a PNG, SVG or text file (``mazekit.render_bytes``).
+
+    ``options`` are the fields of RenderOptions, as for ``render``; a bad one raises
+    ConfigError naming it.
+    """
+    if not isinstance(maze, Maze):
+        raise TypeError(f"maze must be a Maze, got {type(maze).__name__}")
+    return render_bytes(maze, RenderOptions(**{**options, "format": format}))
 
 
 def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **options: Any) -> None:

@@ -151,6 +151,7 @@ def check(job: Job, options: Options) -> Report:
         pacman=options.pacman,
         min_loops=options.min_loops,
         max_dead_ends=max_dead_ends,
+        strict_format=options.strict_format,
     )
 
 

@@ -22,9 +22,10 @@ from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config, load_config
 from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
 from .search import UNREACHED, distance_between, distances
-from .textformat import Problem, read_bytes, scan, source_name
+from .textformat import Problem, lowercase_digits, read_bytes, scan, source_name
 
 __all__ = [
+    "GRID_RULES",
     "PACMAN_RULES",
     "PATTERN_MODES",
     "RULES",
@@ -155,20 +156,13 @@ def check_entry_exit(ctx: Context, limit: int) -> Findings:
         ("exit", maze.exit, ctx.exit_line),
     ):
         x, y = cell
+        ending = ENTRY_UNUSABLE if name == "entry" else ""
         if not maze.contains(cell):
-            found.append(
-                Violation(
-                    "entry-exit",
-                    f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid",
-                    line,
-                    1,
-                    cell,
-                )
-            )
+            message = f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid{ending}"
+            found.append(Violation("entry-exit", message, line, 1, cell))
         elif ctx.pattern[y, x]:  # the 42 (strict) or any fully closed cell (any)
-            found.append(
-                Violation("entry-exit", f'{name} ({x},{y}) lies on the "42" pattern', line, 1, cell)
-            )
+            message = f'{name} ({x},{y}) lies on the "42" pattern{ending}'
+            found.append(Violation("entry-exit", message, line, 1, cell))
     if maze.entry == maze.exit:
         x, y = maze.exit
         found.append(
@@ -198,27 +192,72 @@ def check_pattern(ctx: Context, limit: int) -> Findings:
         if maze.walls[y, x] != ALL_WALLS
     ]
     found = (
-        _at(
-            "pattern",
-            f'cell ({x},{y}) of the "42" pattern is {int(maze.walls[y, x]):X}, not F',
-            (x, y),
-        )
+        _at("pattern", _open_walls_message((x, y), int(maze.walls[y, x])), (x, y))
         for x, y in broken
     )
     return _capped(found, limit, len(broken))
 
 
+def _open_walls_message(cell: Cell, walls: int) -> str:
+    """A "42" cell that is not F, in the words of walls: which of them are open."""
+    letters = [d.letter for d in DIRECTIONS if not walls & d.bit]
+    named = letters[0] if len(letters) == 1 else f"{', '.join(letters[:-1])} and {letters[-1]}"
+    verb = "wall is" if len(letters) == 1 else "walls are"
+    return (
+        f'cell {_pt(cell)} of the "42" must have all four walls closed (F), but its {named} '
+        f"{verb} open ({walls:X})"
+    )
+
+
 def check_connectivity(ctx: Context, limit: int) -> Findings:
-    """Every cell but the pattern's is reachable from the entry."""
-    if not ctx.entry_ok:
+    """Every cell but the pattern's is reachable from the entry: one violation per region of
+    unreachable cells (its size, its first cell in reading order), the root cause once."""
+    if _entry_problem(ctx) is not None:
         return [], 0
     lost = ~ctx.reachable & ~ctx.pattern
-    entry = ctx.maze.entry
-    found = (
-        _at("connectivity", f"cell ({x},{y}) is not reachable from the entry {_pt(entry)}", (x, y))
-        for x, y in cells_of_mask(lost, limit)
-    )
-    return _capped(found, limit, int(lost.sum()))
+    if not lost.any():
+        return [], 0
+    flat = np.flatnonzero(lost.ravel())
+    _, first, sizes = np.unique(ctx.labels.ravel()[flat], return_index=True, return_counts=True)
+    order = np.argsort(first)  # regions in the reading order of their first cell
+    width = ctx.maze.width
+    entry = _pt(ctx.maze.entry)
+
+    def found() -> Iterable[Violation]:
+        for region in order[:limit].tolist():
+            index = int(flat[first[region]])
+            cell = (index % width, index // width)
+            size = int(sizes[region])
+            if size > 1:
+                message = (
+                    f"a region of {size} cells is not reachable from the entry {entry}; "
+                    f"its first cell is {_pt(cell)}"
+                )
+            elif ctx.maze.walls[cell[1], cell[0]] == ALL_WALLS:
+                message = (
+                    f'cell {_pt(cell)} is fully closed (F) but is not part of the "42", '
+                    f"so it cannot be reached from the entry {entry}"
+                )
+            else:
+                message = f"cell {_pt(cell)} is not reachable from the entry {entry}"
+            yield _at("connectivity", message, cell)
+
+    return _capped(found(), limit, len(sizes))
+
+
+def _entry_problem(ctx: Context) -> str | None:
+    """Why no search can start at the entry (outside the grid, or on the "42"), else None."""
+    maze = ctx.maze
+    if not ctx.entry_ok:
+        return f"the entry {_pt(maze.entry)} is outside the {maze.width}x{maze.height} grid"
+    if ctx.pattern[maze.entry[1], maze.entry[0]]:
+        return f'the entry {_pt(maze.entry)} lies on the "42" pattern'
+    return None
+
+
+# A rule that starts from the entry reports nothing when the entry cannot be used: the
+# entry-exit violation says so once, with this ending, instead of every cell again.
+ENTRY_UNUSABLE = ": connectivity and the path cannot be checked from it"
 
 
 def _pt(cell: Cell) -> str:
@@ -250,7 +289,9 @@ def check_open_area(ctx: Context, limit: int) -> Findings:
 def check_path(ctx: Context, limit: int) -> Findings:
     """The path walks from entry to exit through open walls, and no path is shorter."""
     maze = ctx.maze
-    if not ctx.path_readable or not ctx.entry_ok:
+    if not ctx.path_readable:
+        return [], 0
+    if _entry_problem(ctx) is not None:
         return [], 0
     line = ctx.path_line
     if not maze.path:
@@ -320,7 +361,9 @@ _STEP_DX, _STEP_DY, _STEP_BIT = (_step_table(name) for name in ("dx", "dy", "bit
 
 def check_perfect(ctx: Context, limit: int) -> Findings:
     """The reachable cells form a tree: exactly one path between any two of them."""
-    if not ctx.entry_ok or ctx.loops <= 0:
+    if _entry_problem(ctx) is not None:
+        return [], 0
+    if ctx.loops <= 0:
         return [], 0
     first, second = sorted(_loop_closing_wall(ctx), key=lambda cell: (cell[1], cell[0]))
     message = (
@@ -411,7 +454,7 @@ def check_config(ctx: Context, limit: int) -> Findings:
 
 def check_dead_ends(ctx: Context, limit: int) -> Findings:
     """--pacman: at most ``max_dead_ends`` real dead ends; each one is named when over."""
-    if not ctx.entry_ok:
+    if _entry_problem(ctx) is not None:
         return [], 0
     real = ctx.dead_ends[0]
     total = int(real.sum())
@@ -431,7 +474,9 @@ def check_dead_ends(ctx: Context, limit: int) -> Findings:
 
 def check_loops(ctx: Context, limit: int) -> Findings:
     """--pacman: at least ``min_loops`` independent loops among the reachable cells."""
-    if not ctx.entry_ok or ctx.loops >= ctx.min_loops:
+    if _entry_problem(ctx) is not None:
+        return [], 0
+    if ctx.loops >= ctx.min_loops:
         return [], 0
     count = ctx.loops
     message = (
@@ -456,7 +501,7 @@ def check_key_cells(ctx: Context, limit: int) -> Findings:
     For an even side the centre may be any of the 2 or 4 middle cells, as the subject's own
     checking script accepts.
     """
-    if not ctx.entry_ok:
+    if _entry_problem(ctx) is not None:
         return [], 0
     maze = ctx.maze
     found: list[Violation] = []
@@ -508,6 +553,7 @@ RULES: tuple[Rule, ...] = (
     Rule("key-cells", "corners and centre free and reachable (--pacman)", check_key_cells, True),
 )
 PACMAN_RULES: tuple[str, ...] = ("dead-ends", "loops", "key-cells")
+GRID_RULES: tuple[str, ...] = ("coherence", "border", "pattern", "open-area")  # no entry needed
 RULE_IDS: tuple[str, ...] = tuple(rule.id for rule in RULES)
 
 
@@ -631,6 +677,7 @@ def validate(
     pacman: bool = False,
     min_loops: int = board.MIN_LOOPS,
     max_dead_ends: int = board.MAX_DEAD_ENDS,
+    strict_format: bool = False,
 ) -> Report:
     """Check ``maze`` (a Maze, the bytes of a file, or a path as str or PathLike) against the rules.
 
@@ -638,7 +685,8 @@ def validate(
     the path of a config file) adds the config rule; ``pacman`` adds the board rules with their
     two limits; ``select`` runs only the rules it names (opt-in ones too), ``skip`` turns rules
     off. At most ``limit`` violations are kept per rule (None keeps all); the rest are counted
-    in ``Report.omitted``. A file or config that cannot be read raises its MazeError.
+    in ``Report.omitted``. ``strict_format`` also reports lowercase hex digits. A file or
+    config that cannot be read raises its MazeError.
     """
     if pattern not in PATTERN_MODES:
         raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
@@ -667,12 +715,20 @@ def validate(
     path_readable = True
     if isinstance(maze, bytes):
         scanned = scan(maze)
+        problems = scanned.problems
+        if strict_format and scanned.walls is not None:
+            problems = [*problems, *lowercase_digits(maze, scanned.walls.shape[0])]
         if "format" not in skipped and (selected is None or "format" in selected):
             cap = limit if limit is not None else 2**62
-            _record(report, "format", _format_findings(scanned.problems, cap))
-        path_readable = not any(p.on_path_line for p in scanned.problems)
+            _record(report, "format", _format_findings(problems, cap))
+        path_readable = not any(p.on_path_line for p in problems)
         if scanned.maze is None:
-            return report
+            if scanned.walls is None or scanned.walls.size == 0:
+                return report
+            # The footer cannot be read, the grid can: the rules of the grid alone still run.
+            grid_only = Context(Maze(scanned.walls, (0, 0), (0, 0), ""), pattern)
+            chosen = set(GRID_RULES) if selected is None else selected & set(GRID_RULES)
+            return evaluate(grid_only, skip=skipped, select=chosen, limit=limit, report=report)
         maze = scanned.maze
     ctx = Context(
         maze,

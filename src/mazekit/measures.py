@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .model import DEGREE, EAST, NORTH, SOUTH, WEST, Maze
+from .analysis import PATTERN_MODES, Analysis, PatternMode
+from .model import ALL_WALLS, DEGREE, EAST, NORTH, SOUTH, WEST, Maze
 from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
 from .search import UNREACHED, distance_between
 
@@ -149,12 +150,19 @@ def longest_branch(
     return deepest
 
 
-def stats(maze: Maze) -> Stats:
-    """Measure ``maze`` (specs/stats.md) and give the first verdict of VERDICTS that applies."""
-    ctx = Context(maze)
+def stats(maze: Maze, *, pattern: PatternMode = "strict") -> Stats:
+    """Measure ``maze`` (specs/stats.md) and give the first verdict of VERDICTS that applies.
+
+    ``pattern`` says where the "42" is looked for, as validate's ``--pattern``; the measures
+    take the cells as they are: only the fully closed cells of that "42" count as pattern.
+    """
+    if pattern not in PATTERN_MODES:
+        raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
+    mask = Analysis(maze, pattern).pattern & (maze.walls == ALL_WALLS)
+    ctx = Context(maze, pattern, pattern_mask=mask)
     walls = maze.walls
     width, height = maze.width, maze.height
-    reach, pattern = ctx.reachable, ctx.pattern
+    reach, closed_42 = ctx.reachable, ctx.pattern
     moves, degree = ctx.moves, ctx.degree
     straight_bits = (moves == (NORTH | SOUTH)) | (moves == (EAST | WEST))
     corridor = degree == 2
@@ -175,7 +183,7 @@ def stats(maze: Maze) -> Stats:
 
     incoherent = check_coherence(ctx, 0)[1]
     reachable_cells = int(reach.sum())
-    connected = not bool((~reach & ~pattern).any())
+    connected = not bool((~reach & ~closed_42).any())
     perfect = ctx.entry_ok and connected and ctx.loops == 0
     real_count = int(real.sum())
     verdict, reason = _verdict(ctx, incoherent, reachable_cells, connected, real_count)
@@ -183,7 +191,7 @@ def stats(maze: Maze) -> Stats:
         width=width,
         height=height,
         reachable_cells=reachable_cells,
-        pattern_cells=int(pattern.sum()),
+        pattern_cells=int(closed_42.sum()),
         incoherent_walls=incoherent,
         loops=ctx.all_loops,
         real_dead_ends=real_count,

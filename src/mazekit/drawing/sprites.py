@@ -24,7 +24,7 @@ __all__ = ["GHOSTS", "SPRITES", "board_sprites", "ghost_cells", "stamp"]
 Stamp = npt.NDArray[np.uint8]
 
 # The ghost of each corner, in the order of mazekit.board.CORNER_NAMES: each one's scatter
-# target lies outside the maze beyond its corner (shared/seeds/001).
+# target lies outside the maze beyond its corner (specs/pacman.md).
 GHOSTS: tuple[Ink, ...] = (Ink.GHOST_PINK, Ink.GHOST_RED, Ink.GHOST_ORANGE, Ink.GHOST_CYAN)
 # The sprites a cell may hold, in the order they are placed (a later one takes the cell).
 SPRITES: tuple[Ink, ...] = (Ink.DOT, Ink.ENERGIZER, *GHOSTS, Ink.PLAYER)

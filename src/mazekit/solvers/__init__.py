@@ -2,7 +2,7 @@
 
 Every algorithm has one job: fill in distances to the goal, exact on every cell of every
 shortest path, and count the cells it visited. The path itself is then read off those
-distances by one shared walk (``paths.first_shortest_path``), so every algorithm returns the
+distances by the one shared walk (``mazekit.search.walk_shortest``), so every algorithm returns the
 same path: the first shortest one in N, E, S, W order (specs/solve.md, "Tie-breaking").
 """
 
@@ -12,16 +12,16 @@ from dataclasses import dataclass
 
 from ..errors import MazeError, NoPathError
 from ..model import ALL_WALLS, BY_LETTER, Cell, Maze
-from ..search import flat_open_bits
+from ..search import flat_open_bits, walk_shortest
 from . import astar, bfs, dead_end_fill, restricted
-from .grid import Grid, Search, SearchFunction
-from .paths import cells_of, count_shortest_paths, first_shortest_path
+from .grid import Search, SearchFunction, SearchGrid
+from .paths import cells_of, count_shortest_paths
 
 __all__ = [
     "ALGORITHMS",
-    "Grid",
     "Search",
     "SearchFunction",
+    "SearchGrid",
     "Solution",
     "find_path",
     "moves_mask",
@@ -98,7 +98,7 @@ def find_path(
                 f"{_named(role, cell)} is outside the {maze.width}x{maze.height} grid", source
             )
 
-    grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
     origin, target = grid.flat(start), grid.flat(goal)
     if moves is None:
         found = ALGORITHMS[algorithm](grid, origin, target)
@@ -109,7 +109,7 @@ def find_path(
         raise NoPathError(
             where if moves is None else f"{where} with moves {_letters(mask)}", source
         )
-    path = first_shortest_path(grid, found.dist, origin, mask)
+    path = walk_shortest(grid.bits, grid.width, found.dist, origin, mask)
     return Solution(
         start=start,
         goal=goal,

@@ -239,3 +239,17 @@ def test_jobs_give_the_same_bytes_in_the_same_order(invoke: Invoke, tmp_path: Pa
 def serial_text(invoke: Invoke, folder: Path) -> str:
     """The text output of one process, to compare ``-j 0`` (every core) against."""
     return str(invoke(["validate", str(folder)]).stdout)
+
+
+def test_workers_started_by_spawn_give_the_same_reports(tmp_path: Path) -> None:
+    """spawn (macOS's and Windows' default) imports the workers afresh: they must not rely on
+    anything but their arguments."""
+    from mazekit.batch import Options, check_all, expand
+
+    for index in range(4):
+        (tmp_path / f"m{index}.txt").write_text((BORDER if index % 2 else VALID).read_text())
+    jobs = expand([str(tmp_path)])
+    serial = [report.to_dict() for report in check_all(jobs, Options())]
+    spawned = [report.to_dict() for report in check_all(jobs, Options(), 2, "spawn")]
+    assert spawned == serial
+    assert [entry["valid"] for entry in spawned] == [True, False, True, False]

@@ -175,11 +175,13 @@ def check_all(
     jobs: Sequence[Job],
     options: Options,
     workers: int = 1,
+    start_method: str | None = None,
 ) -> Iterator[Report]:
     """Check ``jobs`` and yield their Reports in the same order, as each is known.
 
     With ``workers`` > 1 the Jobs are cut into slices checked by a pool of processes; a run
-    that reads stdin is checked here, in this process.
+    that reads stdin is checked here, in this process. ``start_method`` picks the way workers
+    start (the platform's default when None; the workers work under ``spawn`` too).
     """
     if workers <= 1 or len(jobs) < 2 * workers or any(job.path == STDIN for job in jobs):
         for job in jobs:
@@ -190,6 +192,6 @@ def check_all(
     # Slices small enough to keep every worker busy to the end, big enough to pickle rarely.
     size = max(1, min(256, len(jobs) // (workers * 4)))
     chunks = [(options, list(jobs[i : i + size])) for i in range(0, len(jobs), size)]
-    with multiprocessing.get_context().Pool(workers) as pool:
+    with multiprocessing.get_context(start_method).Pool(workers) as pool:
         for reports in pool.imap(_check_chunk, chunks):
             yield from reports

@@ -161,6 +161,20 @@ def _check_chunk(chunk: tuple[Options, list[Job]]) -> list[Report]:
     return [check(job, options) for job in jobs]
 
 
+def _watch_parent(parent: int) -> None:
+    """Worker start-up: end this worker when the main process is gone (killed by a closed pipe
+    or a signal it had no time to pass on), instead of waiting for work forever."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def worker_count(jobs: int) -> int:
     """The number of processes ``-j N`` means: N, or every core this process may use for 0."""
     if jobs > 0:
@@ -192,6 +206,7 @@ def check_all(
     # Slices small enough to keep every worker busy to the end, big enough to pickle rarely.
     size = max(1, min(256, len(jobs) // (workers * 4)))
     chunks = [(options, list(jobs[i : i + size])) for i in range(0, len(jobs), size)]
-    with multiprocessing.get_context(start_method).Pool(workers) as pool:
+    context = multiprocessing.get_context(start_method)
+    with context.Pool(workers, initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
         for reports in pool.imap(_check_chunk, chunks):
             yield from reports

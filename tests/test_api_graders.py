@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import mazekit
-from mazekit import ConfigError, MazeError, Report, load_config, read_maze, validate
+from mazekit import ConfigError, Maze, MazeError, Report, load_config, read_maze, validate
+from mazekit.pattern import pattern_cells
+from tests import brute
 from tests.conftest import Invoke
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -96,3 +101,43 @@ def test_generate_from_config_is_generate_with_its_config(invoke: Invoke, tmp_pa
         mazekit.generate_from_config(config, colour="red")
     with pytest.raises(ConfigError, match="exit=19,14 is outside the 10x15 maze"):
         mazekit.generate_from_config(config, width=10)
+
+
+@st.composite
+def _any_grid(draw: st.DrawFn) -> Maze:
+    """Random wall digits, coherent or not, entry and exit anywhere inside."""
+    width, height = draw(st.integers(1, 12)), draw(st.integers(1, 9))
+    cells = draw(st.lists(st.integers(0, 15), min_size=width * height, max_size=width * height))
+    walls = np.array(cells, dtype=np.uint8).reshape(height, width)
+    entry = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    return Maze(walls, entry, (0, 0))
+
+
+@given(_any_grid())
+def test_connectivity_reports_each_unreachable_region_once(maze: Maze) -> None:
+    """The oracle: flood-fill the unreachable cells outside the "42" by hand, region by region."""
+    pattern = set(pattern_cells(maze.width, maze.height))
+    x, y = maze.entry
+    report = validate(maze, select=["connectivity"], limit=None)
+    if (x, y) in pattern:
+        assert report.violations == []  # entry-exit says it, once
+        return
+    reach = brute.reachable(maze)
+    lost = {(cx, cy) for cy in range(maze.height) for cx in range(maze.width)} - reach - pattern
+    firsts = []
+    while lost:
+        first = min(lost, key=lambda cell: (cell[1], cell[0]))
+        region, todo = {first}, [first]
+        while todo:
+            for near in brute.neighbours(maze, todo.pop()):
+                if near in lost and near not in region:
+                    region.add(near)
+                    todo.append(near)
+        lost -= region
+        firsts.append((first, len(region)))
+    firsts.sort(key=lambda item: (item[0][1], item[0][0]))
+
+    def size(message: str) -> int:
+        return int(message.split()[3]) if message.startswith("a region of ") else 1
+
+    assert [(v.cell, size(v.message)) for v in report.violations] == firsts

@@ -168,6 +168,7 @@ def _watch_parent(parent: int) -> None:
     import time
 
     def watch() -> None:
+        """Poll the parent's pid; a new parent (init) means the old one is gone."""
         while os.getppid() == parent:
             time.sleep(0.2)
         os._exit(0)

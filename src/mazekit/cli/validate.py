@@ -79,6 +79,7 @@ class Tally:
     """What the closing lines, the JSON totals and the exit status need from every file."""
 
     def __init__(self) -> None:
+        """Nothing counted yet."""
         self.files = 0
         self.valid = 0
         self.not_found = 0
@@ -86,6 +87,7 @@ class Tally:
         self.by_rule: dict[str, int] = {}
 
     def add(self, job: Job, report: Report) -> None:
+        """Count one checked Job; the first path that matched nothing is the run's error."""
         self.files += 1
         self.valid += report.valid
         if job.missing is not None:
@@ -97,9 +99,11 @@ class Tally:
 
     @property
     def invalid(self) -> int:
+        """Files checked or unreadable that are not valid (paths matching nothing apart)."""
         return self.files - self.valid - self.not_found
 
     def totals(self) -> dict[str, Any]:
+        """The ``totals`` object of the JSON document."""
         violations = {rule: self.by_rule[rule] for rule in RULE_IDS if rule in self.by_rule}
         return {
             "files": self.files,
@@ -109,6 +113,7 @@ class Tally:
         }
 
     def summary(self) -> str:
+        """The closing ``<n> files: ...`` line."""
         line = f"{self.files} files: {self.valid} ok, {self.invalid} invalid"
         return line + (f", {self.not_found} not found" if self.not_found else "")
 
@@ -147,6 +152,7 @@ class ValidateCommand(click.Command):
     """A command that still prints its JSON document (with ``error``) on a usage error."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """click's parsing; a usage error under ``--format json`` prints the document first."""
         wants_json = _wants_json(args)
         try:
             return super().parse_args(ctx, args)

@@ -124,17 +124,18 @@ def test_connectivity_reports_each_unreachable_region_once(maze: Maze) -> None:
         return
     reach = brute.reachable(maze)
     lost = {(cx, cy) for cy in range(maze.height) for cx in range(maze.width)} - reach - pattern
+    unreached = {(cx, cy) for cy in range(maze.height) for cx in range(maze.width)} - reach
     firsts = []
-    while lost:
+    while lost:  # a region: the lost cells of one component (open "42" cells may join it)
         first = min(lost, key=lambda cell: (cell[1], cell[0]))
         region, todo = {first}, [first]
         while todo:
             for near in brute.neighbours(maze, todo.pop()):
-                if near in lost and near not in region:
+                if near in unreached and near not in region:
                     region.add(near)
                     todo.append(near)
         lost -= region
-        firsts.append((first, len(region)))
+        firsts.append((first, len(region - pattern)))
     firsts.sort(key=lambda item: (item[0][1], item[0][0]))
 
     def size(message: str) -> int:

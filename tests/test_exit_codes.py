@@ -53,7 +53,9 @@ def test_every_row_of_the_exit_code_table(invoke: Invoke, args: list[str], code:
     assert result.exit_code == code, result.stderr
 
 
-@pytest.mark.parametrize("command", ["validate", "generate", "solve", "render", "pacmanize", "stats"])
+@pytest.mark.parametrize(
+    "command", ["validate", "generate", "solve", "render", "pacmanize", "stats"]
+)
 def test_an_internal_error_exits_2_for_every_command(
     command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

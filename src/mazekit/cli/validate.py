@@ -275,7 +275,7 @@ that matches no file, an internal error. --exit-zero turns 1 into 0.""",
 @click.option(
     "-j",
     "--jobs",
-    type=click.IntRange(min=0),
+    type=COUNT,
     default=1,
     show_default=True,
     metavar="N",

@@ -93,3 +93,24 @@ def test_validate_on_a_terminal_says_it_reads_stdin() -> None:
 def test_validate_from_a_pipe_says_nothing_about_stdin(invoke: Invoke) -> None:
     result = invoke(["validate"], input=SMALL_MAZE)
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_an_internal_error_under_json_still_prints_the_document(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    import mazekit.batch
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(mazekit.batch, "validate", broken)
+    with pytest.raises(SystemExit) as stopped:
+        mazekit.cli.main(["validate", "--format", "json", VALID])
+    assert stopped.value.code == 2
+    printed = capsys.readouterr()
+    document = json.loads(printed.out)
+    assert document["error"] == "internal error: RuntimeError: simulated bug"
+    assert (document["valid"], document["files"]) == (False, [])
+    assert printed.err.startswith("Error: internal error: RuntimeError: simulated bug")

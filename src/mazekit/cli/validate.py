@@ -373,21 +373,15 @@ def _emit(
     entries: list[dict[str, Any]] = []
     if output_format == "csv":
         click.echo(_csv_text([CSV_HEADER]).encode(), nl=False)
-    import json  # cheap, and the machine formats need it
-
-    for job, report in zip(todo, reports, strict=True):
-        tally.add(job, report)
-        if report.error is not None:
-            click.echo(f"Error: {report.source}: {report.error}", err=True)
+    try:
+        for job, report in zip(todo, reports, strict=True):
+            tally.add(job, report)
+            _emit_one(report, output_format, statistics, quiet, entries)
+    except Exception as error:  # a bug: the JSON document still comes, then main() reports it
         if output_format == "json":
-            entries.append(report.to_dict())
-        elif output_format == "jsonl":
-            click.echo(json.dumps(report.to_dict()))
-        elif output_format == "csv":
-            click.echo(_csv_text(_csv_rows(report)).encode(), nl=False)
-        elif not statistics and report.error is None:
-            for line in _text_lines(report, quiet):
-                click.echo(line)
+            message = f"internal error: {type(error).__name__}: {error}"
+            click.echo(_document(message, entries, tally))
+        raise
     if output_format == "json":
         click.echo(_document(tally.run_error, entries, tally))
     elif output_format == "text":
@@ -397,6 +391,29 @@ def _emit(
         if (tally.files > 1 or statistics) and not quiet:
             click.echo(tally.summary())
     return tally
+
+
+def _emit_one(
+    report: Report,
+    output_format: str,
+    statistics: bool,
+    quiet: bool,
+    entries: list[dict[str, Any]],
+) -> None:
+    """Print one file's result (JSON entries are kept for the one document at the end)."""
+    if report.error is not None:
+        click.echo(f"Error: {report.source}: {report.error}", err=True)
+    if output_format == "json":
+        entries.append(report.to_dict())
+    elif output_format == "jsonl":
+        import json  # only the machine formats need it
+
+        click.echo(json.dumps(report.to_dict()))
+    elif output_format == "csv":
+        click.echo(_csv_text(_csv_rows(report)).encode(), nl=False)
+    elif not statistics and report.error is None:
+        for line in _text_lines(report, quiet):
+            click.echo(line)
 
 
 class RunError(click.ClickException):

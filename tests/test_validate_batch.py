@@ -274,3 +274,22 @@ def test_a_closed_pipe_leaves_no_worker_behind(tmp_path: Path) -> None:
             break
         time.sleep(0.1)
     assert left.stdout == ""
+
+
+def test_jsonl_writes_each_file_as_soon_as_it_is_done() -> None:
+    """A process shows it: the first file's line arrives while the second (stdin) still waits."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mazekit", "validate", "--format", "jsonl", str(VALID), "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    first = json.loads(process.stdout.readline())  # stdin is still open: nothing else is done
+    assert (first["file"], first["valid"]) == (str(VALID), True)
+    out, err = process.communicate(SMALL_MAZE.encode(), timeout=60)
+    assert json.loads(out)["file"] == "<stdin>"
+    assert (process.returncode, err) == (0, b"")

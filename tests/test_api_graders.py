@@ -87,6 +87,8 @@ def test_render_bytes_in_each_format(invoke: Invoke) -> None:
     assert mazekit.render_bytes(maze, cell=4, wall=1)[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(ConfigError, match="format: unknown format 'gif'"):
         mazekit.render_bytes(maze, format="gif")
+    with pytest.raises(TypeError, match="maze must be a Maze, got str"):
+        mazekit.render_bytes(str(VALID), format="text")  # type: ignore[arg-type]
 
 
 def test_generate_from_config_is_generate_with_its_config(invoke: Invoke, tmp_path: Path) -> None:
@@ -99,6 +101,8 @@ def test_generate_from_config_is_generate_with_its_config(invoke: Invoke, tmp_pa
     assert mazekit.generate_from_config(load_config(config)).walls.tobytes() == maze.walls.tobytes()
     with pytest.raises(TypeError, match="unknown override"):
         mazekit.generate_from_config(config, colour="red")
+    with pytest.raises(TypeError, match="config must be a Config or the path of a config file"):
+        mazekit.generate_from_config(7)  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match="exit=19,14 is outside the 10x15 maze"):
         mazekit.generate_from_config(config, width=10)
 

@@ -411,7 +411,7 @@ def test_undecodable_names_are_escaped_and_json_stays_utf8(invoke: Invoke, tmp_p
     Path(bad).write_text(SMALL_MAZE)
     shown = f"{tmp_path}/bad\\xff\\x1b.txt"
     text = invoke(["validate", bad, str(tmp_path / "gone\xe9\x07.txt")])
-    assert text.stdout == f"{shown}: ok\n2 files: 1 ok, 1 invalid\n"
+    assert text.stdout == f"{shown}: ok\n2 files: 1 ok, 0 invalid, 1 not found\n"
     assert text.stderr == (
         f"Error: {tmp_path}/gone\xe9\\x07.txt: cannot read: No such file or directory\n"
     )

@@ -46,8 +46,9 @@ class ExitStatus(IntEnum):
     """Process exit codes, the same for every command."""
 
     OK = 0
-    INVALID = 1  # malformed input, rule violation, bad config, unreadable file
-    USAGE = 2  # click's own usage errors
+    INVALID = 1  # a problem of the input: malformed, invalid, unreadable, an impossible request
+    USAGE = 2  # a problem of the run: usage, the grader's own --config, no such input, a bug
+    RUN = 2  # the same code, named for what validate means by it (specs/errors.md)
     INTERRUPTED = 130  # Ctrl-C
 
 

@@ -133,5 +133,5 @@ def main(argv: list[str] | None = None) -> None:
             "(run with --debug for the traceback, and please report it)",
             err=True,
         )
-        sys.exit(ExitStatus.INVALID)
+        sys.exit(ExitStatus.RUN)  # a problem of the run, not of the input
     sys.exit(code if isinstance(code, int) else ExitStatus.OK)

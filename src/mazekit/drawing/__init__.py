@@ -37,6 +37,7 @@ __all__ = [
     "check_maze",
     "format_from_name",
     "parse_color",
+    "picture_bytes",
     "render",
     "render_bytes",
     "render_chunks",
@@ -87,6 +88,17 @@ def render_bytes(maze: Maze, options: RenderOptions, source: str | None = None) 
     """The picture of ``maze`` in ``options.format`` (text when None), as file bytes;
     ``source`` names the maze in a MazeError."""
     return b"".join(render_chunks(maze, options, source))
+
+
+def picture_bytes(maze: Maze, format: str = "png", **options: Any) -> bytes:
+    """The picture of ``maze`` as the bytes of a PNG, SVG or text file (``mazekit.render_bytes``).
+
+    ``options`` are the fields of RenderOptions, as for ``render``; a bad one raises
+    ConfigError naming it.
+    """
+    if not isinstance(maze, Maze):
+        raise TypeError(f"maze must be a Maze, got {type(maze).__name__}")
+    return render_bytes(maze, RenderOptions(**{**options, "format": format}))
 
 
 def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **options: Any) -> None:

@@ -74,7 +74,7 @@ def test_tree_formula_matches_brandes() -> None:
     maze = generate(15, 11, seed=3)
     tree = betweenness(maze)
     assert tree.method == "tree"
-    _, flat, table = graph._graph(maze)
+    _, flat, table, _ = graph._graph(maze)
     n = flat.size
     nodes, east, south = graph._brandes(table, np.arange(n))
     assert np.allclose(tree.cells.ravel()[flat], nodes / ((n - 1) * (n - 2)), atol=1e-12)

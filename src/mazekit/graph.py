@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .model import DIRECTIONS, EAST, SOUTH, Cell, Maze
-from .search import bfs_flat, open_bits, reachable_mask
+from .search import bfs_flat, flat_open_bits, open_bits
 
 __all__ = [
     "COP_LIMIT",
@@ -81,6 +81,8 @@ class Betweenness:
         """The ``count`` busiest reachable cells, highest first, ties by (y, x)."""
         flat = np.flatnonzero(self.reachable.ravel())
         values = self.cells.ravel()[flat]
+        keep = _leaders(values, count)
+        flat, values = flat[keep], values[keep]
         order = np.lexsort((flat, -values))[:count]
         width = self.cells.shape[1]
         return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
@@ -94,6 +96,7 @@ class Betweenness:
         values = np.concatenate([self.east.ravel(), self.south.ravel()])
         open_ = np.concatenate([self.east_open.ravel(), self.south_open.ravel()])
         index = np.flatnonzero(open_)
+        index = index[_leaders(values[index], count)]
         cell = index % (height * width)
         kind = index // (height * width)
         order = np.lexsort((kind, cell, -values[index]))[:count]
@@ -105,6 +108,17 @@ class Betweenness:
             )
             for i in order
         ]
+
+
+def _leaders(values: FloatArray, count: int) -> IntArray:
+    """Indices of every value at least the ``count``-th largest: the top ``count`` and ties.
+
+    A partial partition, so that listing the top 5 of a million cells needs no full sort.
+    """
+    if count >= values.size:
+        return np.arange(values.size, dtype=np.int64)
+    threshold = np.partition(values, values.size - count)[values.size - count]
+    return np.flatnonzero(values >= threshold)
 
 
 @dataclass(frozen=True)
@@ -222,58 +236,58 @@ def _beyond(cell: Cell, letter: str) -> Cell:
     return (cell[0] + 1, cell[1]) if letter == "E" else (cell[0], cell[1] + 1)
 
 
-def _graph(maze: Maze) -> tuple[npt.NDArray[np.bool_], IntArray, npt.NDArray[np.int32]]:
-    """Reachable mask, node -> flat cell, and the n x 4 neighbour table (N, E, S, W; -1 none)."""
+def _graph(
+    maze: Maze,
+) -> tuple[npt.NDArray[np.bool_], IntArray, npt.NDArray[np.int32], IntArray]:
+    """Reachable mask, node -> flat cell, the n x 4 neighbour table (N, E, S, W; -1 none),
+    and each node's breadth-first distance from the entry (one search gives all four)."""
     walls = maze.walls
-    if not maze.contains(maze.entry):
-        reach = np.zeros(walls.shape, dtype=bool)
+    width = maze.width
+    if maze.contains(maze.entry):
+        found, _ = bfs_flat(flat_open_bits(walls), width, maze.entry[1] * width + maze.entry[0])
+        dist = np.asarray(found, dtype=np.int64)
     else:
-        reach = reachable_mask(walls, maze.entry)
-    flat = np.flatnonzero(reach.ravel())
+        dist = np.full(walls.size, -1, dtype=np.int64)
+    flat = np.flatnonzero(dist >= 0)
+    reach = (dist >= 0).reshape(walls.shape)
     node = np.full(walls.size, -1, dtype=np.int32)
     node[flat] = np.arange(flat.size, dtype=np.int32)
     bits = open_bits(walls).ravel()[flat]
-    width = maze.width
     table = np.full((flat.size, 4), -1, dtype=np.int32)
     for column, direction in enumerate(DIRECTIONS):
         has = (bits & direction.bit) != 0
         table[has, column] = node[flat[has] + direction.dy * width + direction.dx]
-    return reach, flat.astype(np.int64), table
+    return reach, flat.astype(np.int64), table, dist[flat]
 
 
 def _tree_betweenness(
-    walls: npt.NDArray[np.uint8], entry: Cell, flat: IntArray, table: npt.NDArray[np.int32]
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+    table: npt.NDArray[np.int32], dist: IntArray
+) -> tuple[FloatArray, FloatArray, IntArray]:
     """Raw unordered-pair counts of a tree: per node, and per node's edge to its parent.
 
-    Rooted at the entry: a node with subtree size a splits the others into its children's
-    subtrees and the n - a cells beyond its parent, so it lies on ((n-1)^2 - sum of squares)/2
-    paths, and its parent edge on a(n - a).
+    Rooted at the entry (``dist``: distances from it): a node with subtree size a splits the
+    others into its children's subtrees and the n - a cells beyond its parent, so it lies on
+    ((n-1)^2 - sum of squares)/2 paths, and its parent edge on a(n - a). Sizes are summed from
+    the deepest nodes up, in one pass.
     """
-    n = flat.size
-    width = walls.shape[1]
-    dist_flat, _ = bfs_flat(open_bits(walls).ravel().tolist(), width, entry[1] * width + entry[0])
-    dist = np.asarray(dist_flat, dtype=np.int64)[flat]
+    n = table.shape[0]
     parent = np.full(n, -1, dtype=np.int64)
     for column in range(4):
-        near = table[:, column]
+        near = table[:, column].astype(np.int64)
         ok = near >= 0
         ok[ok] = dist[near[ok]] == dist[ok] - 1
         parent[ok] = near[ok]
-    order = np.argsort(-dist, kind="stable").tolist()
+    order = np.argsort(-dist, kind="stable")[:-1]  # deepest first; the root (last) has none
     size_list = [1] * n
-    parent_list = parent.tolist()
-    for v in order:
-        p = parent_list[v]
-        if p >= 0:
-            size_list[p] += size_list[v]
+    for v, p in zip(order.tolist(), parent[order].tolist(), strict=True):
+        size_list[p] += size_list[v]
     size = np.asarray(size_list, dtype=np.float64)
     has_parent = parent >= 0
     squares = np.bincount(parent[has_parent], weights=size[has_parent] ** 2, minlength=n)
     squares += np.where(has_parent, (n - size) ** 2, 0.0)
     nodes = ((n - 1) ** 2 - squares) / 2
     edges = np.where(has_parent, size * (n - size), 0.0)
-    return nodes, edges, parent.astype(np.float64)
+    return nodes, edges, parent
 
 
 def _brandes(
@@ -387,7 +401,7 @@ def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Be
     estimate from ``samples`` sources drawn with ``seed`` (without replacement), scaled up.
     """
     height, width = maze.walls.shape
-    reach, flat, table = _graph(maze)
+    reach, flat, table, dist = _graph(maze)
     n = flat.size
     edges = int((table >= 0).sum()) // 2
     east_open = np.zeros(height * width, dtype=bool)
@@ -401,12 +415,12 @@ def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Be
     drawn: int | None = None
     if n and edges == n - 1:
         method = "tree"
-        raw, up, parent = _tree_betweenness(maze.walls, maze.entry, flat, table)
+        raw, up, parent = _tree_betweenness(table, dist)
         node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
         edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
         cells[flat] = raw * node_scale
         child = np.flatnonzero(parent >= 0)
-        top = flat[parent[child].astype(np.int64)]
+        top = flat[parent[child]]
         low = flat[child]
         first = np.minimum(top, low)
         horizontal = np.abs(top - low) == 1

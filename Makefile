@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench docs clean
+.PHONY: run test test-thorough lint bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,13 +23,19 @@ run: $(STAMP)
 	@echo "maze.png and board.png written; the maze as text:"
 	$(BIN)/mazekit render maze.txt --charset unicode
 
+# Hypothesis runs its "quick" profile here (tests/conftest.py); test-thorough tries ~25 times
+# more examples per property (minutes, not seconds).
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+test-thorough: $(STAMP)
+	$(BIN)/python -m pytest -q --hypothesis-profile thorough
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
+	$(BIN)/lint-imports
 
 # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
 # and the start-up figures would measure the compiler, not mazekit.

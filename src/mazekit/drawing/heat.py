@@ -234,13 +234,14 @@ def _n(value: float) -> str:
     return str(int(value)) if value == int(value) else str(value)
 
 
-def heat_bytes(maze: Maze, options: RenderOptions, kind: str) -> bytes:
-    """The heat picture of ``maze`` (``options.format`` png or svg) for ``render --heat``."""
-    check_maze(maze, options)
-    scene = build_scene(maze, options)
+def heat_bytes(maze: Maze, options: RenderOptions, kind: str, source: str | None = None) -> bytes:
+    """The heat picture of ``maze`` (``options.format`` png or svg) for ``render --heat``;
+    ``source`` names the maze in a MazeError."""
+    check_maze(maze, options, source)
+    scene = build_scene(maze, options, source)
     heat = heat_for(maze, kind)
     if options.format == "png":
-        check_size(replace(scene.geometry, rows=scene.geometry.rows + 4))  # with the legend
+        check_size(replace(scene.geometry, rows=scene.geometry.rows + 4), source)  # + legend
         return heat_png(scene, heat)
     if options.format == "svg":
         return heat_svg(scene, heat).encode("utf-8")

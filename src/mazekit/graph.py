@@ -27,13 +27,14 @@ from .search import bfs_flat, flat_open_bits, open_bits
 
 __all__ = [
     "COP_LIMIT",
-    "DEFAULT_SAMPLES",
     "EXACT_LIMIT",
+    "SAMPLE_PAIRS",
     "Betweenness",
     "CopNumber",
     "GraphStats",
     "betweenness",
     "cop_number",
+    "default_samples",
     "gini",
     "graph_stats",
 ]
@@ -42,7 +43,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 EXACT_LIMIT = 10_000  # reachable cells up to which a graph with loops gets exact Brandes
-DEFAULT_SAMPLES = 100  # sources of the estimate above EXACT_LIMIT
+SAMPLE_PAIRS = 20_000_000  # default estimate: about this many (source, cell) pairs
 COP_LIMIT = 400  # grid cells (W x H) up to which the two-cop game is solved
 _BATCH_ENTRIES = 2_000_000  # sources x cells per Brandes batch: about 90 MB of arrays
 _THREADS = 2  # Brandes' sources shared among this many threads (at most the usable cores)
@@ -394,11 +395,16 @@ def _brandes_threads(
     return nodes, east, south
 
 
-def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Betweenness:
+def default_samples(n: int) -> int:
+    """Sources of an estimate when none are asked for: SAMPLE_PAIRS / n, at least 16."""
+    return min(n, max(16, SAMPLE_PAIRS // max(n, 1)))
+
+
+def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betweenness:
     """Normalised betweenness of the reachable cells and their passages (specs/stats.md).
 
     Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
-    estimate from ``samples`` sources drawn with ``seed`` (without replacement), scaled up.
+    estimate from ``samples`` sources (default_samples when None) drawn with ``seed``, scaled up.
     """
     height, width = maze.walls.shape
     reach, flat, table, dist = _graph(maze)
@@ -433,7 +439,7 @@ def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Be
             factor = 1.0
         else:
             method = "sampled"
-            used, drawn = min(samples, n), seed
+            used, drawn = min(samples or default_samples(n), n), seed
             generator = np.random.default_rng(seed)
             sources = np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
             factor = n / used
@@ -575,9 +581,7 @@ def _passages_among(maze: Maze, reach: npt.NDArray[np.bool_]) -> tuple[int, int]
     return east, south
 
 
-def graph_stats(
-    maze: Maze, top: int = 5, samples: int = DEFAULT_SAMPLES, seed: int = 0
-) -> GraphStats:
+def graph_stats(maze: Maze, top: int = 5, samples: int | None = None, seed: int = 0) -> GraphStats:
     """Every graph figure of ``stats --graph`` for ``maze``."""
     found = betweenness(maze, samples=samples, seed=seed)
     values = found.cells[found.reachable]

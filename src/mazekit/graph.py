@@ -16,6 +16,7 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,7 @@ EXACT_LIMIT = 10_000  # reachable cells up to which a graph with loops gets exac
 SAMPLE_PAIRS = 20_000_000  # default estimate: about this many (source, cell) pairs
 COP_LIMIT = 400  # grid cells (W x H) up to which the two-cop game is solved
 _BATCH_ENTRIES = 2_000_000  # sources x cells per Brandes batch: about 90 MB of arrays
+_KEY_SHARE = 0.25  # the chain method runs when at most this share of the cells are key cells
 _THREADS = 2  # Brandes' sources shared among this many threads (at most the usable cores)
 
 
@@ -291,8 +293,60 @@ def _tree_betweenness(
     return nodes, edges, parent
 
 
+Weights = Callable[[IntArray], FloatArray]
+
+
+def _columns(table: npt.NDArray[np.int32]) -> list[npt.NDArray[np.int32]]:
+    """The neighbour table by direction, with node n as the spare standing for none."""
+    n = table.shape[0]
+    padded = np.where(table >= 0, table, n).astype(np.int32)
+    return [np.append(padded[:, c], np.int32(n)) for c in range(4)]
+
+
+Layers = list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]]
+
+
+def _forward(
+    columns: list[npt.NDArray[np.int32]], n: int, chunk: npt.NDArray[np.int32]
+) -> tuple[npt.NDArray[np.int32], FloatArray, Layers]:
+    """Breadth-first layers from each source of ``chunk`` at once: distances, path counts and
+    the (source offset, node) pairs of each layer; arrays are sources x (n + 1), flat."""
+    stride = n + 1
+    size = chunk.size
+    dist = np.full(size * stride, -1, dtype=np.int32)
+    dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
+    sigma = np.zeros(size * stride)
+    base = np.arange(size, dtype=np.int32) * np.int32(stride)
+    here = chunk
+    dist[base + here] = 0
+    sigma[base + here] = 1.0
+    layers: Layers = [(base, here)]
+    depth = 0
+    while True:
+        depth += 1
+        parts_base = []
+        parts_node = []
+        for column in columns:
+            near = column.take(here)
+            index = base + near
+            new = dist.take(index) < 0
+            dist[index[new]] = depth
+            parts_base.append(base[new])
+            parts_node.append(near[new])
+        base = np.concatenate(parts_base)
+        if not base.size:
+            break
+        here = np.concatenate(parts_node)
+        paths = sigma.take(base + columns[0].take(here))
+        for column in columns[1:]:
+            paths += sigma.take(base + column.take(here))
+        sigma[base + here] = paths
+        layers.append((base, here))
+    return dist, sigma, layers
+
+
 def _brandes(
-    table: npt.NDArray[np.int32], sources: IntArray
+    table: npt.NDArray[np.int32], sources: IntArray, weights: Weights | None = None
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Brandes' sums over ``sources`` (ordered pairs): per node, and per node's E and S edge.
 
@@ -300,13 +354,13 @@ def _brandes(
     standing for "no neighbour" (never new, no paths), so no step needs a mask. A grid is
     bipartite: a node's neighbours lie one layer nearer or one farther, never on its own layer.
     So forward, a new node's path count is the plain sum of its neighbours' (the farther ones
-    are still 0); backward, its dependency sums (1 + delta) / sigma of its neighbours, which
-    is still 0 for the nearer ones. An edge's share follows from both ends at the end.
+    are still 0); backward, its dependency sums (w + delta) / sigma of its neighbours, which
+    is still 0 for the nearer ones. ``weights`` gives each target's weight w per source
+    (sources x n; default 1: every pair counts once).
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
-    padded = np.where(table >= 0, table, n).astype(np.int32)
-    columns = [np.append(padded[:, c], np.int32(n)) for c in range(4)]
+    columns = _columns(table)
     nodes = np.zeros(n)
     east = np.zeros(n)
     south = np.zeros(n)
@@ -314,36 +368,15 @@ def _brandes(
     for start in range(0, sources.size, batch):
         chunk = sources[start : start + batch].astype(np.int32)
         size = chunk.size
-        dist = np.full(size * stride, -1, dtype=np.int32)
-        dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
-        sigma = np.zeros(size * stride)
-        base = np.arange(size, dtype=np.int32) * np.int32(stride)
-        here = chunk
-        dist[base + here] = 0
-        sigma[base + here] = 1.0
-        layers: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]] = [(base, here)]
-        depth = 0
-        while True:
-            depth += 1
-            parts_base = []
-            parts_node = []
-            for column in columns:
-                near = column.take(here)
-                index = base + near
-                new = dist.take(index) < 0
-                dist[index[new]] = depth
-                parts_base.append(base[new])
-                parts_node.append(near[new])
-            base = np.concatenate(parts_base)
-            if not base.size:
-                break
-            here = np.concatenate(parts_node)
-            paths = sigma.take(base + columns[0].take(here))
-            for column in columns[1:]:
-                paths += sigma.take(base + column.take(here))
-            sigma[base + here] = paths
-            layers.append((base, here))
-        coef = np.zeros(size * stride)  # (1 + delta) / sigma, set layer by layer from the far end
+        dist, sigma, layers = _forward(columns, n, chunk)
+        del dist
+        if weights is None:
+            wanted = np.ones(size * stride)
+        else:
+            wanted = np.zeros((size, stride))
+            wanted[:, :n] = weights(chunk.astype(np.int64))
+            wanted = wanted.ravel()
+        coef = np.zeros(size * stride)  # (w + delta) / sigma, set layer by layer from the end
         delta = np.zeros(size * stride)
         edge_e = np.zeros(size * stride)  # the E and S passages of each node
         edge_s = np.zeros(size * stride)
@@ -366,7 +399,7 @@ def _brandes(
                     edge_s[near] += found
             found = weight * farther
             delta[target] = found
-            coef[target] = (1.0 + found) / weight
+            coef[target] = (wanted.take(target) + found) / weight
         delta[layers[0][0] + layers[0][1]] = 0.0  # a source is no node between
         nodes += delta.reshape(size, stride)[:, :n].sum(axis=0)
         east += edge_e.reshape(size, stride)[:, :n].sum(axis=0)
@@ -374,21 +407,205 @@ def _brandes(
     return nodes, east, south
 
 
+def _chains(table: npt.NDArray[np.int32], key: npt.NDArray[np.bool_]) -> list[list[int]]:
+    """Every chain once: [a, c1, ..., c(L-1), b] from key node a through cells of degree 2 to
+    key node b (a == b for a loop); chains without an inner cell are left out."""
+    rows = table.tolist()
+    is_key = key.tolist()
+    found: list[list[int]] = []
+    for a in np.flatnonzero(key).tolist():
+        for first in rows[a]:
+            if first < 0 or is_key[first]:
+                continue
+            chain = [a, first]
+            previous, current = a, first
+            while not is_key[current]:
+                step = next(w for w in rows[current] if w >= 0 and w != previous)
+                previous, current = current, step
+                chain.append(current)
+            if (chain[0], chain[1]) < (chain[-1], chain[-2]):  # the other end finds it too
+                found.append(chain)
+    return found
+
+
+def _brandes_chains(
+    table: npt.NDArray[np.int32], flat: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    """Brandes' sums over every source, running the searches only from the key cells.
+
+    None when it would not pay (no key cell, or more than a quarter of the cells are key).
+    specs/stats.md ("Chains") derives it: a source inside a chain a..b reaches every cell
+    outside the chain through a or b, so its pairs become target weights of the searches from
+    a and b, plus sums along the chain; pairs inside one chain are counted by formula.
+    """
+    n = table.shape[0]
+    degree = (table >= 0).sum(axis=1)
+    key = degree != 2
+    keys = np.flatnonzero(key).astype(np.int64)
+    if keys.size == 0 or keys.size > n * _KEY_SHARE:
+        return None
+    chains = _chains(table, key)
+    row = np.full(n, -1, dtype=np.int64)
+    row[keys] = np.arange(keys.size)
+    # distances and path counts from every key cell
+    columns = _columns(table)
+    kdist = np.empty((keys.size, n), dtype=np.int32)
+    ksigma = np.empty((keys.size, n))
+    batch = max(1, _BATCH_ENTRIES // (n + 1))
+
+    def search(start: int) -> None:
+        """Fill the rows of one batch of key cells (each thread its own rows)."""
+        chunk = keys[start : start + batch].astype(np.int32)
+        dist, sigma, _ = _forward(columns, n, chunk)
+        kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
+        ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(_workers(keys.size)) as pool:
+        list(pool.map(search, range(0, keys.size, batch)))
+    nodes = np.zeros(n)
+    edge_value = {"E": np.zeros(n), "S": np.zeros(n)}
+
+    def route(chain: list[int]) -> tuple[IntArray, FloatArray, npt.NDArray[np.bool_]]:
+        """Per target t: x = L + d(b,t) - d(a,t), the share of a's paths when both ends are
+        as near, and whether t lies outside the chain's inner cells."""
+        a, b = chain[0], chain[-1]
+        da, sa = kdist[row[a]], ksigma[row[a]]
+        x = (len(chain) - 1) + kdist[row[b]].astype(np.int64) - da
+        outside = np.ones(n, dtype=bool)
+        outside[chain[1:-1]] = False
+        return x, sa / (sa + ksigma[row[b]]), outside
+
+    def through(chain: list[int], end: int) -> FloatArray:
+        """Target weights the chain's inner sources add to the search from its end ``end``
+        (0: a, 1: b): for each target outside, how many of them leave through that end."""
+        x, share, outside = route(chain)
+        length = len(chain) - 1
+        via_a = np.clip((x + 1) // 2 - 1, 0, length - 1).astype(np.float64)
+        tie = (x % 2 == 0) & (x >= 2) & (x <= 2 * length - 2)
+        via_a += np.where(tie, share, 0.0)
+        result = via_a if end == 0 else (length - 1) - via_a
+        result[~outside] = 0.0
+        return result
+
+    ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
+    around_weights: dict[int, list[tuple[int, float]]] = {}  # a -> (b, weight of target b)
+    for number, chain in enumerate(chains):
+        ends.setdefault(chain[0], []).append((number, 0))
+        ends.setdefault(chain[-1], []).append((number, 1))
+        a, b = chain[0], chain[-1]
+        length = len(chain) - 1
+        x, share, outside = route(chain)
+        da, sa = kdist[row[a]], ksigma[row[a]]
+        # A_i: targets outside leaving through a, for each inner source i
+        counts = np.bincount(x[outside], minlength=2 * length + 2).astype(np.float64)
+        ties = np.bincount(x[outside], weights=share[outside], minlength=2 * length + 2)
+        beyond = np.cumsum(counts[::-1])[::-1]  # beyond[k] = #targets with x >= k
+        i = np.arange(1, length)
+        leave_a = beyond[2 * i + 1] + ties[2 * i]
+        leave_b = (n - (length - 1)) - leave_a
+        d_ab = int(da[b])
+        s_ab = float(sa[b])
+        # the end cells themselves as targets: a from source i, b from source i
+        at_a = np.where(2 * i < length + d_ab, 1.0, 0.0)
+        at_a += np.where(2 * i == length + d_ab, 1.0 / (1.0 + s_ab), 0.0)
+        at_b_via_a = np.where(2 * i < length - d_ab, 1.0, 0.0)
+        at_b_via_a += np.where(2 * i == length - d_ab, s_ab / (s_ab + 1.0), 0.0)
+        inner_add = np.zeros(length + 1)  # by position 0..L along the chain
+        edge_add = np.zeros(length)  # edge k joins positions k and k + 1
+        after_a = np.cumsum(leave_a[::-1])[::-1]  # sum over i >= k of A_i (index k - 1)
+        before_b = np.cumsum(leave_b)  # sum over i <= k of B_i (index k - 1)
+        k = np.arange(1, length)
+        inner_add[k] += np.append(after_a[1:], 0.0)  # i > k
+        inner_add[k] += np.concatenate(([0.0], before_b[:-1]))  # i < k
+        inner_add[0] += float((leave_a - at_a).sum())
+        inner_add[length] += float((leave_b - (1.0 - at_b_via_a)).sum())
+        edges = np.arange(length)
+        edge_add += np.where(edges < length - 1, np.append(after_a, 0.0)[edges], 0.0)  # i > k
+        edge_add += np.concatenate(([0.0], before_b))[edges]  # i <= k
+        # pairs of inner cells: along the chain, or around through a ... b
+        reach = length + d_ab if a != b else length
+        paths_ab = s_ab if a != b else 1.0
+        around_total = 0.0
+        for gap in range(1, length - 1):
+            if 2 * gap < reach:
+                direct, around = 1.0, 0.0
+            elif 2 * gap > reach:
+                direct, around = 0.0, 1.0
+            else:
+                direct, around = 1.0 / (1.0 + paths_ab), paths_ab / (1.0 + paths_ab)
+            pairs = length - 1 - gap
+            if direct:
+                low = np.maximum(1, k - gap + 1)
+                high = np.minimum(k - 1, length - 1 - gap)
+                inner_add[k] += 2 * direct * np.maximum(0, high - low + 1)
+                low = np.maximum(1, edges - gap + 1)
+                high = np.minimum(edges, length - 1 - gap)
+                edge_add += 2 * direct * np.maximum(0, high - low + 1)
+            if around:
+                inner_add[k] += (
+                    2 * around * (np.maximum(0, length - 1 - gap - k) + np.maximum(0, k - gap - 1))
+                )
+                edge_add += (
+                    2
+                    * around
+                    * (np.maximum(0, length - 1 - gap - edges) + np.maximum(0, edges - gap))
+                )
+                inner_add[0] += 2 * around * pairs
+                if a != b:
+                    inner_add[length] += 2 * around * pairs
+                around_total += 2 * around * pairs
+        if a != b and around_total:  # the stretch between a and b: a target weight at a
+            around_weights.setdefault(a, []).append((b, around_total))
+        if a == b:
+            inner_add[0] += inner_add[length]
+            inner_add[length] = 0.0
+        cells = np.asarray(chain, dtype=np.int64)
+        np.add.at(nodes, cells, inner_add)
+        first, second = flat[cells[:-1]], flat[cells[1:]]
+        low_end = np.where(first < second, cells[:-1], cells[1:])
+        horizontal = np.abs(first - second) == 1
+        np.add.at(edge_value["E"], low_end[horizontal], edge_add[horizontal])
+        np.add.at(edge_value["S"], low_end[~horizontal], edge_add[~horizontal])
+
+    def weights(chunk: IntArray) -> FloatArray:
+        """Per key source: 1 for every target, plus what its chains route through it."""
+        result = np.ones((chunk.size, n))
+        for index, a in enumerate(chunk.tolist()):
+            for number, end in ends.get(a, ()):
+                result[index] += through(chains[number], end)
+            for b, weight in around_weights.get(a, ()):
+                result[index, b] += weight
+        return result
+
+    raw, east, south = _brandes_threads(table, keys, weights)
+    return raw + nodes, east + edge_value["E"], south + edge_value["S"]
+
+
+def _workers(sources: int) -> int:
+    """Threads for a search from ``sources`` cells: _THREADS, at most the usable cores, and
+    one for fewer than 64 sources."""
+    return max(1, min(_THREADS, len(os.sched_getaffinity(0)), sources // 64))
+
+
 def _brandes_threads(
-    table: npt.NDArray[np.int32], sources: IntArray
+    table: npt.NDArray[np.int32], sources: IntArray, weights: Weights | None = None
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``_brandes`` on up to _THREADS interleaved shares of the sources, summed in order.
 
     numpy lets go of the interpreter lock inside its gathers, so threads use the cores; the
     sums are added in a fixed order, so the result does not depend on timing.
     """
-    workers = max(1, min(_THREADS, len(os.sched_getaffinity(0)), sources.size // 64))
+    workers = _workers(sources.size)
     if workers == 1:
-        return _brandes(table, sources)
+        return _brandes(table, sources, weights)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
-        parts = list(pool.map(lambda k: _brandes(table, sources[k::workers]), range(workers)))
+        parts = list(
+            pool.map(lambda k: _brandes(table, sources[k::workers], weights), range(workers))
+        )
     nodes, east, south = parts[0]
     for more in parts[1:]:
         nodes, east, south = nodes + more[0], east + more[1], south + more[2]
@@ -443,7 +660,8 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
             generator = np.random.default_rng(seed)
             sources = np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
             factor = n / used
-        raw, e_raw, s_raw = _brandes_threads(table, sources)
+        found = _brandes_chains(table, flat) if method == "brandes" else None
+        raw, e_raw, s_raw = _brandes_threads(table, sources) if found is None else found
         if n > 2:
             cells[flat] = raw * factor / ((n - 1) * (n - 2))
         east[flat] = e_raw * factor / (n * (n - 1))

@@ -345,8 +345,28 @@ def _forward(
     return dist, sigma, layers
 
 
+Stored = tuple[npt.NDArray[np.int16], FloatArray, IntArray]  # distances, counts, row of a cell
+
+
+def _layers_from(distances: npt.NDArray[np.int16], stride: int) -> Layers:
+    """The layers of a batch from its stored distances (sources x n): the (source offset,
+    node) pairs of each distance, by one stable radix sort."""
+    n = distances.shape[1]
+    flat_dist = distances.ravel()
+    order = np.argsort(flat_dist, kind="stable")
+    bounds = np.flatnonzero(np.diff(flat_dist[order])) + 1
+    layers: Layers = []
+    for part in np.split(order, bounds):
+        source = part // n
+        layers.append(((source * stride).astype(np.int32), (part - source * n).astype(np.int32)))
+    return layers
+
+
 def _brandes(
-    table: npt.NDArray[np.int32], sources: IntArray, weights: Weights | None = None
+    table: npt.NDArray[np.int32],
+    sources: IntArray,
+    weights: Weights | None = None,
+    stored: Stored | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Brandes' sums over ``sources`` (ordered pairs): per node, and per node's E and S edge.
 
@@ -356,7 +376,8 @@ def _brandes(
     So forward, a new node's path count is the plain sum of its neighbours' (the farther ones
     are still 0); backward, its dependency sums (w + delta) / sigma of its neighbours, which
     is still 0 for the nearer ones. ``weights`` gives each target's weight w per source
-    (sources x n; default 1: every pair counts once).
+    (sources x n; default 1: every pair counts once); ``stored`` holds the forward results
+    already computed for the sources, so only the backward pass runs.
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
@@ -368,8 +389,14 @@ def _brandes(
     for start in range(0, sources.size, batch):
         chunk = sources[start : start + batch].astype(np.int32)
         size = chunk.size
-        dist, sigma, layers = _forward(columns, n, chunk)
-        del dist
+        if stored is None:
+            sigma, layers = _forward(columns, n, chunk)[1:]
+        else:
+            rows = stored[2][chunk]
+            sigma = np.zeros((size, stride))
+            sigma[:, :n] = stored[1][rows]
+            sigma = sigma.ravel()
+            layers = _layers_from(stored[0][rows], stride)
         if weights is None:
             wanted = np.ones(size * stride)
         else:
@@ -442,14 +469,14 @@ def _brandes_chains(
     degree = (table >= 0).sum(axis=1)
     key = degree != 2
     keys = np.flatnonzero(key).astype(np.int64)
-    if keys.size == 0 or keys.size > n * _KEY_SHARE:
+    if keys.size == 0 or keys.size > n * _KEY_SHARE or n >= 2**15:
         return None
     chains = _chains(table, key)
     row = np.full(n, -1, dtype=np.int64)
     row[keys] = np.arange(keys.size)
     # distances and path counts from every key cell
     columns = _columns(table)
-    kdist = np.empty((keys.size, n), dtype=np.int32)
+    kdist = np.empty((keys.size, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
     ksigma = np.empty((keys.size, n))
     batch = max(1, _BATCH_ENTRIES // (n + 1))
 
@@ -579,7 +606,7 @@ def _brandes_chains(
                 result[index, b] += weight
         return result
 
-    raw, east, south = _brandes_threads(table, keys, weights)
+    raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
     return raw + nodes, east + edge_value["E"], south + edge_value["S"]
 
 
@@ -590,7 +617,10 @@ def _workers(sources: int) -> int:
 
 
 def _brandes_threads(
-    table: npt.NDArray[np.int32], sources: IntArray, weights: Weights | None = None
+    table: npt.NDArray[np.int32],
+    sources: IntArray,
+    weights: Weights | None = None,
+    stored: Stored | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``_brandes`` on up to _THREADS interleaved shares of the sources, summed in order.
 
@@ -599,12 +629,14 @@ def _brandes_threads(
     """
     workers = _workers(sources.size)
     if workers == 1:
-        return _brandes(table, sources, weights)
+        return _brandes(table, sources, weights, stored)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
         parts = list(
-            pool.map(lambda k: _brandes(table, sources[k::workers], weights), range(workers))
+            pool.map(
+                lambda k: _brandes(table, sources[k::workers], weights, stored), range(workers)
+            )
         )
     nodes, east, south = parts[0]
     for more in parts[1:]:

@@ -59,7 +59,7 @@ def _assert_like_networkx(maze: Maze) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(
-    width=st.integers(2, 11),
+    width=st.integers(1, 11),
     height=st.integers(1, 9),
     seed=st.integers(0, 10_000),
     loops=st.integers(0, 12),

@@ -287,6 +287,7 @@ def _tree_betweenness(
     size = np.asarray(size_list, dtype=np.float64)
     has_parent = parent >= 0
     squares = np.bincount(parent[has_parent], weights=size[has_parent] ** 2, minlength=n)
+    squares = squares.astype(np.float64)  # an int array when nothing has a parent (n = 1)
     squares += np.where(has_parent, (n - size) ** 2, 0.0)
     nodes = ((n - 1) ** 2 - squares) / 2
     edges = np.where(has_parent, size * (n - size), 0.0)

@@ -457,7 +457,7 @@ def _chains(table: npt.NDArray[np.int32], key: npt.NDArray[np.bool_]) -> list[li
 
 
 def _brandes_chains(
-    table: npt.NDArray[np.int32], flat: IntArray
+    table: npt.NDArray[np.int32], flat: IntArray, width: int
 ) -> tuple[FloatArray, FloatArray, FloatArray] | None:
     """Brandes' sums over every source, running the searches only from the key cells.
 
@@ -593,7 +593,7 @@ def _brandes_chains(
         np.add.at(nodes, cells, inner_add)
         first, second = flat[cells[:-1]], flat[cells[1:]]
         low_end = np.where(first < second, cells[:-1], cells[1:])
-        horizontal = np.abs(first - second) == 1
+        horizontal = first // width == second // width  # same row (W may be 1)
         np.add.at(edge_value["E"], low_end[horizontal], edge_add[horizontal])
         np.add.at(edge_value["S"], low_end[~horizontal], edge_add[~horizontal])
 
@@ -679,7 +679,7 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
         top = flat[parent[child]]
         low = flat[child]
         first = np.minimum(top, low)
-        horizontal = np.abs(top - low) == 1
+        horizontal = top // width == low // width  # same row (W may be 1)
         east[first[horizontal]] = up[child[horizontal]] * edge_scale
         south[first[~horizontal]] = up[child[~horizontal]] * edge_scale
     elif n:
@@ -693,7 +693,7 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
             generator = np.random.default_rng(seed)
             sources = np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
             factor = n / used
-        found = _brandes_chains(table, flat) if method == "brandes" else None
+        found = _brandes_chains(table, flat, width) if method == "brandes" else None
         raw, e_raw, s_raw = _brandes_threads(table, sources) if found is None else found
         if n > 2:
             cells[flat] = raw * factor / ((n - 1) * (n - 2))

@@ -7,7 +7,9 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 1. Number the reachable cells in flat order and build an n x 4 neighbour table (N, E, S, W).
 2. Betweenness: on a tree, from subtree sizes in O(n); otherwise Brandes' algorithm run for a
    batch of sources at once, layer by layer in numpy (exact up to EXACT_LIMIT cells, else from
-   a seeded sample of sources, scaled up: an estimate).
+   a seeded sample of sources, scaled up: an estimate). When few cells are junctions or dead
+   ends (key cells), only the key cells are searched and the corridor cells between them are
+   counted by formula (the chain method), with the same result.
 3. Gini of the cells' values; the busiest cells and passages, ties by (y, x).
 4. Cop number: 1 for a tree; else the two-cop game solved on bit sets of all states (cops'
    cells, robber's cell) up to COP_LIMIT grid cells; else 2-3, the planar bound.

@@ -127,6 +127,7 @@ def test_group_help_lists_every_command(invoke: Invoke) -> None:
         ("maze.svg", []),
         ("maze-dark-dead-ends.png", ["--theme", "dark", "--dead-ends"]),
         ("board-pacman.png", None),
+        ("heat-betweenness.png", ["--heat", "betweenness", "--no-path"]),
     ],
 )
 def test_readme_pictures_are_what_mazekit_draws_today(

@@ -97,6 +97,7 @@ Examples:
   mazekit render maze.txt -o maze.svg --theme dark --dead-ends
   mazekit solve maze.txt | mazekit render --charset unicode
   mazekit render maze.txt --format png -o - | display
+  mazekit render board.txt --heat betweenness --no-path -o heat.png
 Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
 )
 @input_argument
@@ -149,6 +150,13 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
 )
 @click.option("--dead-ends", is_flag=True, help="Mark real and enclosed dead ends.")
 @click.option(
+    "--heat",
+    type=click.Choice(("betweenness", "distance")),
+    default=None,
+    help="Colour each reachable cell by its betweenness (top bottlenecks ringed) or its "
+    "distance from the entry, with a legend (png, svg).",
+)
+@click.option(
     "--charset",
     type=click.Choice(CHARSETS),
     default="ascii",
@@ -173,6 +181,7 @@ def command(
     theme: str,
     show_path: bool | None,
     dead_ends: bool,
+    heat: str | None,
     charset: str,
     color_mode: str,
     **colors: RGB | None,
@@ -183,6 +192,8 @@ def command(
     can be changed. Text goes to stdout unless -o is given.
     """
     kind = _format(output, output_format)
+    if heat is not None and kind == "text":
+        raise click.UsageError("--heat draws png or svg: name the output .png or .svg")
     to_stdout = output is None or output == "-"
     to_terminal = to_stdout and _stdout_is_terminal()
     if kind == "png" and to_terminal:
@@ -212,5 +223,10 @@ def command(
         from ..analysis import dead_ends as find_dead_ends  # only --dead-ends needs it
 
         options = replace(options, dead_ends=find_dead_ends(maze))
+    if heat is not None:
+        from ..drawing.heat import heat_bytes  # specs/render.md, "Heat maps"
+
+        write_output(heat_bytes(maze, options, heat, source), output)
+        return
     data = render_chunks(maze, options, source)  # text and SVG are made as they are written
     write_output(data, output)

@@ -26,6 +26,7 @@ __all__ = [
     "CommandError",
     "ConfigValue",
     "fail",
+    "forced",
     "input_argument",
     "json_format_option",
     "output_option",
@@ -134,6 +135,12 @@ def output_option(
 
 
 _FORCE_KEY = "mazekit.force"
+
+
+def forced() -> bool:
+    """Whether ``--force`` was given to the running command (edit also lets it unlock walls)."""
+    context = click.get_current_context(silent=True)
+    return bool(context is not None and context.meta.get(_FORCE_KEY))
 
 
 def _remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:

@@ -179,6 +179,15 @@ def paint(window: curses.window, viewer: Viewer, palette: Palette) -> None:
     window.refresh()
 
 
+def _rest_of_sequence(window: curses.window) -> bool:
+    """After an ESC: read away what came with it; True when something did (a key sequence)."""
+    window.timeout(0)
+    found = False
+    while window.getch() != -1:
+        found = True
+    return found
+
+
 def _loop(window: curses.window, viewer: Viewer) -> None:
     """Paint, wait for a key (or the next tick while the chasers run), apply it; until quit."""
     with suppress(curses.error):  # a terminal that cannot hide its cursor keeps it
@@ -206,6 +215,8 @@ def _loop(window: curses.window, viewer: Viewer) -> None:
         if key == curses.KEY_RESIZE:
             curses.update_lines_cols()
             continue
+        if key == 27 and _rest_of_sequence(window):
+            continue  # an escape sequence curses does not know, not the Esc key
         name = _KEY_NAMES.get(key, chr(key) if 0 <= key < 0x110000 else "")
         if not viewer.press(name):
             return

@@ -244,6 +244,13 @@ def test_patrol_walks_back_and_forth_and_never_escapes() -> None:
     assert ticks[0].facing == "E" and ticks[11].facing == "E" and ticks[10].facing == "W"
 
 
+def test_runner_escapes_only_at_the_end_of_its_path() -> None:
+    opens = [*row(0, 0, 5), (0, 0, "S"), *row(1, 0, 2)]
+    detour = build(6, 2, opens, (0, 0), (5, 0), "EEEEEWE")  # on the exit at tick 5 too
+    result, _ = chase(detour, only=("pinky",), places={"pinky": (2, 1)}, mode="scatter")
+    assert result == ("escaped", 7, None, (5, 0))
+
+
 def test_runner_walks_a_right_path_line_and_replaces_a_wrong_one() -> None:
     loop = build(3, 2, room(3, 2), (0, 0), (2, 0), "SEEN")
     assert runner_path(loop) == "SEEN"  # right though not shortest: walked as written

@@ -313,7 +313,7 @@ class Simulation:
             self._run_cells = cells[1:]
             self._run_facings = facings
         self._patrol = options.runner == "patrol"
-        self._exit = cells[-1]
+        self._steps = len(path)  # the tick on which a runner on its path escapes
 
         scatter = scatter_targets(width, height)
         self._corners = [scatter[name] for name in self.names]
@@ -422,7 +422,7 @@ class Simulation:
         if by is not None:
             self.outcome = Outcome("caught", self.tick, by, cell)
             self.event = f"caught:{by}"
-        elif not self._patrol and runner == self._exit and self.tick > 0:
+        elif not self._patrol and self.tick == self._steps:
             self.outcome = Outcome("escaped", self.tick, None, cell)
             self.event = "escaped"
         elif self.tick >= self.options.ticks:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -331,8 +333,19 @@ def test_bad_option_values_are_value_errors(options: dict[str, object]) -> None:
         ChaseOptions(**options)  # type: ignore[arg-type]
 
 
-def test_package_chase_is_callable_whichever_import_comes_first() -> None:
-    import mazekit.chase as module
-
-    assert mazekit.chase(CORRIDOR, only=("pinky",)).result.tick == 0
-    assert module(CORRIDOR, only=("pinky",)).result.by == "pinky"
+@pytest.mark.parametrize(
+    "imports",
+    ["import mazekit.chase, mazekit", "import mazekit; mazekit.chase; import mazekit.chase"],
+)
+def test_package_chase_runs_the_chase_whichever_import_comes_first(imports: str) -> None:
+    code = (
+        f"{imports}\n"
+        "from mazekit.model import Maze\n"
+        "import numpy as np\n"
+        "walls = np.array([[13, 5, 7]], dtype=np.uint8)\n"
+        "print(mazekit.chase(Maze(walls, (0, 0), (2, 0), 'EE'), only=('pinky',)).result)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout == "Outcome(result='caught', tick=0, by='pinky', cell=(0, 0))\n", (
+        result.stderr
+    )

@@ -3,6 +3,7 @@ its state and refusals without one."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -10,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from mazekit.chase import Simulation
 from mazekit.cli import view as view_command
 from mazekit.drawing.theme import Ink
 from mazekit.generators import Request, build
@@ -113,7 +113,7 @@ def test_view_config_new_seed_save_and_ctrl_c(terminals, tmp_path: Path) -> None
 
 
 def test_view_chasers_after_n_are_tick_1_and_readme_shows_this_screen(
-    terminals, tmp_path: Path
+    terminals, invoke: Invoke
 ) -> None:
     """Too small first, then resized: the maze; n puts the chasers where chase's tick 1 does;
     the README's capture is this very screen. SIGTERM restores the terminal too."""
@@ -126,7 +126,8 @@ def test_view_chasers_after_n_are_tick_1_and_readme_shows_this_screen(
     term.press("n")
     term.shows("tick 1 scatter")
     maze = build(Request(12, 8, (1, 1), (11, 7), True, 5))
-    tick = Simulation(maze).step().to_dict()
+    trace = invoke(["chase", "--format", "jsonl"], input=dump(maze)).stdout.splitlines()
+    tick = json.loads(trace[1])
     assert tick["tick"] == 1
     for chaser in tick["chasers"]:
         x, y = chaser["x"], chaser["y"]
@@ -269,3 +270,14 @@ def test_viewer_scrolls_inside_the_picture() -> None:
     )
     viewer.press("HOME")
     assert (viewer.top, viewer.left) == (0, 0)
+
+
+def test_viewer_chase_ends_in_the_words_of_mazekit_chase(invoke: Invoke) -> None:
+    """g runs the chase to its end; the hint line then says what `mazekit chase` prints."""
+    maze = build(Request(12, 8, (1, 1), (11, 7), True, 5))
+    viewer = _viewer({}, maze)
+    viewer.press("g")
+    while viewer.running:
+        viewer.advance()
+    assert viewer.hint() + "\n" == invoke(["chase"], input=dump(maze)).stdout
+    assert viewer.tick is not None and f"tick {viewer.tick.tick}" in viewer.status()

@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "solve": "solve",
     "pacmanize": "pacmanize",
     "stats": "stats",
+    "chase": "chase",
     "view": "view",
 }
 

@@ -30,6 +30,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
+	$(BIN)/lint-imports
 
 # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
 # and the start-up figures would measure the compiler, not mazekit.

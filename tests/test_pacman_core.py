@@ -1,4 +1,4 @@
-"""mazekit.pacman: real and enclosed dead ends, and braiding under the board's constraints."""
+"""Real and enclosed dead ends (board, analysis), and braiding under the board's constraints."""
 
 from __future__ import annotations
 
@@ -10,17 +10,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit import pattern
+from mazekit.analysis import Analysis, dead_ends
+from mazekit.board import DeadEnds
+from mazekit.braid import braid, braid_walls
+from mazekit.errors import BoardError
 from mazekit.generators import ALGORITHMS, generate
 from mazekit.model import ALL_WALLS, Maze
-from mazekit.pacman import (
-    BoardError,
-    DeadEnds,
-    braid,
-    braid_walls,
-    count_loops,
-    dead_ends,
-    pacmanize,
-)
+from mazekit.pacman import pacmanize
 from mazekit.rng import make_rng
 from mazekit.rules import validate
 from mazekit.textformat import dump
@@ -59,6 +55,11 @@ def test_unreachable_cells_are_not_dead_ends() -> None:
     open_wall(walls, 0, 0, "E")  # (2,0) is cut off: a dead end, but not a reachable one
     maze = Maze(walls, (0, 0), (1, 0), "E")
     assert dead_ends(maze) == DeadEnds(real=((1, 0),), enclosed=((0, 0),))
+
+
+def count_loops(maze: Maze) -> int:
+    """Independent loops among the cells reachable from the entry."""
+    return Analysis(maze).loops
 
 
 def test_count_loops() -> None:
@@ -147,7 +148,7 @@ def test_braid_swaps_a_wall_rather_than_make_a_3x3_open_area() -> None:
 def test_braid_opens_extra_walls_for_loops() -> None:
     maze = serpentine(6, 2)  # two dead ends, no loop
     board = braid(maze, max_dead_ends=2, min_loops=2)
-    assert np.array_equal(board.walls, braid_walls(maze.walls, maze.entry, min_loops=2))
+    assert np.array_equal(board.walls, braid_walls(Analysis(maze), min_loops=2))
     assert count_loops(board) == 2
     assert validate(board).valid
 

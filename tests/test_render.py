@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mazekit
+from mazekit.analysis import dead_ends
 from mazekit.drawing import RenderOptions, build_scene, render_bytes
 from mazekit.drawing.png import rasterize
 from mazekit.drawing.scene import Geometry
@@ -23,7 +24,6 @@ from mazekit.drawing.text import render_text
 from mazekit.drawing.theme import THEMES, Ink, parse_color
 from mazekit.errors import ConfigError, MazeError, NoPathError, TooLargeError
 from mazekit.model import Maze
-from mazekit.pacman import dead_ends
 from mazekit.rules import validate
 from mazekit.search import shortest_path
 from mazekit.textformat import parse, read

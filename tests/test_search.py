@@ -15,8 +15,8 @@ from mazekit.search import (
     distances,
     open_bits,
     shortest_path,
-    walk,
 )
+from mazekit.solvers.paths import cells_of
 
 
 @st.composite
@@ -61,7 +61,7 @@ def test_distances_match_a_reference_bfs(walls: np.ndarray, data: st.DataObject)
     path = shortest_path(walls, start, goal)
     if goal in expected:
         assert path is not None and len(path) == expected[goal]
-        cells = [start] + [there for _, _, there, _ in walk(start, path)]
+        cells = cells_of(start, path)
         assert cells[-1] == goal
         assert all(b in expected for b in cells)
     else:

@@ -19,7 +19,7 @@ from mazekit.errors import MazeError, NoPathError
 from mazekit.model import Maze
 from mazekit.rules import RULE_IDS, validate
 from mazekit.search import bfs_flat, distances, flat_open_bits
-from mazekit.solvers import ALGORITHMS, Grid, find_path, moves_mask, solve
+from mazekit.solvers import ALGORITHMS, SearchGrid, find_path, moves_mask, solve
 from mazekit.solvers.dead_end_fill import fill
 from tests.conftest import closed_grid, open_wall, serpentine
 from tests.solve_helpers import (
@@ -89,7 +89,7 @@ def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
 ) -> None:
     from mazekit.solvers.restricted import mark
 
-    grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
     moves = "".join(sorted(letters))
     found = mark(grid, grid.flat(maze.exit), moves_mask(moves))
     for y in range(maze.height):
@@ -100,7 +100,7 @@ def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
 
 
 def test_east_south_moves_in_an_open_grid_count_like_the_seed() -> None:
-    """Only right and down steps (shared/seeds/003): C(w + h - 2, w - 1) monotone paths."""
+    """Only right and down steps (specs/solve.md, --moves): C(w + h - 2, w - 1) monotone paths."""
     walls = np.zeros((6, 8), dtype=np.uint8)
     walls[0, :] |= 1
     walls[-1, :] |= 4
@@ -212,7 +212,7 @@ def test_visited_counts_on_a_comb() -> None:
 def test_dead_end_fill_leaves_exactly_the_path_of_a_perfect_maze() -> None:
     rng = random.Random(7)
     maze = tree_maze(rng, 30, 20)
-    grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
     start, goal = grid.flat(maze.entry), grid.flat(maze.exit)
     left, filled = fill(grid, (start, goal))
     on_path = {grid.flat(cell) for cell in find_path(maze).cells}

@@ -187,7 +187,7 @@ def test_view_refuses_to_run_without_a_terminal(invoke: Invoke) -> None:
             1,
             "Error: <stdin>: missing mandatory keys HEIGHT, ENTRY, EXIT, OUTPUT_FILE, PERFECT\n",
         ),
-        (["--width", "0"], None, 1, "Error: --width must be a positive integer, got '0'\n"),
+        (["--width", "0"], None, 2, "Error: --width must be a positive integer, got '0'\n"),
         (
             [],
             "D553\nD556\n\n9,0\n0,1\n\n",

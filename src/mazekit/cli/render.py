@@ -23,7 +23,6 @@ from ..drawing.theme import RGB, parse_color
 from ..errors import ConfigError, MazeError
 from ._common import (
     display_name,
-    fail,
     input_argument,
     output_option,
     read_input,
@@ -187,7 +186,7 @@ def command(
     to_stdout = output is None or output == "-"
     to_terminal = to_stdout and _stdout_is_terminal()
     if kind == "png" and to_terminal:
-        fail("refusing to write a PNG to a terminal: redirect stdout or use -o FILE.png")
+        raise MazeError("refusing to write a PNG to a terminal: redirect stdout or use -o FILE.png")
     ansi = color_mode == "always" or (color_mode == "auto" and to_terminal)
     if os.environ.get("NO_COLOR"):
         ansi = False
@@ -207,15 +206,10 @@ def command(
     except ConfigError as error:
         raise click.BadParameter(error.message, param_hint=f"'--{error.source}'") from error
     maze = read_input(file, ignore_path=show_path is False)  # --no-path: the path line is moot
-    try:
-        check_maze(maze, options)  # the size limit, before the dead ends are computed
-        if dead_ends:
-            from ..pacman import dead_ends as find_dead_ends  # only --dead-ends needs it
+    source = display_name(file)
+    check_maze(maze, options, source)  # the size limit, before the dead ends are computed
+    if dead_ends:
+        from ..analysis import dead_ends as find_dead_ends  # only --dead-ends needs it
 
-            options = replace(options, dead_ends=find_dead_ends(maze))
-        data = render_bytes(maze, options)
-    except MazeError as error:
-        if error.source is None:
-            error.source = display_name(file)
-        fail(error)
-    write_output(data, output)
+        options = replace(options, dead_ends=find_dead_ends(maze))
+    write_output(render_bytes(maze, options, source), output)

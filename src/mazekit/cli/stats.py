@@ -95,8 +95,7 @@ def command(
         except MazeError as error:
             failed = True
             click.echo(f"Error: {error}", err=True)
-            error.source = None  # the JSON entry names the file already
-            entries.append({"file": name, "error": str(error)})
+            entries.append({"file": name, "error": error.detail})  # the entry names the file
             continue
         if expect is not None and found.verdict != expect.upper():
             failed = True

@@ -17,12 +17,12 @@ from ..config import Config, looks_like_config, parse_config_bytes
 from ..drawing import RenderOptions, check_maze
 from ..drawing.scene import CHARSETS, Charset
 from ..errors import ExitStatus, MazeError
-from ..generators import ALGORITHMS, build
+from ..generators import ALGORITHMS, build, parse_algorithm
 from ..generators.settings import Plan, resolve
-from ..model import Maze
+from ..model import Cell, Maze
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import parse, read_bytes, source_name
-from ._common import SEED_HELP, fail, output_option, write_output
+from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
 
 __all__ = ["command"]
 
@@ -35,16 +35,16 @@ class RunError(click.ClickException):
 
 @dataclass(frozen=True)
 class _Given:
-    """The generate options as typed (None: not given), read by generate's own resolve()."""
+    """The generate options as read (None: not given), for generate's own resolve()."""
 
-    width: str | None
-    height: str | None
-    entry: str | None
-    exit: str | None
+    width: int | None
+    height: int | None
+    entry: Cell | None
+    exit: Cell | None
     perfect: bool | None
-    seed: str | None
+    seed: int | None
     algorithm: str | None
-    max_dead_ends: str | None
+    max_dead_ends: int | None
     output: str | None
 
     def plan(self, config: Config | None, maze: Maze | None = None) -> Plan:
@@ -52,10 +52,10 @@ class _Given:
         exit of ``maze`` (a maze read from a file); ConfigError as generate reports it."""
         width, height, entry, exit_ = self.width, self.height, self.entry, self.exit
         if maze is not None:
-            width = width or str(maze.width)
-            height = height or str(maze.height)
-            entry = entry or f"{maze.entry[0]},{maze.entry[1]}"
-            exit_ = exit_ or f"{maze.exit[0]},{maze.exit[1]}"
+            width = width or maze.width
+            height = height or maze.height
+            entry = entry or maze.entry
+            exit_ = exit_ or maze.exit
         return resolve(
             config,
             width=width,
@@ -74,8 +74,8 @@ def _save(text: str, target: str) -> str | None:
     """Write a maze file through the one writer; the error message instead of an exit."""
     try:
         write_output(text, target)
-    except click.ClickException as error:
-        return error.message
+    except MazeError as error:
+        return str(error)
     return None
 
 
@@ -124,16 +124,24 @@ s save, arrows scroll, ? help, q or Esc quit.
 Exit status: 0 quit, 1 bad maze, config or option value, 2 usage error or no terminal."""
 )
 @click.argument("source", required=False, metavar="[FILE|CONFIG]")
-@click.option("--width", metavar="N", help="Columns of a generated maze [20].")
-@click.option("--height", metavar="N", help="Rows of a generated maze [15].")
-@click.option("--entry", metavar="X,Y", help="Entry cell [0,0].")
-@click.option("--exit", "exit_", metavar="X,Y", help="Exit cell [W-1,H-1].")
+@click.option("--width", type=SIZE, metavar="N", help="Columns of a generated maze [20].")
+@click.option("--height", type=SIZE, metavar="N", help="Rows of a generated maze [15].")
+@click.option("--entry", type=CELL, metavar="X,Y", help="Entry cell [0,0].")
+@click.option("--exit", "exit_", type=CELL, metavar="X,Y", help="Exit cell [W-1,H-1].")
 @click.option("--perfect/--imperfect", default=None, help="Perfect maze [default] or a board.")
-@click.option("--seed", metavar="N", help=SEED_HELP)
+@seed_option
 @click.option(
-    "--algorithm", metavar=f"[{'|'.join(ALGORITHMS)}]", help="How to carve [backtracker]."
+    "--algorithm",
+    type=ConfigValue("algorithm", parse_algorithm),
+    metavar=f"[{'|'.join(ALGORITHMS)}]",
+    help="How to carve, any case [backtracker].",
 )
-@click.option("--max-dead-ends", metavar="N", help="Imperfect only: at most N real dead ends [2].")
+@click.option(
+    "--max-dead-ends",
+    type=COUNT,
+    metavar="N",
+    help="Imperfect only: at most N real dead ends [2].",
+)
 @click.option(
     "--charset",
     type=click.Choice(CHARSETS),
@@ -144,14 +152,14 @@ Exit status: 0 quit, 1 bad maze, config or option value, 2 usage error or no ter
 @output_option("Where s saves [OUTPUT_FILE of CONFIG, else maze-SEED.txt or maze-view.txt].")
 def command(
     source: str | None,
-    width: str | None,
-    height: str | None,
-    entry: str | None,
-    exit_: str | None,
+    width: int | None,
+    height: int | None,
+    entry: Cell | None,
+    exit_: Cell | None,
     perfect: bool | None,
-    seed: str | None,
+    seed: int | None,
     algorithm: str | None,
-    max_dead_ends: str | None,
+    max_dead_ends: int | None,
     charset: str | None,
     output: str | None,
 ) -> None:
@@ -176,46 +184,39 @@ def command(
     chosen: Charset = charset or _default_charset()  # type: ignore[assignment]  # a Choice
     from ..viewer import Setup, Viewer  # numpy and the drawing only once the input is known
 
+    config: Config | None = None
     maze: Maze | None = None
-    try:
-        config: Config | None = None
-        if source is not None:
-            data = read_bytes(source)
-            if looks_like_config(data):
-                config = parse_config_bytes(data, source_name(source))
-            else:
-                maze = parse(data, source=source_name(source))
-        if maze is None:
-            plan = given.plan(config)
-            setup = Setup(
-                maze=build(plan.request),
-                save=_save,
-                request=plan.request,
-                generated=True,
-                save_to=plan.output if plan.output != "-" else None,  # OUTPUT_FILE=-
-                charset=chosen,
-                message="" if fits(plan.request.width, plan.request.height) else TOO_SMALL_MESSAGE,
-            )
+    if source is not None:  # MazeErrors are mapped to their message and exit 1 by the group
+        data = read_bytes(source)
+        if looks_like_config(data):
+            config = parse_config_bytes(data, source_name(source))
         else:
-            try:
-                check_maze(maze, RenderOptions(format="text"))  # render's refusals, its words
-            except MazeError as refusal:
-                refusal.source = source_name(source)
-                raise
-            try:
-                request, why = given.plan(None, maze).request, None
-            except MazeError as refusal:  # shown when r or a is pressed
-                request, why = None, str(refusal)
-            setup = Setup(
-                maze=maze,
-                save=_save,
-                request=request,
-                request_error=why,
-                save_to=output,
-                charset=chosen,
-            )
-    except MazeError as error:
-        fail(error)
+            maze = parse(data, source=source_name(source))
+            check_maze(maze, RenderOptions(format="text"), source_name(source))
+    if maze is None:
+        plan = given.plan(config)
+        setup = Setup(
+            maze=build(plan.request),
+            save=_save,
+            request=plan.request,
+            generated=True,
+            save_to=plan.output if plan.output != "-" else None,  # OUTPUT_FILE=-: no file
+            charset=chosen,
+            message="" if fits(plan.request.width, plan.request.height) else TOO_SMALL_MESSAGE,
+        )
+    else:
+        try:
+            request, why = given.plan(None, maze).request, None
+        except MazeError as refusal:  # shown when r or a is pressed
+            request, why = None, str(refusal)
+        setup = Setup(
+            maze=maze,
+            save=_save,
+            request=request,
+            request_error=why,
+            save_to=output,
+            charset=chosen,
+        )
     _keyboard()
     from ..viewer.screen import run, terminal_problem
 

@@ -7,6 +7,8 @@ import json
 import os
 import re
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -281,3 +283,33 @@ def test_viewer_chase_ends_in_the_words_of_mazekit_chase(invoke: Invoke) -> None
         viewer.advance()
     assert viewer.hint() + "\n" == invoke(["chase"], input=dump(maze)).stdout
     assert viewer.tick is not None and f"tick {viewer.tick.tick}" in viewer.status()
+
+
+def test_view_refuses_an_unknown_terminal(terminals) -> None:
+    term = terminals(["view", str(SAMPLE)], term="no-such-terminal")
+    assert term.ending()[0] == 2
+    assert "Error: mazekit view cannot drive this terminal: setupterm: could not find terminal" in (
+        term.text().replace("\n", "")
+    )
+
+
+def test_view_without_a_terminal_to_read_keys_from(tmp_path: Path) -> None:
+    """stdout a terminal, stdin the maze, but no controlling terminal: /dev/tty cannot open."""
+    primary, secondary = os.openpty()
+    try:
+        with SAMPLE.open("rb") as maze:
+            result = subprocess.run(
+                [sys.executable, "-m", "mazekit", "view"],
+                stdin=maze,
+                stdout=secondary,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # a new session has no controlling terminal
+                timeout=60,
+            )
+    finally:
+        os.close(primary)
+        os.close(secondary)
+    assert result.returncode == 2
+    assert result.stderr.decode() == (
+        "Error: mazekit view needs a terminal to read keys: /dev/tty: No such device or address\n"
+    )

@@ -21,13 +21,42 @@ import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 import pyte
 
 ENDING = re.compile(r"\[ended (-?\d+) echo (\d) icanon (\d)\]")
 
 
+class _Screen(pyte.Screen):
+    """pyte's screen plus SU and SD (scroll the region up or down n lines, the cursor stays),
+    which ncurses uses to scroll and pyte 0.8 lacks."""
+
+    def _scroll(self, count: int, step: Callable[[], None], row: int) -> None:
+        top, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
+        x, y = self.cursor.x, self.cursor.y
+        self.cursor.y = bottom if row > 0 else top
+        for _ in range(count or 1):
+            step()
+        self.cursor.x, self.cursor.y = x, y
+
+    def scroll_up(self, count: int = 1, **_: object) -> None:
+        """CSI n S: the lines of the scrolling region move up n lines."""
+        self._scroll(count, self.index, 1)
+
+    def scroll_down(self, count: int = 1, **_: object) -> None:
+        """CSI n T: the lines of the scrolling region move down n lines."""
+        self._scroll(count, self.reverse_index, -1)
+
+
+class _Stream(pyte.ByteStream):
+    """pyte's byte stream, dispatching SU and SD to _Screen."""
+
+    csi: ClassVar[dict[str, str]] = {**pyte.ByteStream.csi, "S": "scroll_up", "T": "scroll_down"}
+
+
 def _set_size(fd: int, columns: int, rows: int) -> None:
+    """Give the terminal on ``fd`` a size (the kernel tells its programs with SIGWINCH)."""
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
@@ -45,8 +74,8 @@ class Terminal:
         stdin: Path | None = None,
         cwd: Path | None = None,
     ) -> None:
-        self.screen = pyte.Screen(columns, rows)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = _Screen(columns, rows)
+        self.stream = _Stream(self.screen)
         self.raw = b""
         environment = {k: v for k, v in os.environ.items() if k not in ("LINES", "COLUMNS")}
         environment.pop("NO_COLOR", None)

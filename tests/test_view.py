@@ -144,14 +144,17 @@ def test_view_chasers_after_n_are_tick_1_and_readme_shows_this_screen(
     assert term.ending() == (143, True, True)
 
 
-def test_view_ascii_and_no_color(terminals, invoke: Invoke) -> None:
-    """--charset ascii draws render's ASCII picture; NO_COLOR leaves every character plain."""
+def test_view_ascii_no_color_and_arrows(terminals, invoke: Invoke) -> None:
+    """--charset ascii draws render's ASCII picture; NO_COLOR leaves every character plain;
+    the arrow keys scroll a maze taller than the terminal by one cell (two text lines)."""
     drawn = invoke(["render", str(SAMPLE)]).stdout.splitlines()
     term = terminals(
-        ["view", str(SAMPLE), "--charset", "ascii"], env={"NO_COLOR": "1"}, columns=70, rows=34
+        ["view", str(SAMPLE), "--charset", "ascii"], env={"NO_COLOR": "1"}, columns=70, rows=20
     )
     term.shows("from a file")
-    assert term.lines()[: len(drawn)] == drawn
+    assert term.lines()[:18] == drawn[:18]
+    term.press("\x1bOB")  # the down arrow, as a terminal in keypad mode sends it
+    term.wait_for(lambda: term.lines()[:18] == drawn[2:20])
     term.press("c")
     term.shows("walls blue")
     colours = {ch.fg for row in term.screen.buffer.values() for ch in row.values()}

@@ -20,6 +20,8 @@ from mazekit.model import Maze
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from mazekit.viewer import Setup, Viewer
+from mazekit.viewer.screen import fit_color, shade_color
+from mazekit.viewer.state import PATTERN_SHADES, WALL_SHADES
 from tests.conftest import SMALL_MAZE, Invoke
 from tests.terminal import Terminal
 
@@ -316,3 +318,21 @@ def test_view_without_a_terminal_to_read_keys_from(tmp_path: Path) -> None:
     assert result.stderr.decode() == (
         "Error: mazekit view needs a terminal to read keys: /dev/tty: No such device or address\n"
     )
+
+
+def test_colours_fit_8_16_and_256_colour_terminals() -> None:
+    """Walls in blue: 256-colour blue 33, else bright blue 12, which 8 colours show as bold
+    blue 4; "42" in render's gray (bright black 8) everywhere; nothing with colours off."""
+    blue, gray = WALL_SHADES[1], PATTERN_SHADES[0]
+    assert [fit_color(shade_color(blue, n), n) for n in (256, 16, 8, 0)] == [
+        (33, False),
+        (12, False),
+        (4, True),
+        (-1, False),
+    ]
+    assert [fit_color(shade_color(gray, n), n) for n in (256, 16, 8)] == [
+        (8, False),
+        (8, False),
+        (0, True),
+    ]
+    assert fit_color(-1, 256) == (-1, False)  # the terminal's own colour

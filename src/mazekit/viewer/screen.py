@@ -23,7 +23,7 @@ from ..drawing.text import ANSI
 from ..drawing.theme import Ink
 from .state import KEYS, PATTERN_SHADES, TICK_SECONDS, WALL_SHADES, Shade, Viewer
 
-__all__ = ["MIN_COLUMNS", "MIN_ROWS", "run", "terminal_problem"]
+__all__ = ["MIN_COLUMNS", "MIN_ROWS", "fit_color", "run", "shade_color", "terminal_problem"]
 
 # Smaller than this, the viewer shows only a message saying so (two lines are the status).
 MIN_COLUMNS: Final = 40
@@ -66,6 +66,22 @@ def _sgr(code: str) -> tuple[int, bool]:
     return color, bold
 
 
+def fit_color(index: int, colors: int) -> tuple[int, bool]:
+    """The colour a terminal with ``colors`` colours (0: colours off) shows for ``index``, and
+    whether in bold: a bright colour (8-15) on an 8-colour terminal is its base colour in bold;
+    -1 is the terminal's own colour."""
+    if colors == 0 or index < 0:
+        return -1, False
+    if index >= colors:
+        return index % 8, True
+    return index, False
+
+
+def shade_color(shade: Shade, colors: int) -> int:
+    """The colour index of a shade: its 256-colour one where the terminal has 256 colours."""
+    return shade.fine if colors >= 256 else shade.base
+
+
 class Palette:
     """curses attributes per ink, from one colour pair per foreground colour."""
 
@@ -76,22 +92,21 @@ class Palette:
 
     def _color(self, index: int) -> int:
         """The attribute of a foreground colour index (0-255; -1: the terminal's own)."""
-        if self.colors == 0 or index < 0:
-            return 0
-        bold = 0
-        if index >= self.colors:  # a bright colour on an 8-colour terminal: bold instead
-            index, bold = index % 8, curses.A_BOLD
+        index, bold = fit_color(index, self.colors)
+        weight = curses.A_BOLD if bold else 0
+        if index < 0:
+            return weight
         if index not in self._pairs:
             number = len(self._pairs) + 1
             if number >= curses.COLOR_PAIRS:
-                return bold
+                return weight
             curses.init_pair(number, index, -1)
             self._pairs[index] = number
-        return curses.color_pair(self._pairs[index]) | bold
+        return curses.color_pair(self._pairs[index]) | weight
 
     def _shade(self, shade: Shade) -> int:
         """The attribute of a shade of the wall or "42" rotation."""
-        return self._color(shade.fine if self.colors >= 256 else shade.base)
+        return self._color(shade_color(shade, self.colors))
 
     def attribute(self, ink: int, wall: Shade, pattern: Shade) -> int:
         """The attribute characters of ``ink`` are drawn with."""

@@ -259,6 +259,14 @@ def test_viewer_says_why_r_and_s_cannot() -> None:
     failing.press("s")
     assert failing.hint() == "not saved: /nowhere/maze.txt: cannot write: Permission denied"
     assert saved == {}
+    astray = _viewer(saved, "D553\nD556\n\n0,0\n0,1\nN\n")  # the path line leaves the grid
+    astray.picture()
+    assert astray.hint() == "path not shown: step 1 (N) from (0,0) leaves the grid"
+    walled = _viewer(saved, "D553\nDF56\n\n0,0\n1,1\n\n")  # the exit is walled in
+    walled.picture()
+    assert walled.hint() == "path not shown: no path from the entry (0,0) to the exit (1,1)"
+    walled.press("n")
+    assert walled.hint() == "no chase: exit (1,1) is not reachable from entry (0,0)"
 
 
 def test_viewer_scrolls_inside_the_picture() -> None:

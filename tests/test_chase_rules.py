@@ -315,6 +315,14 @@ def test_mazes_it_cannot_run_on(maze: Maze, options: dict[str, object], message:
     assert caught.value.message == message
 
 
+def test_options_are_values() -> None:
+    first = ChaseOptions(places={"inky": (1, 2), "pinky": (3, 4)}, only=("inky", "pinky"))
+    second = ChaseOptions(places={"pinky": (3, 4), "inky": (1, 2)}, only=("inky", "pinky"))
+    assert first == second and hash(first) == hash(second)
+    assert first != ChaseOptions(places={"inky": (1, 2)}, only=("inky", "pinky"))
+    assert first.names == ("pinky", "inky")  # the order they act in, not the order given
+
+
 @pytest.mark.parametrize(
     "options",
     [

@@ -153,6 +153,11 @@ class ChaseOptions:
         if not isinstance(self.pass_through, bool):
             raise ValueError(f"pass_through must be True or False, got {self.pass_through!r}")
 
+    def __hash__(self) -> int:
+        """Hashable like the frozen dataclass it is, its read-only places mapping included."""
+        fields = (self.runner, self.mode, self.schedule, self.only, self.pass_through, self.ticks)
+        return hash((*fields, tuple(sorted(self.places.items()))))
+
     @property
     def names(self) -> tuple[str, ...]:
         """The chasers that run, in the order they act."""

@@ -271,6 +271,15 @@ def test_animation_too_long_is_refused(invoke: Invoke, tmp_path: Path) -> None:
     )
 
 
+def test_animation_frame_too_large_is_refused(invoke: Invoke, tmp_path: Path) -> None:
+    result = invoke(["chase", BOARD, "--cell", "3000", "-o", str(tmp_path / "big.png")])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {BOARD}: one frame of 108375x78375 px is over the limit of 200,000,000 pixels: "
+        "use a smaller --cell\n"
+    )
+
+
 def test_docs_chase_gif_is_what_make_docs_draws(invoke: Invoke, tmp_path: Path) -> None:
     target = tmp_path / "chase.gif"
     makefile = (ROOT / "Makefile").read_text()

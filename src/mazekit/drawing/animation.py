@@ -20,7 +20,7 @@ from ..chase import Simulation, Tick
 from ..errors import ConfigError, TooLargeError
 from ..model import Maze
 from .png import rasterize
-from .scene import MAX_PIXELS, Geometry, RenderOptions, build_scene, check_size
+from .scene import MAX_PIXELS, Geometry, RenderOptions, build_scene
 from .sprites import stamp
 from .theme import THEMES, Ink, palette_for
 
@@ -102,7 +102,6 @@ class _Painter:
             format="png", cell=cell, wall=wall, margin=margin, theme=options.theme, path=False
         )
         scene = replace(build_scene(maze, render), sprites=None)
-        check_size(scene.geometry)
         self.base = rasterize(scene)
         self.palette = scene.palette
         self.cell, self.wall, self.margin = cell, wall, margin
@@ -155,7 +154,12 @@ def frames(maze: Maze, simulation: Simulation, options: AnimationOptions) -> Ite
     cell = options.cell
     geometry = Geometry(maze.width, maze.height, cell, _wall(cell), _MARGIN_CELLS * cell)
     width, height = geometry.width, geometry.height
-    most = max(1, MAX_PIXELS // (width * height))
+    if width * height > MAX_PIXELS:
+        raise TooLargeError(
+            f"one frame of {width}x{height} px is over the limit of {MAX_PIXELS:,} pixels: "
+            "use a smaller --cell"
+        )
+    most = MAX_PIXELS // (width * height)
     if count > most:
         raise TooLargeError(
             f"the run has {count} frames (ticks {simulation.tick} to "

@@ -259,6 +259,27 @@ def test_animation_draws_runner_chasers_targets_and_mode(invoke: Invoke, tmp_pat
     assert {rgb for _, rgb in image.convert("RGB").crop(label).getcolors(256)} == {(0, 0, 0)}
 
 
+@pytest.mark.parametrize(
+    ("theme", "background", "wall"),
+    [("light", (255, 255, 255), (0, 0, 0)), ("dark", (17, 17, 17), (224, 224, 224))],
+)
+def test_animation_in_the_plain_themes(
+    invoke: Invoke,
+    tmp_path: Path,
+    theme: str,
+    background: tuple[int, int, int],
+    wall: tuple[int, int, int],
+) -> None:
+    target = tmp_path / "run.png"
+    args = ["chase", BOARD, "--ticks", "2", "--cell", "8", "--theme", theme, "-o", str(target)]
+    assert invoke(args).exit_code == 0
+    image = Image.open(target)
+    assert image.n_frames == 3
+    image.seek(2)
+    colours = {rgb for _, rgb in image.convert("RGB").getcolors(1 << 16)}
+    assert {background, wall, (255, 0, 0), (255, 255, 0)} <= colours
+
+
 def test_animation_too_long_is_refused(invoke: Invoke, tmp_path: Path) -> None:
     target = tmp_path / "long.gif"
     args = ["chase", BOARD, "--runner", "patrol", "--cell", "200", "-o", str(target)]

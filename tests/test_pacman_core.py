@@ -6,7 +6,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import pattern
@@ -82,7 +82,6 @@ def _border_and_pattern_walls(maze: Maze) -> np.ndarray:
     return keep
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     width=st.integers(3, 30),
     height=st.integers(3, 30),
@@ -188,7 +187,6 @@ FOUND = re.compile(
 )
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     width=st.integers(3, 6),
     height=st.integers(3, 5),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit.board import centre, corners, middle_cells
@@ -238,7 +238,6 @@ def _assert_board(maze: Maze, max_dead_ends: int, min_loops: int) -> None:
         assert cell in brute.reachable(maze)
 
 
-@settings(max_examples=150, deadline=None)
 @given(
     width=st.integers(2, 28),
     height=st.integers(2, 28),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
@@ -291,7 +291,6 @@ def test_api_errors() -> None:
         pacmanize(serpentine(6, 1))
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     width=st.integers(2, 24),
     height=st.integers(2, 24),

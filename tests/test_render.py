@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
@@ -226,7 +226,6 @@ def drawable(draw: st.DrawFn) -> tuple[Maze, RenderOptions]:
     return Maze(walls, entry, exit_, shortest_path(walls, entry, exit_) or ""), options
 
 
-@settings(max_examples=60, deadline=None)
 @given(drawable())
 def test_png_and_svg_agree_and_text_has_its_shape(case: tuple[Maze, RenderOptions]) -> None:
     maze, options = case

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit.search import (
@@ -46,7 +46,6 @@ def reference_distances(walls: np.ndarray, start: tuple[int, int]) -> dict[tuple
     return seen
 
 
-@settings(max_examples=200)
 @given(grids(), st.data())
 def test_distances_match_a_reference_bfs(walls: np.ndarray, data: st.DataObject) -> None:
     height, width = walls.shape
@@ -68,7 +67,6 @@ def test_distances_match_a_reference_bfs(walls: np.ndarray, data: st.DataObject)
         assert path is None
 
 
-@settings(max_examples=200)
 @given(grids())
 def test_component_labels_match_reachability(walls: np.ndarray) -> None:
     labels = component_labels(walls)

@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
@@ -55,7 +55,6 @@ def small_mazes(draw: st.DrawFn) -> Maze:
 # --- brute force: length, tie-breaking, counting ---------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
 @given(small_mazes())
 def test_every_algorithm_returns_the_first_shortest_path_and_the_true_count(maze: Maze) -> None:
     expected = brute_force_shortest(maze, maze.entry, maze.exit)
@@ -68,7 +67,6 @@ def test_every_algorithm_returns_the_first_shortest_path_and_the_true_count(maze
         assert (solution.count, solution.path) == expected, name
 
 
-@settings(max_examples=150, deadline=None)
 @given(small_mazes(), st.sets(st.sampled_from("NESW"), min_size=1))
 def test_restricted_moves_match_brute_force(maze: Maze, letters: set[str]) -> None:
     moves = "".join(letter for letter in "NESW" if letter in letters)
@@ -82,7 +80,6 @@ def test_restricted_moves_match_brute_force(maze: Maze, letters: set[str]) -> No
     assert set(solution.path) <= letters
 
 
-@settings(max_examples=60, deadline=None)
 @given(small_mazes(), st.sets(st.sampled_from("NESW"), min_size=1))
 def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
     maze: Maze, letters: set[str]
@@ -238,7 +235,6 @@ def test_start_equal_to_goal_gives_the_empty_path() -> None:
 # --- the shared BFS primitive ----------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
 @given(small_mazes())
 def test_bfs_flat_matches_a_textbook_bfs(maze: Maze) -> None:
     width = maze.width

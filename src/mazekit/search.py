@@ -7,12 +7,12 @@ the breadth-first search is a tight loop over flat lists, since it must be seque
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from .model import ALL_WALLS, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from .model import ALL_WALLS, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
 
 __all__ = [
     "UNREACHED",
@@ -27,7 +27,6 @@ __all__ = [
     "reachable_mask",
     "shortest_path",
     "step_offsets",
-    "walk",
     "walk_shortest",
 ]
 
@@ -248,16 +247,3 @@ def distance_between(walls: Walls, start: Cell, goal: Cell) -> int:
     width = int(walls.shape[1])
     target = goal[1] * width + goal[0]
     return distances(walls, start, goal)[target]
-
-
-def walk(start: Cell, path: str) -> Iterator[tuple[int, Cell, Cell, int]]:
-    """Each step of ``path`` from ``start``: (index, from cell, to cell, wall bit crossed).
-
-    The walk does not look at walls or bounds; callers decide what a bad step means.
-    """
-    x, y = start
-    for index, letter in enumerate(path):
-        direction = BY_LETTER[letter]
-        nx, ny = x + direction.dx, y + direction.dy
-        yield index, (x, y), (nx, ny), direction.bit
-        x, y = nx, ny

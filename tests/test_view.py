@@ -49,6 +49,12 @@ def terminals():
 # --- in a pseudo-terminal -------------------------------------------------------------------
 
 
+def _seed(term: Terminal) -> int | None:
+    """The seed on the status line, if it shows one."""
+    found = re.search(r"seed (\d+)", term.text())
+    return int(found.group(1)) if found else None
+
+
 def test_view_shows_render_unicode_and_its_keys_change_path_and_colours(
     terminals, invoke: Invoke
 ) -> None:
@@ -99,8 +105,8 @@ def test_view_config_new_seed_save_and_ctrl_c(terminals, tmp_path: Path) -> None
     assert (entry.data, entry.fg, entry.bold) == ("E", "magenta", True)
 
     term.press("r")
-    term.wait_for(lambda: re.search(r"seed (\d+)", term.text()).group(1) != "7")
-    seed = int(re.search(r"seed (\d+)", term.text()).group(1))
+    term.wait_for(lambda: _seed(term) not in (None, 7))
+    seed = _seed(term)
     term.press("c")  # blue is colour 12: blue in bold on 8 colours
     term.shows("walls blue")
     assert (term.cell(0, 0).fg, term.cell(0, 0).bold) == ("blue", True)

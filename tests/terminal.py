@@ -168,3 +168,26 @@ class Terminal:
             os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         os.close(self.fd)
+
+
+# The README's capture of `mazekit view` (test_view checks that it is still what the viewer
+# shows): print it again with `.venv/bin/python -m tests.terminal` after a deliberate change.
+README_CAPTURE_ARGS = ["view", "--width", "12", "--height", "8", "--seed", "5", "--entry", "1,1"]
+README_CAPTURE_SIZE = (80, 21)
+
+
+def readme_capture() -> str:
+    """The screen the README shows: the viewer of README_CAPTURE_ARGS after one tick (n)."""
+    columns, rows = README_CAPTURE_SIZE
+    terminal = Terminal(README_CAPTURE_ARGS, columns=columns, rows=rows)
+    try:
+        terminal.shows("seed 5")
+        terminal.press("n")
+        terminal.shows("tick 1 scatter")
+        return "\n".join(terminal.lines()).rstrip("\n") + "\n"
+    finally:
+        terminal.close()
+
+
+if __name__ == "__main__":
+    sys.stdout.write(readme_capture())

@@ -23,7 +23,7 @@ from mazekit.viewer import Setup, Viewer
 from mazekit.viewer.screen import fit_color, shade_color
 from mazekit.viewer.state import PATTERN_SHADES, WALL_SHADES
 from tests.conftest import SMALL_MAZE, Invoke
-from tests.terminal import Terminal
+from tests.terminal import README_CAPTURE_ARGS, README_CAPTURE_SIZE, Terminal, readme_capture
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "samples" / "valid-20x15-perfect.txt"
@@ -122,15 +122,12 @@ def test_view_config_new_seed_save_and_ctrl_c(terminals, tmp_path: Path) -> None
     assert term.ending() == (130, True, True)
 
 
-def test_view_chasers_after_n_are_tick_1_and_readme_shows_this_screen(
-    terminals, invoke: Invoke
-) -> None:
-    """Too small first, then resized: the maze; n puts the chasers where chase's tick 1 does;
-    the README's capture is this very screen. SIGTERM restores the terminal too."""
-    args = ["view", "--width", "12", "--height", "8", "--seed", "5", "--entry", "1,1"]
-    term = terminals(args, columns=30, rows=5)
+def test_view_resizes_and_its_chasers_after_n_are_tick_1(terminals, invoke: Invoke) -> None:
+    """Too small first, then resized: the maze; n puts the chasers where tick 1 of
+    `mazekit chase --format jsonl` does. SIGTERM restores the terminal too."""
+    term = terminals(README_CAPTURE_ARGS, columns=30, rows=5)
     term.shows("terminal too small")
-    term.resize(80, 21)
+    term.resize(*README_CAPTURE_SIZE)
     term.shows("seed 5")
 
     term.press("n")
@@ -145,30 +142,14 @@ def test_view_chasers_after_n_are_tick_1_and_readme_shows_this_screen(
     runner = tick["runner"]
     assert term.lines()[2 * runner["y"] + 1][3 * runner["x"] + 1 : 3 * runner["x"] + 3] == "@@"
 
-    capture = README.split("<!-- view capture -->\n```text\n", 1)[1].split("```", 1)[0]
-    assert "\n".join(term.lines()).rstrip("\n") + "\n" == capture
-
     os.killpg(os.getpgid(term.pid), signal.SIGTERM)
     assert term.ending() == (143, True, True)
 
 
-def test_view_ascii_no_color_and_arrows(terminals, invoke: Invoke) -> None:
-    """--charset ascii draws render's ASCII picture; NO_COLOR leaves every character plain;
-    the arrow keys scroll a maze taller than the terminal by one cell (two text lines)."""
-    drawn = invoke(["render", str(SAMPLE)]).stdout.splitlines()
-    term = terminals(
-        ["view", str(SAMPLE), "--charset", "ascii"], env={"NO_COLOR": "1"}, columns=70, rows=20
-    )
-    term.shows("from a file")
-    assert term.lines()[:18] == drawn[:18]
-    term.press("\x1bOB")  # the down arrow, as a terminal in keypad mode sends it
-    term.wait_for(lambda: term.lines()[:18] == drawn[2:20])
-    term.press("c")
-    term.shows("walls blue")
-    colours = {ch.fg for row in term.screen.buffer.values() for ch in row.values()}
-    assert colours == {"default"}
-    term.press("\x1b")  # Esc quits
-    assert term.ending() == (0, True, True)
+def test_readme_capture_is_what_the_viewer_shows() -> None:
+    """The README's screen; `python -m tests.terminal` prints it anew."""
+    capture = README.split("<!-- view capture -->\n```text\n", 1)[1].split("```", 1)[0]
+    assert readme_capture() == capture
 
 
 # --- without a terminal ---------------------------------------------------------------------

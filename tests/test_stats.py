@@ -14,13 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
+from mazekit.analysis import Analysis
 from mazekit.generators import ALGORITHMS, generate
 from mazekit.measures import VERDICTS, Stats, longest_branch, stats
 from mazekit.model import Maze
 from mazekit.pacman import pacmanize
 from mazekit.pattern import pattern_cells
 from mazekit.rules import validate
-from mazekit.search import open_bits
 from mazekit.textformat import dump, parse
 from tests import brute
 from tests.conftest import Invoke, closed_grid, open_wall, serpentine
@@ -109,13 +109,10 @@ def test_the_longest_branch_is_the_deepest_dead_end_walk() -> None:
     open_wall(walls, 3, 0, "S")  # a tooth of 1 cell under (3,0)
     open_wall(walls, 1, 2, "E")  # and a side branch off the long tooth
     maze = Maze(walls, (0, 0), (4, 0), "EEEE")
-    reach = np.zeros((4, 5), dtype=bool)
-    for cell in brute.reachable(maze):
-        reach[cell[1], cell[0]] = True
-    assert longest_branch(open_bits(walls), reach, [0, 4]) == 3
+    assert longest_branch(Analysis(maze), [0, 4]) == 3
     assert stats(maze).longest_branch == 3
     # without pins the whole tree is peeled: its longest walk from a centre
-    assert longest_branch(open_bits(walls), reach, []) > 3
+    assert longest_branch(Analysis(maze), []) > 3
 
 
 def test_no_leaf_no_branch() -> None:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from .model import DEGREE, EAST, NORTH, SOUTH, WEST, Maze
+from .analysis import Analysis
+from .model import EAST, NORTH, SOUTH, WEST, Maze
 from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
 from .search import UNREACHED, distance_between
 
@@ -90,17 +90,16 @@ class Stats:
         }
 
 
-def longest_branch(
-    moves: npt.NDArray[np.uint8], reach: npt.NDArray[np.bool_], pins: list[int]
-) -> int:
+def longest_branch(facts: Analysis, pins: list[int]) -> int:
     """Cells of the longest dead-end branch: peel leaves level by level, never a pinned cell.
 
     A reachable cell with one open wall is a leaf; removing it may make its neighbour one. A
     cell's level is one more than the highest level of the cells peeled into it, so the last
     cell of a branch peeled has the branch's depth. One queue pass: linear in the cells.
     """
+    moves = facts.moves
     width = moves.shape[1]
-    degree = np.where(reach, DEGREE[moves], 0).astype(np.uint8).ravel()
+    degree = facts.degree.ravel()
     leaves = np.flatnonzero(degree == 1)
     left = bytearray(degree.tobytes())
     for pin in pins:
@@ -152,7 +151,7 @@ def stats(maze: Maze) -> Stats:
 
     pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
     pins = [pin for pin in pins if reach.flat[pin]]
-    branch = longest_branch(moves, reach, pins)
+    branch = longest_branch(ctx, pins)
 
     path_length: int | None = None
     tortuosity: float | None = None

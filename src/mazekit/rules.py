@@ -12,14 +12,13 @@ from dataclasses import dataclass, field
 from itertools import islice
 
 import numpy as np
-import numpy.typing as npt
 
 from . import board
 from . import pattern as glyph
 from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config
-from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import UNREACHED, distance_between, distances
+from .model import ALL_WALLS, BY_BIT, EAST, LETTER_BIT, NORTH, SOUTH, WEST, Cell, Maze
+from .search import UNREACHED, distance_between, distances, path_positions
 from .textformat import Problem, scan
 
 __all__ = [
@@ -225,19 +224,7 @@ def _pt(cell: Cell) -> str:
 
 def check_open_area(ctx: Context, limit: int) -> Findings:
     """No 3x3 block of cells has all 12 of its inner walls open (corridors at most 2 wide)."""
-    east, south = ctx.passages
-    if east.shape[0] < 3 or south.shape[1] < 3:
-        return [], 0
-    rows_open = east[:, :-1] & east[:, 1:]  # (H, W-2): both walls of a 3-cell row open
-    cols_open = south[:-1, :] & south[1:, :]  # (H-2, W): both walls of a 3-cell column open
-    blocks = (
-        rows_open[:-2, :]
-        & rows_open[1:-1, :]
-        & rows_open[2:, :]
-        & cols_open[:, :-2]
-        & cols_open[:, 1:-1]
-        & cols_open[:, 2:]
-    )
+    blocks = ctx.closed_in_blocks == 0
     found = (
         _at("open-area", f"3x3 open area with its top-left cell at ({x},{y})", (x, y))
         for x, y in cells_of_mask(blocks, limit)
@@ -264,18 +251,12 @@ def check_path(ctx: Context, limit: int) -> Findings:
     walls = maze.walls
     height, width = walls.shape
     steps = np.frombuffer(maze.path.encode("ascii"), dtype=np.uint8)
-    xs = np.empty(len(steps) + 1, dtype=np.int32)  # int32: a 4M-step path stays small
-    ys = np.empty(len(steps) + 1, dtype=np.int32)
-    xs[0], ys[0] = maze.entry
-    np.cumsum(_STEP_DX[steps], out=xs[1:])
-    np.cumsum(_STEP_DY[steps], out=ys[1:])
-    xs[1:] += maze.entry[0]
-    ys[1:] += maze.entry[1]
+    xs, ys = path_positions(maze.entry, maze.path)
     # Step i goes from (xs[i], ys[i]) to (xs[i+1], ys[i+1]). Every step before the first bad
     # one stays inside, so clipping only touches steps that are never reported.
     lands_inside = (xs[1:] >= 0) & (xs[1:] < width) & (ys[1:] >= 0) & (ys[1:] < height)
     moves = ctx.moves[np.clip(ys[:-1], 0, height - 1), np.clip(xs[:-1], 0, width - 1)]
-    crosses_open = (moves & _STEP_BIT[steps].astype(np.uint8)) != 0
+    crosses_open = (moves & LETTER_BIT[steps].astype(np.uint8)) != 0
     bad = ~lands_inside | ~crosses_open
     if bad.any():
         index = int(np.argmax(bad))
@@ -303,17 +284,6 @@ def check_path(ctx: Context, limit: int) -> Findings:
         message = f"path has {len(maze.path)} steps but the shortest has {shortest}"
         return [Violation("path", message, line, 1)], 1
     return [], 0
-
-
-def _step_table(field: str) -> npt.NDArray[np.int32]:
-    """Per path letter (as a byte), its dx, dy or wall bit; 0 for any other byte."""
-    table = np.zeros(256, dtype=np.int32)
-    for direction in DIRECTIONS:
-        table[ord(direction.letter)] = getattr(direction, field)
-    return table
-
-
-_STEP_DX, _STEP_DY, _STEP_BIT = (_step_table(name) for name in ("dx", "dy", "bit"))
 
 
 def check_perfect(ctx: Context, limit: int) -> Findings:

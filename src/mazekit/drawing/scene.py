@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ..errors import ConfigError, MazeError, NoPathError, TooLargeError
 from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from ..search import passages, shortest_path
+from ..search import passages, path_positions, shortest_path
 from .theme import RGB, THEMES, Ink, Palette, palette_for
 
 __all__ = [
@@ -183,12 +183,6 @@ def check_maze(maze: Maze, options: RenderOptions, source: str | None = None) ->
             )
 
 
-_DX = np.zeros(256, dtype=np.int64)
-_DY = np.zeros(256, dtype=np.int64)
-for _letter, _dx, _dy in (("N", 0, -1), ("E", 1, 0), ("S", 0, 1), ("W", -1, 0)):
-    _DX[ord(_letter)], _DY[ord(_letter)] = _dx, _dy
-
-
 def path_cells(maze: Maze, path: str, source: str | None = None) -> tuple[IntArray, IntArray]:
     """The cells a path visits from the entry, x and y arrays of len(path) + 1 (or 0).
 
@@ -196,9 +190,8 @@ def path_cells(maze: Maze, path: str, source: str | None = None) -> tuple[IntArr
     """
     if not path:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    letters = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
-    xs = np.concatenate(([maze.entry[0]], maze.entry[0] + np.cumsum(_DX[letters])))
-    ys = np.concatenate(([maze.entry[1]], maze.entry[1] + np.cumsum(_DY[letters])))
+    found_x, found_y = path_positions(maze.entry, path)
+    xs, ys = found_x.astype(np.int64), found_y.astype(np.int64)
     outside = (xs < 0) | (xs >= maze.width) | (ys < 0) | (ys >= maze.height)
     if outside.any():
         step = int(np.argmax(outside))

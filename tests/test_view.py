@@ -211,6 +211,19 @@ def test_view_refuses_bad_input_as_its_readers_do(
     assert result.stderr.splitlines()[-1] + "\n" == message
 
 
+def test_view_refuses_unicode_in_a_locale_that_cannot_write_it(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(view_command, "_stdout_is_terminal", lambda: True)
+    monkeypatch.setattr(view_command, "_locale_is_utf8", lambda: False)
+    result = invoke(["view", str(SAMPLE), "--charset", "unicode"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: Invalid value for '--charset': unicode needs a UTF-8 locale "
+        "(such as LANG=C.UTF-8): use --charset ascii"
+    )
+
+
 def _viewer(saved: dict[str, str], maze: str | Maze = SMALL_MAZE, **setup: object) -> Viewer:
     """A Viewer whose s writes into ``saved``, and fails for an absolute path."""
 

@@ -104,10 +104,9 @@ def _keyboard() -> None:
     os.close(descriptor)
 
 
-def _default_charset() -> str:
-    """Box drawing when the locale writes UTF-8, else ASCII."""
-    encoding = locale.getpreferredencoding(False).lower().replace("-", "")
-    return "unicode" if encoding == "utf8" else "ascii"
+def _locale_is_utf8() -> bool:
+    """Whether the locale writes UTF-8, which box-drawing characters need."""
+    return locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"
 
 
 @click.command(
@@ -182,7 +181,12 @@ def command(
     if source is None and not _stdin_is_terminal():
         source = "-"
     given = _Given(width, height, entry, exit_, perfect, seed, algorithm, max_dead_ends, output)
-    chosen: Charset = charset or _default_charset()  # type: ignore[assignment]  # a Choice
+    if charset == "unicode" and not _locale_is_utf8():
+        raise click.BadParameter(
+            "unicode needs a UTF-8 locale (such as LANG=C.UTF-8): use --charset ascii",
+            param_hint="'--charset'",
+        )
+    chosen: Charset = charset or ("unicode" if _locale_is_utf8() else "ascii")  # type: ignore[assignment]
     from ..viewer import Setup, Viewer  # numpy and the drawing only once the input is known
 
     config: Config | None = None

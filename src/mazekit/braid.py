@@ -17,14 +17,15 @@ import numpy.typing as npt
 from .analysis import Analysis, BoolGrid
 from .board import MAX_DEAD_ENDS, MIN_LOOPS, openable_bits
 from .errors import BoardError
-from .model import ALL_WALLS, DEGREE, EAST, NORTH, SOUTH, WEST, Maze, Walls
+from .model import ALL_WALLS, DEGREE, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze, Walls
 from .rng import make_rng, pop_random, shuffle
 from .search import shortest_path
 
 __all__ = ["braid", "braid_walls"]
 
-_BITS = (NORTH, EAST, SOUTH, WEST)
-_OPPOSITE = (SOUTH, WEST, NORTH, EAST)
+# Per direction 0..3 (N, E, S, W: model.DIRECTIONS), its wall bit and its opposite's.
+_BITS = tuple(d.bit for d in DIRECTIONS)
+_OPPOSITE = tuple(d.opposite for d in DIRECTIONS)
 
 
 def braid_walls(

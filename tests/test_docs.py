@@ -53,6 +53,8 @@ def _in_process(command: str, folder: Path) -> str | None:
     both streams (their interleaving is a terminal's business): a real shell runs those."""
     data: bytes | None = None
     errors = ""
+    if any(sign in command.replace(" 2>&1", "") for sign in (">", "<", ";", "&")):
+        return None  # redirections and lists: the shell's business
     for stage in command.replace(" 2>&1", "").split(" | "):
         words = shlex.split(stage)
         if words[:1] == ["cat"] and len(words) == 2:

@@ -244,8 +244,13 @@ def _leave(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def _signals_end_the_viewer() -> Iterator[None]:
-    """Turn SIGTERM and SIGHUP into SystemExit while the viewer runs."""
+    """While the viewer runs, SIGTERM and SIGHUP raise SystemExit and Ctrl-C raises
+    KeyboardInterrupt (exit 130 at the CLI's edge), so each leaves through curses.wrapper,
+    which restores the terminal: the process's own Ctrl-C guard (mazekit.__main__) ends at
+    once, which would leave the terminal raw. An ignored SIGINT stays ignored."""
     previous = {sig: signal.signal(sig, _leave) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    if signal.getsignal(signal.SIGINT) != signal.SIG_IGN:
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:

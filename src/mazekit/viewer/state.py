@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from ..drawing import RenderOptions, build_scene
 from ..drawing.scene import Charset, Scene
-from ..drawing.text import ink_rows, render_text
+from ..drawing.text import ink_rows, text_lines
 from ..drawing.theme import Ink
 from ..errors import MazeError
 from ..generators import ALGORITHMS, Request, build, check, load_algorithm
@@ -165,7 +165,7 @@ class Viewer:
         """The maze as render_text's lines, and the ink of each of their characters."""
         if self._picture is None:
             scene = self._scene()
-            lines = render_text(scene, self.setup.charset).splitlines()
+            lines = [line[:-1] for line in text_lines(scene, self.setup.charset)]
             self._picture = (lines, ink_rows(scene))
         return self._picture
 

@@ -67,6 +67,7 @@ docs: $(RUN_STAMP)
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze-dark-dead-ends.png --theme dark --dead-ends
 	$(BIN)/mazekit pacmanize $(DOCS_MAZE) | $(BIN)/mazekit render --theme pacman --cell 24 --wall 4 -o docs/board-pacman.png
 	$(BIN)/mazekit render $(DOCS_MAZE) --heat betweenness --no-path -o docs/heat-betweenness.png
+	$(BIN)/mazekit chase samples/valid-30x20-board.txt --place pinky=10,5 --place inky=20,15 --runner patrol --ticks 160 --cell 10 -o docs/chase.gif
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -35,6 +35,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "DeadEnds": ("mazekit.board", "DeadEnds"),
     "BoardError": ("mazekit.errors", "BoardError"),
     "solve": ("mazekit.solvers", "solve"),
+    "chase": ("mazekit.chase", "chase"),
+    "ChaseOptions": ("mazekit.chase", "ChaseOptions"),
+    "Simulation": ("mazekit.chase", "Simulation"),
     # issue 11: the API for graders
     "render_bytes": ("mazekit.drawing", "picture_bytes"),
     "generate_from_config": ("mazekit.generators", "generate_from_config"),
@@ -42,16 +45,19 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "BoardError",
+    "ChaseOptions",
     "ConfigError",
     "DeadEnds",
     "FormatError",
     "Maze",
     "MazeError",
     "Report",
+    "Simulation",
     "Stats",
     "Violation",
     "__version__",
     "braid",
+    "chase",
     "dead_ends",
     "dump_maze",
     "generate",
@@ -74,6 +80,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from .analysis import dead_ends
     from .board import DeadEnds
     from .braid import braid
+    from .chase import ChaseOptions, Simulation, chase
     from .config import load_config
     from .drawing import picture_bytes as render_bytes
     from .drawing import render

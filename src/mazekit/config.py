@@ -34,8 +34,10 @@ __all__ = [
     "check_size",
     "echo",
     "load_config",
+    "looks_like_config",
     "parse_cell",
     "parse_config",
+    "parse_config_bytes",
     "parse_count",
     "parse_seed",
     "parse_size",
@@ -275,11 +277,26 @@ def load_config(path: str | PathLike[str]) -> Config:
             raw = handle.read()
     except OSError as error:
         raise ConfigError(f"cannot read: {error.strerror or error}", source) from error
+    return parse_config_bytes(raw, source)
+
+
+def parse_config_bytes(raw: bytes, source: str = "config") -> Config:
+    """Parse the bytes of a config file (UTF-8, a BOM tolerated), e.g. read from stdin."""
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ConfigError("cannot read: not UTF-8 text", source) from None
     return parse_config(text, source)
+
+
+def looks_like_config(raw: bytes) -> bool:
+    """Whether input is a config file rather than a maze: its first line that is not blank
+    or a ``#`` comment holds ``=`` (a maze file starts with hex digits)."""
+    for line in raw.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            return b"=" in stripped
+    return False
 
 
 @dataclass(frozen=True)

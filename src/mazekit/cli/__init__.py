@@ -30,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "pacmanize": "pacmanize",
     "stats": "stats",
     "edit": "edit",
+    "chase": "chase",
+    "view": "view",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from .scene import Charset, Scene, path_mask
 from .theme import Ink
 
-__all__ = ["ANSI", "MARKS", "render_text", "text_lines"]
+__all__ = ["ANSI", "MARKS", "cell_inks", "ink_rows", "render_text", "text_lines"]
 
 # The board's sprites (pacman theme), the same in both charsets.
 _SPRITE_MARKS: Final[dict[Ink, str]] = {
@@ -102,8 +102,8 @@ def _corners(scene: Scene, charset: Charset) -> npt.NDArray[np.object_]:
     return np.array(list(junctions), dtype=object)[arms]
 
 
-def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.object_]:
-    """The H x W two-character cell contents: entry and exit, then path, then sprites, then
+def cell_inks(scene: Scene) -> npt.NDArray[np.uint8]:
+    """The H x W ink each cell shows in text: entry and exit, then path, then sprites, then
     other inks."""
     codes = scene.cells.copy()
     if scene.sprites is not None:
@@ -111,6 +111,27 @@ def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.obje
         codes[placed] = scene.sprites[placed]
     on_path = path_mask(scene)
     codes[on_path & (codes != Ink.ENTRY) & (codes != Ink.EXIT)] = Ink.PATH
+    return codes
+
+
+def ink_rows(scene: Scene) -> npt.NDArray[np.uint8]:
+    """The ink of every character of render_text's lines, (2H + 1) x (3W + 1): WALL on wall
+    lines and wall columns, the cell's ink on its two characters.
+
+    A terminal program (``mazekit view``) colours render_text's own characters with it, so
+    there is one drawing of a maze as text.
+    """
+    inks = cell_inks(scene)
+    rows, columns = inks.shape
+    roles = np.full((2 * rows + 1, 3 * columns + 1), Ink.WALL, dtype=np.uint8)
+    roles[1::2, 1::3] = inks
+    roles[1::2, 2::3] = inks
+    return roles
+
+
+def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.object_]:
+    """The H x W two-character cell contents, each cell's mark for its ink (cell_inks)."""
+    codes = cell_inks(scene)
     tokens = []
     for ink in Ink:
         mark = MARKS[charset].get(ink, "  ")

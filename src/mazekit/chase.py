@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 
 from .errors import MazeError
 from .model import BY_LETTER, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import component_labels, flat_open_bits
+from .search import component_labels, flat_open_bits, shortest_path
 
 __all__ = [
     "DEFAULT_SCHEDULE",
@@ -249,8 +249,6 @@ def runner_path(maze: Maze) -> str:
 
 def _runner_path(maze: Maze, bits: list[int]) -> str:
     """runner_path with the open bits already computed."""
-    from .solvers import solve  # the canonical shortest path, one tie rule for all
-
     for role, cell in (("entry", maze.entry), ("exit", maze.exit)):
         if not maze.contains(cell):
             raise MazeError(
@@ -261,7 +259,10 @@ def _runner_path(maze: Maze, bits: list[int]) -> str:
         raise MazeError(f"entry and exit are the same cell ({x},{y}): the runner has nowhere to go")
     if _path_reaches_exit(maze, bits):
         return maze.path
-    path: str = solve(maze)
+    path = shortest_path(maze.walls, maze.entry, maze.exit)  # the walker solve writes with
+    if path is None:
+        (ex, ey), (xx, xy) = maze.entry, maze.exit
+        raise MazeError(f"exit ({xx},{xy}) is not reachable from entry ({ex},{ey})")
     return path
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -18,6 +19,7 @@ __all__ = ["command"]
 _PLACE = re.compile(r"\s*([a-z]+)\s*=\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*")
 _SCHEDULE = re.compile(r"\s*[0-9]{1,9}\s*(,\s*[0-9]{1,9}\s*)*")
 _IMAGES = (".gif", ".png")
+_LINES_PER_CHUNK = 1000
 _KNOWN = ", ".join(NAMES)
 
 
@@ -88,12 +90,19 @@ def _json(simulation: Simulation, outcome: Outcome) -> str:
     return json.dumps(document) + "\n"
 
 
-def _jsonl(simulation: Simulation) -> str:
-    """The whole trace, one JSON object per tick from tick 0."""
+def _jsonl(simulation: Simulation) -> Iterator[bytes]:
+    """The whole trace, one JSON object per tick from tick 0, in chunks of lines as it runs."""
     import json
 
     dumps = json.dumps
-    return "".join(dumps(tick.to_dict()) + "\n" for tick in simulation.ticks())
+    lines: list[str] = []
+    for tick in simulation.ticks():
+        lines.append(dumps(tick.to_dict()))
+        if len(lines) == _LINES_PER_CHUNK:
+            yield ("\n".join(lines) + "\n").encode()
+            lines.clear()
+    if lines:
+        yield ("\n".join(lines) + "\n").encode()
 
 
 @click.command(
@@ -255,7 +264,7 @@ def command(
                 cell=16 if cell is None else cell,
                 theme="pacman" if theme is None else theme,
             )
-            data: bytes | str = render_animation(maze, simulation, picture)
+            data: bytes | str | Iterator[bytes] = render_animation(maze, simulation, picture)
         elif output_format == "jsonl":
             data = _jsonl(simulation)
         else:

@@ -26,10 +26,17 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
-lint: $(STAMP)
+lint: $(STAMP) node_modules/.installed
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
+	npx --no-install eslint .
+
+# The page's JavaScript is linted by eslint, a dev-only tool from npm (package-lock.json);
+# make test never needs npm (specs/html.md, "Lint").
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
 # and the start-up figures would measure the compiler, not mazekit.
@@ -39,12 +46,15 @@ bench: $(STAMP)
 
 # The README's pictures, drawn by mazekit itself from a sample.
 DOCS_MAZE := samples/valid-20x15-perfect.txt
+PAGE_MAZE := samples/valid-30x20-board.txt
 docs: $(STAMP)
 	mkdir -p docs
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.png
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze-dark-dead-ends.png --theme dark --dead-ends
 	$(BIN)/mazekit pacmanize $(DOCS_MAZE) | $(BIN)/mazekit render --theme pacman --cell 24 --wall 4 -o docs/board-pacman.png
+	$(BIN)/mazekit render $(PAGE_MAZE) -o docs/board.html
+	$(BIN)/python tests/browser.py docs/board.html docs/board-page.png
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,4 +1,4 @@
-"""Pictures of a maze: PNG and SVG images and terminal text, from one shared Scene.
+"""Pictures of a maze: PNG and SVG images, terminal text and a live HTML page.
 
 ``render(maze, "maze.png")`` writes a file whose format comes from its extension;
 ``render_bytes`` returns the bytes. Pillow is imported only when a PNG is drawn. The package
@@ -44,6 +44,10 @@ __all__ = [
 def render_bytes(maze: Maze, options: RenderOptions) -> bytes:
     """The picture of ``maze`` in ``options.format`` (text when None), as file bytes."""
     check_maze(maze, options)  # the size limit comes before any work
+    if options.format == "html":  # the page draws itself: no Scene needed
+        from .html import render_html
+
+        return render_html(maze, options).encode("utf-8")
     scene = build_scene(maze, options)
     if options.format == "png":
         from .png import render_png
@@ -71,7 +75,7 @@ def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **optio
         if found is None:
             raise ConfigError(
                 f"cannot tell the format of {name or 'a stream'!r}: give format='png', "
-                "'svg' or 'text', or a .png, .svg or .txt name",
+                "'svg', 'text' or 'html', or a .png, .svg, .txt or .html name",
                 "format",
             )
         settings = RenderOptions(**{**options, "format": found})

@@ -46,14 +46,15 @@ bench: $(STAMP)
 
 # The README's pictures, drawn by mazekit itself from a sample.
 DOCS_MAZE := samples/valid-20x15-perfect.txt
-PAGE_MAZE := samples/valid-30x20-board.txt
+# The page's board enters on the west side: a chaser starting on the entry would catch at once.
+PAGE_MAZE := --imperfect --width 30 --height 20 --entry 0,9 --exit 29,10 --seed 14
 docs: $(STAMP)
 	mkdir -p docs
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.png
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze-dark-dead-ends.png --theme dark --dead-ends
 	$(BIN)/mazekit pacmanize $(DOCS_MAZE) | $(BIN)/mazekit render --theme pacman --cell 24 --wall 4 -o docs/board-pacman.png
-	$(BIN)/mazekit render $(PAGE_MAZE) -o docs/board.html
+	$(BIN)/mazekit generate $(PAGE_MAZE) -o - | $(BIN)/mazekit render --format html -o docs/board.html
 	$(BIN)/python tests/browser.py docs/board.html docs/board-page.png
 
 clean:

@@ -55,7 +55,9 @@ def board_data(maze: Maze, options: RenderOptions | None = None) -> dict[str, An
         "exit": list(maze.exit),
         "path": maze.path,
         "theme": options.theme,
-        "showPath": options.path is not False,
+        # a board (pacman) shows no path unless asked, as in render's pictures
+        "showPath": options.path is True
+        or (options.path is None and not THEMES[options.theme].board),
         "deadEnds": options.dead_ends is not None,
         "palettes": _palettes(options),
     }

@@ -86,8 +86,17 @@
       this.tick = 0;
       this.mode = null;
       this.result = null;
-      this.trace = [this.line(null)];
-      if (!this.route) this.result = { result: "escaped", tick: 0 };
+      // A chaser that starts on the entry catches the runner at tick 0; --ticks 0 ends there.
+      const first = this.chasers.find((c) => c.cell[0] === board.entry[0] && c.cell[1] === board.entry[1]);
+      let event = null;
+      if (first) {
+        event = `caught:${first.name}`;
+        this.result = { result: "caught", tick: 0, by: first.name, cell: [...board.entry] };
+      } else if (this.maxTicks <= 0 || !this.route) {
+        event = "running";
+        this.result = { result: "running", tick: 0, by: null, cell: [...board.entry] };
+      }
+      this.trace = [this.line(event)];
     }
 
     /** The trace line of the current tick, with the keys of `mazekit chase --format jsonl`. */
@@ -156,15 +165,17 @@
       const same = (a, b) => a[0] === b[0] && a[1] === b[1];
       const catcher = this.chasers.find((c) => same(c.cell, here)
         || (!this.passThrough && same(c.cell, from) && same(before.get(c.name), here)));
-      let event = null;
+      // the end of the run wins over a reversal
+      let event = reversing ? "reverse" : null;
       if (catcher) {
-        event = `caught by ${catcher.name}`;
+        event = `caught:${catcher.name}`;
         this.result = { result: "caught", tick: k, by: catcher.name, cell: [...here] };
       } else if (!this.patrol && k >= this.pathLength) {
         event = "escaped";
-        this.result = { result: "escaped", tick: k };
+        this.result = { result: "escaped", tick: k, by: null, cell: [...here] };
       } else if (k >= this.maxTicks) {
-        this.result = { result: "running", tick: k };
+        event = "running";
+        this.result = { result: "running", tick: k, by: null, cell: [...here] };
       }
       const entry = this.line(event);
       this.trace.push(entry);

@@ -11,6 +11,9 @@
   const cellText = (c) => (c ? `(${c[0]},${c[1]})` : "—");
   const LETTER_NAMES = { N: "north", E: "east", S: "south", W: "west" };
 
+  const DEFAULT_OPTIONS = {
+    schedule: DEFAULT_SCHEDULE, mode: "schedule", passThrough: true, runner: "path", place: {}, only: NAMES, ticks: DEFAULT_TICKS,
+  };
   const data = JSON.parse($("mazekit-board").textContent);
   const state = {
     data,
@@ -22,7 +25,7 @@
     showPath: data.showPath,
     showDeadEnds: data.deadEnds,
     showTargets: true,
-    options: { schedule: DEFAULT_SCHEDULE, mode: "schedule", passThrough: true, runner: "path", place: {}, only: NAMES, ticks: DEFAULT_TICKS },
+    options: DEFAULT_OPTIONS,
     figures: null,
     chase: null,
     timer: null,
@@ -291,9 +294,10 @@
     return true;
   }
 
-  /** Set the chase options (the keys of `mazekit chase`'s options) and start a new run. */
+  /** Set the chase options (the keys of `mazekit chase`'s options, the others at their
+   * defaults) and start a new run. */
   function configure(options) {
-    const o = { ...state.options, ...options };
+    const o = { ...DEFAULT_OPTIONS, ...options };
     $("schedule").value = (o.schedule ?? DEFAULT_SCHEDULE).join(",");
     $("mode").value = o.mode ?? "schedule";
     $("pass-through").checked = o.passThrough ?? true;

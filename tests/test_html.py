@@ -71,3 +71,15 @@ def test_markup_in_the_data_cannot_end_its_script_block() -> None:
     page = render_html(read(BOARD))
     block = page.split('id="mazekit-board">', 1)[1].split("</script>", 1)[0]
     assert "<" not in block and ">" not in block
+
+
+def test_the_api_writes_the_page_from_the_name(tmp_path: Path, invoke: Invoke) -> None:
+    import mazekit
+
+    mazekit.render(read(BOARD), tmp_path / "api.html", theme="dark")
+    assert (
+        invoke(["render", BOARD, "--theme", "dark", "-o", str(tmp_path / "cli.html")]).exit_code
+        == 0
+    )
+    assert (tmp_path / "api.html").read_bytes() == (tmp_path / "cli.html").read_bytes()
+    assert '"theme":"dark"' in (tmp_path / "api.html").read_text()

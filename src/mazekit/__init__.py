@@ -35,20 +35,26 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "DeadEnds": ("mazekit.pacman", "DeadEnds"),
     "BoardError": ("mazekit.pacman", "BoardError"),
     "solve": ("mazekit.solvers", "solve"),
+    "chase": ("mazekit.chase", "chase"),
+    "ChaseOptions": ("mazekit.chase", "ChaseOptions"),
+    "Simulation": ("mazekit.chase", "Simulation"),
 }
 
 __all__ = [
     "BoardError",
+    "ChaseOptions",
     "ConfigError",
     "DeadEnds",
     "FormatError",
     "Maze",
     "MazeError",
     "Report",
+    "Simulation",
     "Stats",
     "Violation",
     "__version__",
     "braid",
+    "chase",
     "dead_ends",
     "dump_maze",
     "generate",
@@ -64,6 +70,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from .chase import ChaseOptions, Simulation, chase
     from .config import load_config
     from .drawing import render
     from .errors import ConfigError, FormatError, MazeError

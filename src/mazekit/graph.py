@@ -1,0 +1,530 @@
+"""A maze read as a graph: betweenness of cells and passages, its Gini, and the cop number.
+
+specs/stats.md ("Graph measures") defines every figure. The graph is the reachable cells
+(connected to the entry) joined by open walls, read as every search reads them
+(mazekit.search.open_bits). Steps:
+
+1. Number the reachable cells in flat order and build an n x 4 neighbour table (N, E, S, W).
+2. Betweenness: on a tree, from subtree sizes in O(n); otherwise Brandes' algorithm run for a
+   batch of sources at once, layer by layer in numpy (exact up to EXACT_LIMIT cells, else from
+   a seeded sample of sources, scaled up: an estimate).
+3. Gini of the cells' values; the busiest cells and passages, ties by (y, x).
+4. Cop number: 1 for a tree; else the two-cop game solved on bit sets of all states (cops'
+   cells, robber's cell) up to COP_LIMIT grid cells; else 2-3, the planar bound.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .model import DIRECTIONS, EAST, SOUTH, Cell, Maze
+from .search import bfs_flat, open_bits, reachable_mask
+
+__all__ = [
+    "COP_LIMIT",
+    "DEFAULT_SAMPLES",
+    "EXACT_LIMIT",
+    "Betweenness",
+    "CopNumber",
+    "GraphStats",
+    "betweenness",
+    "cop_number",
+    "gini",
+    "graph_stats",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+EXACT_LIMIT = 10_000  # reachable cells up to which a graph with loops gets exact Brandes
+DEFAULT_SAMPLES = 100  # sources of the estimate above EXACT_LIMIT
+COP_LIMIT = 400  # grid cells (W x H) up to which the two-cop game is solved
+_BATCH_ENTRIES = 2_000_000  # sources x cells per Brandes batch: about 90 MB of arrays
+_THREADS = 2  # Brandes' sources shared among this many threads (at most the usable cores)
+
+
+@dataclass(frozen=True)
+class Betweenness:
+    """Normalised betweenness of every cell and passage (0 where unreachable or closed).
+
+    ``cells`` is H x W; ``east[y, x]`` is the passage (x,y)-(x+1,y), ``south[y, x]`` the passage
+    (x,y)-(x,y+1). ``method`` is ``tree``, ``brandes`` or ``sampled`` (then an estimate from
+    ``samples`` sources drawn with ``seed``).
+    """
+
+    cells: FloatArray
+    east: FloatArray
+    south: FloatArray
+    reachable: npt.NDArray[np.bool_]
+    east_open: npt.NDArray[np.bool_]
+    south_open: npt.NDArray[np.bool_]
+    method: str
+    samples: int | None = None
+    seed: int | None = None
+
+    @property
+    def exact(self) -> bool:
+        """False for an estimate from sampled sources."""
+        return self.method != "sampled"
+
+    @property
+    def nodes(self) -> int:
+        """Reachable cells: the vertices of the graph."""
+        return int(self.reachable.sum())
+
+    def top_cells(self, count: int) -> list[tuple[Cell, float]]:
+        """The ``count`` busiest reachable cells, highest first, ties by (y, x)."""
+        flat = np.flatnonzero(self.reachable.ravel())
+        values = self.cells.ravel()[flat]
+        order = np.lexsort((flat, -values))[:count]
+        width = self.cells.shape[1]
+        return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
+
+    def top_passages(self, count: int) -> list[tuple[Cell, str, float]]:
+        """The ``count`` busiest open passages as (west or north cell, ``E`` or ``S``, value).
+
+        Highest first; ties by (y, x) of the first cell, then E before S.
+        """
+        height, width = self.cells.shape
+        values = np.concatenate([self.east.ravel(), self.south.ravel()])
+        open_ = np.concatenate([self.east_open.ravel(), self.south_open.ravel()])
+        index = np.flatnonzero(open_)
+        cell = index % (height * width)
+        kind = index // (height * width)
+        order = np.lexsort((kind, cell, -values[index]))[:count]
+        return [
+            (
+                (int(cell[i]) % width, int(cell[i]) // width),
+                "ES"[int(kind[i])],
+                float(values[index[i]]),
+            )
+            for i in order
+        ]
+
+
+@dataclass(frozen=True)
+class CopNumber:
+    """How many cops catch the robber on the reachable graph: ``low`` to ``high`` and why.
+
+    Exact when ``low == high``; 0 when nothing is reachable.
+    """
+
+    low: int
+    high: int
+    reason: str
+
+    @property
+    def exact(self) -> bool:
+        """Whether the number is known, not only its bounds."""
+        return self.low == self.high
+
+    @property
+    def text(self) -> str:
+        """``1``, ``2`` or ``2-3``."""
+        return str(self.low) if self.exact else f"{self.low}-{self.high}"
+
+
+@dataclass(frozen=True)
+class GraphStats:
+    """The graph figures of ``stats --graph``: betweenness, its Gini, top cells and passages."""
+
+    betweenness: Betweenness
+    gini: float
+    top: int
+    cop: CopNumber | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``graph`` entry of the stats JSON (specs/stats.md); values to 6 decimals."""
+        found = self.betweenness
+        cells = found.top_cells(self.top)
+        peak = cells[0] if cells else None
+        return {
+            "nodes": found.nodes,
+            "method": found.method,
+            "exact": found.exact,
+            "samples": found.samples,
+            "seed": found.seed,
+            "peak": None if peak is None else {"cell": list(peak[0]), "value": _r(peak[1])},
+            "gini": _r(self.gini),
+            "bottlenecks": [{"cell": list(cell), "value": _r(value)} for cell, value in cells],
+            "passages": [
+                {
+                    "cell": list(cell),
+                    "direction": letter,
+                    "to": list(_beyond(cell, letter)),
+                    "value": _r(value),
+                }
+                for cell, letter, value in found.top_passages(self.top)
+            ],
+            "cop_number": None
+            if self.cop is None
+            else {
+                "value": self.cop.low if self.cop.exact else None,
+                "low": self.cop.low,
+                "high": self.cop.high,
+                "exact": self.cop.exact,
+                "reason": self.cop.reason,
+            },
+        }
+
+
+def _r(value: float) -> float:
+    """Six decimals: enough for the small shares of a large maze."""
+    return round(value, 6)
+
+
+def _beyond(cell: Cell, letter: str) -> Cell:
+    """The cell across the passage ``letter`` (E or S) of ``cell``."""
+    return (cell[0] + 1, cell[1]) if letter == "E" else (cell[0], cell[1] + 1)
+
+
+def _graph(maze: Maze) -> tuple[npt.NDArray[np.bool_], IntArray, npt.NDArray[np.int32]]:
+    """Reachable mask, node -> flat cell, and the n x 4 neighbour table (N, E, S, W; -1 none)."""
+    walls = maze.walls
+    if not maze.contains(maze.entry):
+        reach = np.zeros(walls.shape, dtype=bool)
+    else:
+        reach = reachable_mask(walls, maze.entry)
+    flat = np.flatnonzero(reach.ravel())
+    node = np.full(walls.size, -1, dtype=np.int32)
+    node[flat] = np.arange(flat.size, dtype=np.int32)
+    bits = open_bits(walls).ravel()[flat]
+    width = maze.width
+    table = np.full((flat.size, 4), -1, dtype=np.int32)
+    for column, direction in enumerate(DIRECTIONS):
+        has = (bits & direction.bit) != 0
+        table[has, column] = node[flat[has] + direction.dy * width + direction.dx]
+    return reach, flat.astype(np.int64), table
+
+
+def _tree_betweenness(
+    walls: npt.NDArray[np.uint8], entry: Cell, flat: IntArray, table: npt.NDArray[np.int32]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Raw unordered-pair counts of a tree: per node, and per node's edge to its parent.
+
+    Rooted at the entry: a node with subtree size a splits the others into its children's
+    subtrees and the n - a cells beyond its parent, so it lies on ((n-1)^2 - sum of squares)/2
+    paths, and its parent edge on a(n - a).
+    """
+    n = flat.size
+    width = walls.shape[1]
+    dist_flat, _ = bfs_flat(open_bits(walls).ravel().tolist(), width, entry[1] * width + entry[0])
+    dist = np.asarray(dist_flat, dtype=np.int64)[flat]
+    parent = np.full(n, -1, dtype=np.int64)
+    for column in range(4):
+        near = table[:, column]
+        ok = near >= 0
+        ok[ok] = dist[near[ok]] == dist[ok] - 1
+        parent[ok] = near[ok]
+    order = np.argsort(-dist, kind="stable").tolist()
+    size_list = [1] * n
+    parent_list = parent.tolist()
+    for v in order:
+        p = parent_list[v]
+        if p >= 0:
+            size_list[p] += size_list[v]
+    size = np.asarray(size_list, dtype=np.float64)
+    has_parent = parent >= 0
+    squares = np.bincount(parent[has_parent], weights=size[has_parent] ** 2, minlength=n)
+    squares += np.where(has_parent, (n - size) ** 2, 0.0)
+    nodes = ((n - 1) ** 2 - squares) / 2
+    edges = np.where(has_parent, size * (n - size), 0.0)
+    return nodes, edges, parent.astype(np.float64)
+
+
+def _brandes(
+    table: npt.NDArray[np.int32], sources: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Brandes' sums over ``sources`` (ordered pairs): per node, and per node's E and S edge.
+
+    A batch of sources runs at once over (source, node) pairs, with one spare node per source
+    standing for "no neighbour" (never new, no paths), so no step needs a mask. A grid is
+    bipartite: a node's neighbours lie one layer nearer or one farther, never on its own layer.
+    So forward, a new node's path count is the plain sum of its neighbours' (the farther ones
+    are still 0); backward, its dependency sums (1 + delta) / sigma of its neighbours, which
+    is still 0 for the nearer ones. An edge's share follows from both ends at the end.
+    """
+    n = table.shape[0]
+    stride = n + 1  # node n is the spare
+    padded = np.where(table >= 0, table, n).astype(np.int32)
+    columns = [np.append(padded[:, c], np.int32(n)) for c in range(4)]
+    nodes = np.zeros(n)
+    east = np.zeros(n)
+    south = np.zeros(n)
+    batch = max(1, min(sources.size, _BATCH_ENTRIES // stride))
+    for start in range(0, sources.size, batch):
+        chunk = sources[start : start + batch].astype(np.int32)
+        size = chunk.size
+        dist = np.full(size * stride, -1, dtype=np.int32)
+        dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
+        sigma = np.zeros(size * stride)
+        base = np.arange(size, dtype=np.int32) * np.int32(stride)
+        here = chunk
+        dist[base + here] = 0
+        sigma[base + here] = 1.0
+        layers: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]] = [(base, here)]
+        depth = 0
+        while True:
+            depth += 1
+            parts_base = []
+            parts_node = []
+            for column in columns:
+                near = column.take(here)
+                index = base + near
+                new = dist.take(index) < 0
+                dist[index[new]] = depth
+                parts_base.append(base[new])
+                parts_node.append(near[new])
+            base = np.concatenate(parts_base)
+            if not base.size:
+                break
+            here = np.concatenate(parts_node)
+            paths = sigma.take(base + columns[0].take(here))
+            for column in columns[1:]:
+                paths += sigma.take(base + column.take(here))
+            sigma[base + here] = paths
+            layers.append((base, here))
+        coef = np.zeros(size * stride)  # (1 + delta) / sigma, set layer by layer from the far end
+        delta = np.zeros(size * stride)
+        edge_e = np.zeros(size * stride)  # the E and S passages of each node
+        edge_s = np.zeros(size * stride)
+        for base, here in reversed(layers):
+            target = base + here
+            weight = sigma.take(target)
+            farther = np.zeros(target.size)
+            for column, letter in zip(columns, "NESW", strict=True):
+                near = base + column.take(here)
+                found = coef.take(near)
+                farther += found
+                found *= weight  # the share of the passage: 0 when ``near`` is nearer
+                if letter == "E":
+                    edge_e[target] += found
+                elif letter == "S":
+                    edge_s[target] += found
+                elif letter == "W":
+                    edge_e[near] += found  # the spare node takes the missing ones
+                else:
+                    edge_s[near] += found
+            found = weight * farther
+            delta[target] = found
+            coef[target] = (1.0 + found) / weight
+        delta[layers[0][0] + layers[0][1]] = 0.0  # a source is no node between
+        nodes += delta.reshape(size, stride)[:, :n].sum(axis=0)
+        east += edge_e.reshape(size, stride)[:, :n].sum(axis=0)
+        south += edge_s.reshape(size, stride)[:, :n].sum(axis=0)
+    return nodes, east, south
+
+
+def _brandes_threads(
+    table: npt.NDArray[np.int32], sources: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``_brandes`` on up to _THREADS interleaved shares of the sources, summed in order.
+
+    numpy lets go of the interpreter lock inside its gathers, so threads use the cores; the
+    sums are added in a fixed order, so the result does not depend on timing.
+    """
+    workers = max(1, min(_THREADS, len(os.sched_getaffinity(0)), sources.size // 64))
+    if workers == 1:
+        return _brandes(table, sources)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        parts = list(pool.map(lambda k: _brandes(table, sources[k::workers]), range(workers)))
+    nodes, east, south = parts[0]
+    for more in parts[1:]:
+        nodes, east, south = nodes + more[0], east + more[1], south + more[2]
+    return nodes, east, south
+
+
+def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Betweenness:
+    """Normalised betweenness of the reachable cells and their passages (specs/stats.md).
+
+    Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
+    estimate from ``samples`` sources drawn with ``seed`` (without replacement), scaled up.
+    """
+    height, width = maze.walls.shape
+    reach, flat, table = _graph(maze)
+    n = flat.size
+    edges = int((table >= 0).sum()) // 2
+    east_open = np.zeros(height * width, dtype=bool)
+    south_open = np.zeros(height * width, dtype=bool)
+    east_open[flat[table[:, 1] >= 0]] = True
+    south_open[flat[table[:, 2] >= 0]] = True
+    cells = np.zeros(height * width)
+    east = np.zeros(height * width)
+    south = np.zeros(height * width)
+    used: int | None = None
+    drawn: int | None = None
+    if n and edges == n - 1:
+        method = "tree"
+        raw, up, parent = _tree_betweenness(maze.walls, maze.entry, flat, table)
+        node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
+        edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
+        cells[flat] = raw * node_scale
+        child = np.flatnonzero(parent >= 0)
+        top = flat[parent[child].astype(np.int64)]
+        low = flat[child]
+        first = np.minimum(top, low)
+        horizontal = np.abs(top - low) == 1
+        east[first[horizontal]] = up[child[horizontal]] * edge_scale
+        south[first[~horizontal]] = up[child[~horizontal]] * edge_scale
+    elif n:
+        if n <= EXACT_LIMIT:
+            method = "brandes"
+            sources = np.arange(n, dtype=np.int64)
+            factor = 1.0
+        else:
+            method = "sampled"
+            used, drawn = min(samples, n), seed
+            generator = np.random.default_rng(seed)
+            sources = np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
+            factor = n / used
+        raw, e_raw, s_raw = _brandes_threads(table, sources)
+        if n > 2:
+            cells[flat] = raw * factor / ((n - 1) * (n - 2))
+        east[flat] = e_raw * factor / (n * (n - 1))
+        south[flat] = s_raw * factor / (n * (n - 1))
+    else:
+        method = "tree"
+    return Betweenness(
+        cells=cells.reshape(height, width),
+        east=east.reshape(height, width),
+        south=south.reshape(height, width),
+        reachable=reach,
+        east_open=east_open.reshape(height, width),
+        south_open=south_open.reshape(height, width),
+        method=method,
+        samples=used,
+        seed=drawn,
+    )
+
+
+def gini(values: npt.ArrayLike) -> float:
+    """Gini coefficient: the mean absolute difference of all pairs over twice the mean.
+
+    0 when all values are equal (or there are none); sorted, it is
+    2 * sum(i * x_i) / (n * sum(x)) - (n + 1) / n with i from 1.
+    """
+    x = np.sort(np.asarray(values, dtype=np.float64).ravel())
+    total = float(x.sum())
+    if x.size == 0 or total <= 0:
+        return 0.0
+    rank = np.arange(1, x.size + 1, dtype=np.float64)
+    return float(2.0 * (rank * x).sum() / (x.size * total) - (x.size + 1) / x.size)
+
+
+def _bits(mask: npt.NDArray[np.bool_]) -> int:
+    """A boolean array as one integer whose bit i is ``mask.flat[i]``."""
+    packed = np.packbits(mask.ravel().astype(np.uint8), bitorder="little")
+    return int.from_bytes(packed.tobytes(), "little")
+
+
+def _two_cops_win(maze: Maze, reach: npt.NDArray[np.bool_]) -> bool:
+    """Whether two cops catch the robber on the reachable cells, both playing perfectly.
+
+    The states (cop 1, cop 2, robber) over all N grid cells are the bits of one integer,
+    index (c1 * N + c2) * N + r; a move is a shift by the step's flat offset times the
+    axis' stride, masked by the cells where that wall is open. Starting from the captures,
+    cops-to-move wins are the states where some joint move (each cop steps or stays) reaches a
+    robber-to-move win, and robber-to-move wins those where every move (or staying) reaches
+    a cops-to-move win; repeated until nothing changes. Cops place first, then the robber.
+    """
+    size = maze.walls.size
+    width = maze.width
+    bits = open_bits(maze.walls).ravel() & np.where(reach.ravel(), 15, 0).astype(np.uint8)
+    cells = np.arange(size)
+    capture = (cells[:, None, None] == cells[None, None, :]) | (
+        cells[None, :, None] == cells[None, None, :]
+    )
+    caught = _bits(np.broadcast_to(capture, (size, size, size)))
+    everything = (1 << size**3) - 1
+    robber_moves: list[tuple[int, int]] = []
+    cop2_moves: list[tuple[int, int]] = []
+    cop1_moves: list[tuple[int, int]] = []
+    for direction in DIRECTIONS:
+        has = (bits & direction.bit) != 0
+        offset = direction.dy * width + direction.dx
+        robber_moves.append((offset, everything ^ _bits(np.tile(has, size * size))))
+        cop2_moves.append((offset * size, _bits(np.tile(np.repeat(has, size), size))))
+        cop1_moves.append((offset * size * size, _bits(np.repeat(has, size * size))))
+
+    def shift(value: int, offset: int) -> int:
+        """Bit i of the result is bit i + offset of ``value``."""
+        return value >> offset if offset >= 0 else value << -offset
+
+    robber = caught
+    while True:
+        one = robber
+        for offset, mask in cop1_moves:
+            one |= shift(robber, offset) & mask
+        cops = one
+        for offset, mask in cop2_moves:
+            cops |= shift(one, offset) & mask
+        following = cops
+        for offset, closed in robber_moves:
+            following &= shift(cops, offset) | closed
+        following = (following | caught) & everything
+        if following == robber:
+            break
+        robber = following
+    won = np.unpackbits(
+        np.frombuffer(cops.to_bytes((size**3 + 7) // 8, "little"), dtype=np.uint8),
+        bitorder="little",
+    )[: size**3].reshape(size, size, size)
+    flat = reach.ravel()
+    # every robber cell among the reachable ones is a loss for the robber
+    start = np.all(won[:, :, flat], axis=2)
+    return bool(start[np.ix_(flat, flat)].any())
+
+
+def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNumber | None:
+    """The cop number of the reachable graph (specs/stats.md), or None when nothing is.
+
+    1 exactly for a tree (a graph without triangles is cop-win only when it is a tree);
+    else 2 or 3 by the two-cop game up to COP_LIMIT grid cells, else the bounds 2-3.
+    """
+    if reach is None:
+        reach = _graph(maze)[0]
+    n = int(reach.sum())
+    if n == 0:
+        return None
+    east, south = _passages_among(maze, reach)
+    if east + south == n - 1:
+        return CopNumber(1, 1, "the reachable cells form a tree")
+    if maze.walls.size > COP_LIMIT:
+        return CopNumber(
+            2,
+            3,
+            f"the game is solved only up to {COP_LIMIT} grid cells; a loop needs 2, "
+            "and 3 suffice on every connected planar graph (Aigner and Fromme)",
+        )
+    if _two_cops_win(maze, reach):
+        return CopNumber(2, 2, "solved: two cops win, one cannot on a graph with a loop")
+    return CopNumber(3, 3, "solved: the robber escapes two cops; 3 suffice on a planar graph")
+
+
+def _passages_among(maze: Maze, reach: npt.NDArray[np.bool_]) -> tuple[int, int]:
+    """Open east and south passages between reachable cells."""
+    bits = open_bits(maze.walls)
+    east = int(((bits & EAST) != 0)[reach].sum())
+    south = int(((bits & SOUTH) != 0)[reach].sum())
+    return east, south
+
+
+def graph_stats(
+    maze: Maze, top: int = 5, samples: int = DEFAULT_SAMPLES, seed: int = 0
+) -> GraphStats:
+    """Every graph figure of ``stats --graph`` for ``maze``."""
+    found = betweenness(maze, samples=samples, seed=seed)
+    values = found.cells[found.reachable]
+    return GraphStats(
+        betweenness=found,
+        gini=gini(values),
+        top=top,
+        cop=cop_number(maze, found.reachable),
+    )

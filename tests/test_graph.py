@@ -1,0 +1,197 @@
+"""mazekit.graph against oracles: networkx for betweenness (cells and passages), a plain
+formula for the Gini, and a plain retrograde game for the cop number, on random small mazes
+with and without loops and on hand-made boards."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mazekit import graph
+from mazekit.generators import generate
+from mazekit.graph import betweenness, cop_number, gini, graph_stats
+from mazekit.model import Maze
+from tests import brute
+from tests.conftest import closed_grid, open_wall, serpentine
+
+
+def _nx_graph(maze: Maze) -> nx.Graph:
+    """The reachable cells and their open passages, built from the brute-force neighbours."""
+    g = nx.Graph()
+    cells = brute.reachable(maze)
+    g.add_nodes_from(cells)
+    for cell in cells:
+        for near in brute.neighbours(maze, cell):
+            g.add_edge(cell, near)
+    return g
+
+
+def _with_loops(maze: Maze, rng: np.random.Generator, count: int) -> Maze:
+    """Open ``count`` random inner walls between two cells that are not "42" cells."""
+    walls = maze.walls
+    for _ in range(count):
+        x = int(rng.integers(0, maze.width - 1))
+        y = int(rng.integers(0, maze.height))
+        if walls[y, x] != 15 and walls[y, x + 1] != 15:
+            open_wall(walls, x, y, "E")
+    return maze
+
+
+def _assert_like_networkx(maze: Maze) -> None:
+    found = betweenness(maze)
+    g = _nx_graph(maze)
+    expected = nx.betweenness_centrality(g, normalized=True, endpoints=False)
+    for (x, y), value in expected.items():
+        assert found.cells[y, x] == pytest.approx(value, abs=1e-12)
+    unreachable = ~found.reachable
+    assert not found.cells[unreachable].any()
+    for ((x1, y1), (x2, y2)), value in nx.edge_betweenness_centrality(g).items():
+        x, y = min(x1, x2), min(y1, y2)
+        grid = found.east if y1 == y2 else found.south
+        assert grid[y, x] == pytest.approx(value, abs=1e-12)
+    assert int(found.east_open.sum() + found.south_open.sum()) == g.number_of_edges()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    width=st.integers(2, 11),
+    height=st.integers(1, 9),
+    seed=st.integers(0, 10_000),
+    loops=st.integers(0, 12),
+)
+def test_betweenness_matches_networkx(width: int, height: int, seed: int, loops: int) -> None:
+    maze = generate(width, height, seed=seed)
+    _with_loops(maze, np.random.default_rng(seed), loops)
+    _assert_like_networkx(maze)
+
+
+def test_tree_formula_matches_brandes() -> None:
+    maze = generate(15, 11, seed=3)
+    tree = betweenness(maze)
+    assert tree.method == "tree"
+    _, flat, table = graph._graph(maze)
+    n = flat.size
+    nodes, east, south = graph._brandes(table, np.arange(n))
+    assert np.allclose(tree.cells.ravel()[flat], nodes / ((n - 1) * (n - 2)), atol=1e-12)
+    assert np.allclose(tree.east.ravel()[flat], east / (n * (n - 1)), atol=1e-12)
+    assert np.allclose(tree.south.ravel()[flat], south / (n * (n - 1)), atol=1e-12)
+
+
+def test_sampled_estimate_is_seeded_and_scaled(monkeypatch: pytest.MonkeyPatch) -> None:
+    maze = _with_loops(generate(12, 10, seed=5), np.random.default_rng(5), 15)
+    exact = betweenness(maze)
+    monkeypatch.setattr(graph, "EXACT_LIMIT", 10)
+    first = betweenness(maze, samples=40, seed=7)
+    assert (first.method, first.exact, first.samples, first.seed) == ("sampled", False, 40, 7)
+    assert np.array_equal(first.cells, betweenness(maze, samples=40, seed=7).cells)
+    assert not np.array_equal(first.cells, betweenness(maze, samples=40, seed=8).cells)
+    # every source sampled: the estimate is the exact value
+    every = betweenness(maze, samples=exact.nodes, seed=1)
+    assert np.allclose(every.cells, exact.cells, atol=1e-12)
+    assert np.allclose(every.east, exact.east, atol=1e-12)
+
+
+def test_gini_matches_the_pairwise_definition() -> None:
+    rng = np.random.default_rng(2)
+    for size in (1, 2, 7, 40):
+        values = rng.random(size)
+        pairs = sum(abs(a - b) for a, b in product(values, values))
+        expected = pairs / (2 * size * size * values.mean())
+        assert gini(values) == pytest.approx(expected, abs=1e-12)
+    assert gini([0.0, 0.0, 0.0]) == 0.0
+    assert gini([]) == 0.0
+    assert gini([0, 0, 0, 1]) == pytest.approx(0.75)
+
+
+def test_top_cells_and_passages_are_ordered_with_ties_by_row() -> None:
+    corridor = serpentine(5, 1)  # (0,0)-(4,0): the middle carries most
+    found = graph_stats(corridor, top=3)
+    assert [cell for cell, _ in found.betweenness.top_cells(3)] == [(2, 0), (1, 0), (3, 0)]
+    passages = found.betweenness.top_passages(5)
+    assert [(cell, letter) for cell, letter, _ in passages] == [
+        ((1, 0), "E"),
+        ((2, 0), "E"),
+        ((0, 0), "E"),
+        ((3, 0), "E"),
+    ]
+    # 5 cells: (1,0)-(2,0) splits 2 | 3: 2*2*3 / (5*4)
+    assert passages[0][2] == pytest.approx(0.6)
+    entry = found.to_dict()
+    assert entry["peak"] == {"cell": [2, 0], "value": pytest.approx(4 / 6)}
+    assert entry["passages"][0]["to"] == [2, 0]
+    assert entry["cop_number"]["value"] == 1
+
+
+def _ring(width: int, height: int) -> Maze:
+    """A corridor around the border of a W x H grid: one loop of 2(W+H)-4 cells."""
+    walls = closed_grid(width, height)
+    for x in range(width - 1):
+        open_wall(walls, x, 0, "E")
+        open_wall(walls, x, height - 1, "E")
+    for y in range(height - 1):
+        open_wall(walls, 0, y, "S")
+        open_wall(walls, width - 1, y, "S")
+    return Maze(walls, (0, 0), (width - 1, height - 1))
+
+
+def _open_grid(width: int, height: int) -> Maze:
+    walls = closed_grid(width, height)
+    for x, y in product(range(width), range(height)):
+        if x < width - 1:
+            open_wall(walls, x, y, "E")
+        if y < height - 1:
+            open_wall(walls, x, y, "S")
+    return Maze(walls, (0, 0), (width - 1, height - 1))
+
+
+def _cops_win_brute(g: nx.Graph, cops: int) -> bool:
+    """The k-cop game by plain retrograde analysis over tuples of cells (small graphs only)."""
+    nodes = list(g.nodes)
+    closed = {v: [v, *g.neighbors(v)] for v in nodes}
+    places = list(product(nodes, repeat=cops))
+    cop_turn = {(c, r): r in c for c in places for r in nodes}
+    robber_turn = dict(cop_turn)
+    changed = True
+    while changed:
+        changed = False
+        for c, r in cop_turn:
+            if not cop_turn[(c, r)] and any(
+                robber_turn[(moved, r)] for moved in product(*(closed[x] for x in c))
+            ):
+                cop_turn[(c, r)] = changed = True
+        for c, r in robber_turn:
+            if not robber_turn[(c, r)] and all(cop_turn[(c, s)] for s in closed[r]):
+                robber_turn[(c, r)] = changed = True
+    return any(all(cop_turn[(c, r)] for r in nodes) for c in places)
+
+
+def test_cop_number_of_hand_made_boards() -> None:
+    assert cop_number(serpentine(6, 3)).text == "1"  # a path
+    assert cop_number(generate(9, 7, seed=1)).low == 1  # a tree
+    single = Maze(closed_grid(1, 1), (0, 0), (0, 0))
+    assert cop_number(single).text == "1"
+    assert cop_number(_ring(2, 2)).text == "2"  # a ring of 4
+    assert cop_number(_ring(6, 5)).text == "2"  # a ring of 18
+    assert cop_number(_open_grid(5, 4)).text == "2"  # a grid
+    outside = Maze(closed_grid(3, 3), (5, 5), (0, 0))
+    assert cop_number(outside) is None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_cop_number_matches_the_plain_game(seed: int) -> None:
+    maze = _with_loops(generate(4, 3, seed=seed), np.random.default_rng(seed), 4)
+    g = _nx_graph(maze)
+    expected = 1 if nx.is_tree(g) else (2 if _cops_win_brute(g, 2) else 3)
+    assert cop_number(maze).text == str(expected)
+
+
+def test_cop_number_above_the_limit_gives_the_bounds() -> None:
+    big = _with_loops(generate(25, 20, seed=4), np.random.default_rng(4), 10)
+    found = cop_number(big)
+    assert (found.low, found.high, found.exact, found.text) == (2, 3, False, "2-3")
+    assert "400 grid cells" in found.reason and "Aigner and Fromme" in found.reason

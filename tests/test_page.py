@@ -8,6 +8,7 @@ Playwright is missing; .ci/run installs Chromium so CI always runs them.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,10 @@ from typing import Any
 import pytest
 
 import mazekit
+from mazekit.chase import chase
 from mazekit.drawing.html import board_data, render_html
 from mazekit.errors import MazeError
+from mazekit.graph import betweenness, gini
 from mazekit.measures import stats
 from mazekit.model import BY_LETTER, Maze
 from mazekit.pacman import dead_ends
@@ -65,11 +68,11 @@ class Tab:
         return text
 
 
-def _open(browser: Any, path: Path, width: int = 1200, height: int = 800) -> Tab:
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, accept_downloads=True
-    )
-    page = context.new_page()
+def _open(where: Any, path: Path) -> Tab:
+    """Load the page in a new tab of ``where`` (a browser, or a context to share)."""
+    if hasattr(where, "new_context"):
+        where = where.new_context(viewport={"width": 1200, "height": 800}, accept_downloads=True)
+    page = where.new_page()
     errors: list[str] = []
     requests: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
@@ -176,10 +179,10 @@ def test_the_tables_show_the_board_as_python_measures_it(fresh: Tab) -> None:
 
 
 @pytest.mark.parametrize("size", [(1200, 800), (640, 560)])
-def test_a_screenshot_shows_the_board_at_two_sizes(
-    browser: Any, page_file: Path, size: tuple[int, int]
-) -> None:
-    tab = _open(browser, page_file, *size)
+def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, int]) -> None:
+    tab = fresh
+    tab.page.set_viewport_size({"width": size[0], "height": size[1]})
+    tab.js("() => window.dispatchEvent(new Event('resize'))")  # as a person resizing it
     try:
         maze = read(BOARD)
         image, g = _canvas_pixels(tab)
@@ -200,7 +203,8 @@ def test_a_screenshot_shows_the_board_at_two_sizes(
         assert not _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))
         assert tab.errors == []
     finally:
-        tab.page.context.close()
+        tab.page.set_viewport_size({"width": 1200, "height": 800})
+        tab.js("() => window.dispatchEvent(new Event('resize'))")
 
 
 def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
@@ -261,20 +265,20 @@ def test_download_maze_gives_a_valid_file_with_the_path_re_solved(
     assert (result.exit_code, result.stdout) == (0, f"{saved}: ok\n")
 
 
-def test_save_page_keeps_the_edited_board(fresh: Tab, browser: Any, tmp_path: Path) -> None:
+def test_save_page_keeps_the_edited_board(fresh: Tab, tmp_path: Path) -> None:
     assert fresh.js("mazekit.app.toggleWall(3, 4, 'E')") is True
     text = fresh.js("mazekit.app.mazeText()")
     with fresh.page.expect_download() as caught:
         fresh.page.click("#save")
     saved = tmp_path / "saved.html"
     caught.value.save_as(saved)
-    again = _open(browser, saved)
+    again = _open(fresh.page.context, saved)
     try:
         assert again.js("mazekit.app.mazeText()") == text
         assert again.errors == [] and len(again.requests) == 1
         assert again.table("figures") == fresh.table("figures")
     finally:
-        again.page.context.close()
+        again.page.close()
 
 
 def test_controls_play_step_reset_and_the_live_region(fresh: Tab) -> None:
@@ -298,3 +302,119 @@ def test_controls_play_step_reset_and_the_live_region(fresh: Tab) -> None:
     assert not _shows(image, (g["width"] // 2, g["origin"] // 2), (255, 255, 255))
     fresh.page.select_option("#theme", "light")
     assert fresh.errors == []
+
+
+# --- one kernel, two languages ------------------------------------------------------------
+
+_ALGORITHMS = {
+    True: ("backtracker", "prim", "kruskal", "wilson", "hunt-and-kill"),
+    False: ("backtracker", "prim", "flood"),
+}
+_OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"mode": "chase"},
+    {"mode": "scatter", "ticks": 200},
+    {"schedule": [5, 10, 5, 20]},
+    {"runner": "patrol", "ticks": 400},
+    {"passThrough": False},
+    {"only": ["blinky", "inky"]},
+    {"only": ["pinky", "clyde"], "runner": "patrol", "ticks": 300},
+    {"place": {"blinky": [0, 2], "clyde": [2, 0]}},
+    {"schedule": [1, 1, 1, 1, 1, 1], "passThrough": False, "runner": "patrol", "ticks": 250},
+]
+
+
+def _chase_case(index: int) -> tuple[Maze, dict[str, Any]]:
+    """Board and options number ``index``: sizes 9x7 to 30x20, perfect or not, many entries."""
+    width, height = 9 + (index * 7) % 22, 7 + (index * 5) % 14
+    perfect = index % 2 == 0
+    algorithms = _ALGORITHMS[perfect]
+    entries = [(0, height // 2), (width // 2, 0), (width // 2, height - 1), (width - 1, 1)]
+    entry = entries[index % len(entries)]
+    exit = (width - 1, height - 1) if entry != (width - 1, 1) else (0, height - 1)
+    maze = mazekit.generate(
+        width,
+        height,
+        entry=entry,
+        exit=exit,
+        perfect=perfect,
+        seed=index,
+        algorithm=algorithms[index % len(algorithms)],
+    )
+    return maze, _OPTION_SETS[index % len(_OPTION_SETS)]
+
+
+def _reference_trace(maze: Maze, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """The trace of mazekit.chase for the same options, one JSONL object per tick."""
+    keywords: dict[str, Any] = {}
+    for ours, theirs in (("mode", "mode"), ("runner", "runner"), ("ticks", "ticks")):
+        if ours in options:
+            keywords[theirs] = options[ours]
+    if "schedule" in options:
+        keywords["schedule"] = tuple(options["schedule"])
+    if "only" in options:
+        keywords["only"] = tuple(options["only"])
+    if "place" in options:
+        keywords["places"] = {name: tuple(cell) for name, cell in options["place"].items()}
+    if options.get("passThrough") is False:
+        keywords["pass_through"] = False
+    _, ticks = chase(maze, **keywords)
+    return [json.loads(json.dumps(tick.to_dict())) for tick in ticks]
+
+
+@pytest.mark.parametrize("index", range(20))
+def test_the_page_chasers_make_the_trace_of_mazekit_chase(tab: Tab, index: int) -> None:
+    maze, options = _chase_case(index)
+    expected = _reference_trace(maze, options)
+    found = tab.js(
+        """([data, options]) => {
+            mazekit.app.load(data);
+            mazekit.app.configure(options);
+            mazekit.app.step(options.ticks ?? 10000);
+            return window.mazekitTrace;
+        }""",
+        [board_data(maze), options],
+    )
+    assert len(found) == len(expected)
+    for mine, theirs in zip(found, expected, strict=True):
+        assert mine == theirs, f"tick {theirs['tick']}"
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: read(BOARD),
+        lambda: mazekit.generate(15, 10, seed=4),  # a tree: the formula of specs/stats.md
+        lambda: mazekit.generate(20, 15, perfect=False, seed=5, algorithm="prim"),
+    ],
+)
+def test_the_page_betweenness_and_gini_are_those_of_stats_graph(tab: Tab, make: Any) -> None:
+    maze = make()
+    measured = betweenness(maze)  # what stats --graph reports (no cop number needed here)
+    ((cell, peak),) = measured.top_cells(1)
+    expected_gini = gini(measured.cells[measured.reachable])
+    found = tab.js(
+        "data => { mazekit.app.load(data); return mazekit.app.figures(); }", board_data(maze)
+    )
+    assert tuple(found["peakCell"]) == cell
+    assert found["peak"] == pytest.approx(peak, rel=1e-9)
+    assert found["gini"] == pytest.approx(expected_gini, rel=1e-9)
+    shown = tab.figures()
+    assert shown["betweenness peak"] == f"{100 * peak:.2f}% at ({cell[0]},{cell[1]})"
+    assert shown["betweenness Gini"] == f"{expected_gini:.4f}"
+
+
+def test_a_60x60_board_is_measured_at_once_after_an_edit(tab: Tab) -> None:
+    maze = mazekit.generate(60, 60, perfect=False, seed=6)
+    elapsed, figures = tab.js(
+        """data => {
+            mazekit.app.load(data);
+            const start = performance.now();
+            mazekit.app.toggleWall(0, 0, 'E');
+            return [performance.now() - start, mazekit.app.figures()];
+        }""",
+        board_data(maze),
+    )
+    assert figures["gini"] is not None and figures["peak"] > 0  # exact, not left out
+    assert elapsed < 2000  # about 0.3 s on the development machine

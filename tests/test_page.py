@@ -197,6 +197,9 @@ def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, 
         for letter in maze.path[: len(maze.path) // 2]:
             x, y = x + BY_LETTER[letter].dx, y + BY_LETTER[letter].dy
         assert _shows(image, _cell_centre(g, x, y), (30, 144, 255))
+        # the ring on the betweenness peak, in the dead-end colour
+        px, py = _cell_centre(g, *tab.js("mazekit.app.figures().peakCell"))
+        assert _shows(image, (px + 0.42 * (g["cell"] - g["wall"]), py), (255, 140, 0))
         top = (g["origin"] + 15 * g["cell"] + g["cell"] // 2, g["origin"] + g["wall"] // 2)
         assert _shows(image, top, (0, 0, 0))  # the north border
         assert _shows(image, (g["width"] // 2, g["origin"] // 2), (255, 255, 255))

@@ -25,6 +25,7 @@
     showPath: data.showPath,
     showDeadEnds: data.deadEnds,
     showTargets: true,
+    showPeak: true,
     options: DEFAULT_OPTIONS,
     figures: null,
     chase: null,
@@ -94,7 +95,7 @@
     mk.draw.paint(ctx, g, {
       board: state.board, palette: palette(), isBoard: state.theme === "pacman",
       figures: state.figures, showPath: state.showPath, showDeadEnds: state.showDeadEnds,
-      showTargets: state.showTargets, chase: state.chase, cursor: state.cursor,
+      showTargets: state.showTargets, showPeak: state.showPeak, chase: state.chase, cursor: state.cursor,
       focused: state.focused, wallRotation: state.wallRotation,
     });
   }
@@ -396,6 +397,10 @@
     });
     $("show-path").addEventListener("change", () => {
       state.showPath = $("show-path").checked;
+      paint();
+    });
+    $("peak").addEventListener("change", () => {
+      state.showPeak = $("peak").checked;
       paint();
     });
     $("dead-ends").addEventListener("change", () => {

@@ -203,6 +203,16 @@
       ctx.fillStyle = wallColor;
       for (const [x, y, w, h] of rects) ctx.fillRect(x, y, w, h);
     }
+    const peak = view.showPeak && view.figures.graph && view.figures.graph.peakCell;
+    if (peak) {
+      // the busiest cell: a ring in the dead-end colour, under the actors
+      const [cx, cy] = centre(g, peak);
+      ctx.strokeStyle = palette.dead_end;
+      ctx.lineWidth = Math.max(2, g.wall);
+      ctx.beginPath();
+      ctx.arc(cx, cy, (g.cell - g.wall) * 0.42, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
     if (view.cursor && view.focused) {
       ctx.strokeStyle = palette.path;
       ctx.lineWidth = Math.max(2, g.wall);

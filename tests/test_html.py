@@ -9,6 +9,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from mazekit.drawing.html import SCRIPTS, board_data, page_source, render_html
 from mazekit.drawing.scene import RenderOptions
 from mazekit.textformat import read
@@ -83,3 +85,18 @@ def test_the_api_writes_the_page_from_the_name(tmp_path: Path, invoke: Invoke) -
     )
     assert (tmp_path / "api.html").read_bytes() == (tmp_path / "cli.html").read_bytes()
     assert '"theme":"dark"' in (tmp_path / "api.html").read_text()
+
+
+def test_a_source_that_would_end_its_script_block_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mazekit.drawing import html
+
+    real = html.page_source
+
+    def patched(name: str) -> str:
+        return "const end = '</script>';" if name == "draw.js" else real(name)
+
+    monkeypatch.setattr(html, "page_source", patched)
+    with pytest.raises(ValueError, match=r"page/draw.js contains '</script' or '<!--'"):
+        render_html(read(BOARD))

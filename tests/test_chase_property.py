@@ -1,5 +1,6 @@
 """Targets, not speed, make the chasers' personalities: two chasers on one cell part ways only
-by their targets, and only at a junction (specs/chase.md, "Parting ways")."""
+by their targets, and only at a junction (specs/chase.md, "Parting ways"); and the fast kernel
+moves them exactly as the plain oracle of tests/chase_oracle.py does."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import mazekit
 from mazekit.chase import NAMES, ChaseOptions, Simulation
 from mazekit.model import Maze
 from mazekit.search import open_bits
+from tests import chase_oracle as oracle
 
 DEGREE = [bin(bits).count("1") for bits in range(16)]
 
@@ -86,3 +88,38 @@ def test_opposite_corners_part_on_the_first_move_from_a_junction(
     )
     a, b = simulation.step().chasers
     assert (a.x, a.y) != (b.x, b.y)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    maze=boards,
+    runner=st.sampled_from(["path", "patrol"]),
+    mode=st.sampled_from([None, None, "chase", "scatter"]),
+    schedule=st.lists(st.integers(1, 30), min_size=0, max_size=5).map(tuple),
+    only=st.sets(st.sampled_from(NAMES)).map(lambda names: tuple(sorted(names))),
+    pass_through=st.booleans(),
+    data=st.data(),
+)
+def test_the_kernel_agrees_with_the_plain_oracle(
+    maze: Maze,
+    runner: str,
+    mode: str | None,
+    schedule: tuple[int, ...],
+    only: tuple[str, ...],
+    pass_through: bool,
+    data: st.DataObject,
+) -> None:
+    degree = degrees(maze)
+    open_cells = [(x, y) for y in range(maze.height) for x in range(maze.width) if degree[y][x] > 0]
+    places = data.draw(st.dictionaries(st.sampled_from(NAMES), st.sampled_from(open_cells)))
+    options = dict(
+        runner=runner,
+        mode=mode,
+        schedule=schedule,
+        places=places,
+        only=only,
+        pass_through=pass_through,
+        ticks=400,
+    )
+    _, ticks = mazekit.chase(maze, **options)
+    assert [tick.to_dict() for tick in ticks] == oracle.trace(maze, **options)

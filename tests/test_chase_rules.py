@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -244,6 +246,13 @@ def test_patrol_walks_back_and_forth_and_never_escapes() -> None:
     assert ticks[0].facing == "E" and ticks[11].facing == "E" and ticks[10].facing == "W"
 
 
+def test_runner_escapes_only_at_the_end_of_its_path() -> None:
+    opens = [*row(0, 0, 5), (0, 0, "S"), *row(1, 0, 2)]
+    detour = build(6, 2, opens, (0, 0), (5, 0), "EEEEEWE")  # on the exit at tick 5 too
+    result, _ = chase(detour, only=("pinky",), places={"pinky": (2, 1)}, mode="scatter")
+    assert result == ("escaped", 7, None, (5, 0))
+
+
 def test_runner_walks_a_right_path_line_and_replaces_a_wrong_one() -> None:
     loop = build(3, 2, room(3, 2), (0, 0), (2, 0), "SEEN")
     assert runner_path(loop) == "SEEN"  # right though not shortest: walked as written
@@ -324,8 +333,19 @@ def test_bad_option_values_are_value_errors(options: dict[str, object]) -> None:
         ChaseOptions(**options)  # type: ignore[arg-type]
 
 
-def test_package_chase_is_callable_whichever_import_comes_first() -> None:
-    import mazekit.chase as module
-
-    assert mazekit.chase(CORRIDOR, only=("pinky",)).result.tick == 0
-    assert module(CORRIDOR, only=("pinky",)).result.by == "pinky"
+@pytest.mark.parametrize(
+    "imports",
+    ["import mazekit.chase, mazekit", "import mazekit; mazekit.chase; import mazekit.chase"],
+)
+def test_package_chase_runs_the_chase_whichever_import_comes_first(imports: str) -> None:
+    code = (
+        f"{imports}\n"
+        "from mazekit.model import Maze\n"
+        "import numpy as np\n"
+        "walls = np.array([[13, 5, 7]], dtype=np.uint8)\n"
+        "print(mazekit.chase(Maze(walls, (0, 0), (2, 0), 'EE'), only=('pinky',)).result)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout == "Outcome(result='caught', tick=0, by='pinky', cell=(0, 0))\n", (
+        result.stderr
+    )

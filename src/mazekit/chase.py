@@ -234,13 +234,13 @@ def runner_path(maze: Maze) -> str:
     MazeError when the entry or exit lies outside the grid, when they are the same cell, or
     when the exit cannot be reached.
     """
+    return _runner_path(maze, flat_open_bits(maze.walls))
+
+
+def _runner_path(maze: Maze, bits: list[int]) -> str:
+    """runner_path with the open bits already computed."""
     from .solvers import solve  # the canonical shortest path, one tie rule for all
 
-    return _runner_path(maze, flat_open_bits(maze.walls), solve)
-
-
-def _runner_path(maze: Maze, bits: list[int], solve: Any) -> str:
-    """runner_path with the open bits already computed."""
     for role, cell in (("entry", maze.entry), ("exit", maze.exit)):
         if not maze.contains(cell):
             raise MazeError(
@@ -259,14 +259,12 @@ class Simulation:
     """One run of the chase, tick by tick; tables are built once, each tick is a short loop."""
 
     def __init__(self, maze: Maze, options: ChaseOptions | None = None) -> None:
-        from .solvers import solve
-
         options = ChaseOptions() if options is None else options
         self.options = options
         width, height = maze.width, maze.height
         self.width = width
         bits = flat_open_bits(maze.walls)
-        path = _runner_path(maze, bits, solve)
+        path = _runner_path(maze, bits)
         self.path = path
 
         self.names = options.names
@@ -285,19 +283,11 @@ class Simulation:
                     f"({x},{y}) to the entry ({maze.entry[0]},{maze.entry[1]})"
                 )
 
-        # Per cell, its possible steps in N, W, S, E order: (direction, cell, x, y).
-        self._exits: list[tuple[tuple[int, int, int, int], ...]] = []
-        self._neighbour: list[int] = []  # cell * 4 + direction -> cell, -1 when closed
-        for cell, open_ in enumerate(bits):
-            y, x = divmod(cell, width)
-            exits = []
-            for d, (dx, dy) in enumerate(_STEPS):
-                if open_ & _BITS[d]:
-                    exits.append((d, cell + dy * width + dx, x + dx, y + dy))
-                    self._neighbour.append(cell + dy * width + dx)
-                else:
-                    self._neighbour.append(-1)
-            self._exits.append(tuple(exits))
+        # Per cell, its possible steps in N, W, S, E order, made when a chaser first stands
+        # there (chasers see a small part of a big grid): (direction, cell, x, y).
+        self._bits = bits
+        self._exits: list[tuple[tuple[int, int, int, int], ...] | None] = [None] * len(bits)
+        self._offsets = [dy * width + dx for dx, dy in _STEPS]
 
         # The runner's cells and facings: tick k >= 1 reads entry (k - 1) % len (patrol) or k - 1.
         cells = [maze.entry[1] * width + maze.entry[0]]
@@ -313,7 +303,7 @@ class Simulation:
             self._run_cells = cells[1:]
             self._run_facings = facings
         self._patrol = options.runner == "patrol"
-        self._exit = cells[-1]
+        self._steps = len(path)  # the tick on which a runner on its path escapes
 
         scatter = scatter_targets(width, height)
         self._corners = [scatter[name] for name in self.names]
@@ -343,6 +333,16 @@ class Simulation:
         phase = bisect_left(self._ends, tick)
         return phase % 2 if phase < len(self._ends) else self._after
 
+    def _steps_from(self, cell: int) -> tuple[tuple[int, int, int, int], ...]:
+        """The possible steps from a flat cell, N, W, S, E: (direction, cell, x, y)."""
+        y, x = divmod(cell, self.width)
+        open_ = self._bits[cell]
+        return tuple(
+            (d, cell + self._offsets[d], x + dx, y + dy)
+            for d, (dx, dy) in enumerate(_STEPS)
+            if open_ & _BITS[d]
+        )
+
     def _cell(self, flat: int) -> Cell:
         """A flat index as (x, y)."""
         y, x = divmod(flat, self.width)
@@ -366,7 +366,7 @@ class Simulation:
         runner = (runner_flat % width, runner_flat // width)
         positions, headings, targets = self.positions, self.headings, self.targets
         before = list(positions)
-        exits, neighbour, corners = self._exits, self._neighbour, self._corners
+        exits, offsets, corners = self._exits, self._offsets, self._corners
         blinky_index = self._blinky
         for j, target_of in enumerate(self._moves):
             here = positions[j]
@@ -383,22 +383,25 @@ class Simulation:
             targets[j] = target
             heading = headings[j]
             back = heading ^ 2 if heading >= 0 else -1
-            if reverse and back >= 0:
-                positions[j] = neighbour[here * 4 + back]
+            if reverse and back >= 0:  # back the way it came: that passage is open
+                positions[j] = here + offsets[back]
                 headings[j] = back
                 continue
             tx, ty = target
             best = -1
             best_cell = here
             best_distance = 0
-            for d, cell, x, y in exits[here]:
+            steps = exits[here]
+            if steps is None:
+                steps = exits[here] = self._steps_from(here)
+            for d, cell, x, y in steps:
                 if d == back:
                     continue
                 distance = (x - tx) * (x - tx) + (y - ty) * (y - ty)
                 if best < 0 or distance < best_distance:
                     best, best_cell, best_distance = d, cell, distance
-            if best < 0 and back >= 0 and neighbour[here * 4 + back] >= 0:
-                best, best_cell = back, neighbour[here * 4 + back]
+            if best < 0 and back >= 0:  # a dead end: back
+                best, best_cell = back, here + offsets[back]
             if best >= 0:
                 positions[j] = best_cell
                 headings[j] = best
@@ -422,7 +425,7 @@ class Simulation:
         if by is not None:
             self.outcome = Outcome("caught", self.tick, by, cell)
             self.event = f"caught:{by}"
-        elif not self._patrol and runner == self._exit and self.tick > 0:
+        elif not self._patrol and self.tick == self._steps:
             self.outcome = Outcome("escaped", self.tick, None, cell)
             self.event = "escaped"
         elif self.tick >= self.options.ticks:

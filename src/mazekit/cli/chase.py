@@ -1,0 +1,271 @@
+"""``mazekit chase``: run the four chasers against a runner, say how it ended (specs/chase.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+from ..chase import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
+from ..drawing.theme import THEMES
+from ..errors import MazeError
+from ..model import Cell
+from ._common import display_name, fail, input_argument, output_option, read_input, write_output
+
+__all__ = ["command"]
+
+_PLACE = re.compile(r"\s*([a-z]+)\s*=\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*")
+_SCHEDULE = re.compile(r"\s*[0-9]{1,9}\s*(,\s*[0-9]{1,9}\s*)*")
+_IMAGES = (".gif", ".png")
+_KNOWN = ", ".join(NAMES)
+
+
+def _shown(value: str) -> str:
+    """An option value as messages quote it, cut to 40 characters."""
+    return repr(value if len(value) <= 40 else value[:40] + "...")
+
+
+def _places(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, Cell]:
+    """``--place NAME=X,Y``, repeatable; a later one for the same name wins."""
+    places: dict[str, Cell] = {}
+    for value in values:
+        match = _PLACE.fullmatch(value)
+        if match is None:
+            raise click.BadParameter(f"expected NAME=X,Y (e.g. pinky=3,4), got {_shown(value)}")
+        name, x, y = match.group(1), int(match.group(2)), int(match.group(3))
+        if name not in NAMES:
+            raise click.BadParameter(f"unknown chaser {name!r} (known: {_KNOWN})")
+        places[name] = (x, y)
+    return places
+
+
+def _only(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...]:
+    """``--only NAMES``: a comma list of chaser names."""
+    if value is None:
+        return ()
+    names = tuple(name.strip() for name in value.split(","))
+    for name in names:
+        if name not in NAMES:
+            raise click.BadParameter(f"unknown chaser {_shown(name)} (known: {_KNOWN})")
+    return names
+
+
+def _schedule(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...]:
+    """``--schedule LIST``: positive tick counts separated by commas."""
+    if value is None:
+        return ()
+    counts = tuple(int(n) for n in value.split(",")) if _SCHEDULE.fullmatch(value) else ()
+    if not counts or 0 in counts:
+        raise click.BadParameter(
+            f"expected positive tick counts separated by commas, got {_shown(value)}"
+        )
+    return counts
+
+
+def _text(outcome: Outcome) -> str:
+    """The one-line result of specs/chase.md."""
+    if outcome.result == "caught":
+        x, y = outcome.cell
+        return f"caught by {outcome.by} at tick {outcome.tick} at ({x},{y})\n"
+    if outcome.result == "escaped":
+        return f"escaped at tick {outcome.tick}\n"
+    return f"still running after {outcome.tick} ticks\n"
+
+
+def _json(simulation: Simulation, outcome: Outcome) -> str:
+    """The result as one JSON object on one line."""
+    import json
+
+    document = {
+        "result": outcome.result,
+        "tick": outcome.tick,
+        "by": outcome.by,
+        "cell": list(outcome.cell),
+        "ticks": simulation.options.ticks,
+        "modes": simulation.mode_counts(),
+    }
+    return json.dumps(document) + "\n"
+
+
+def _jsonl(simulation: Simulation) -> str:
+    """The whole trace, one JSON object per tick from tick 0."""
+    import json
+
+    dumps = json.dumps
+    return "".join(dumps(tick.to_dict()) + "\n" for tick in simulation.ticks())
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  mazekit chase board.txt                       caught by pinky at tick 37 at (5,4)
+  mazekit chase board.txt --format jsonl > trace.jsonl
+  mazekit chase board.txt --runner patrol --only blinky,inky --ticks 500
+  mazekit chase board.txt --place pinky=10,7 --mode chase --expect escaped
+  mazekit chase board.txt -o chase.gif --fps 12 --cell 12
+Exit status: 0 done (and the result was the one --expect names), 1 unreadable maze, a maze
+the chasers cannot run on, or another result than --expect; 2 usage error."""
+)
+@input_argument
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "jsonl"]),
+    default=None,
+    help="The result as one line (text, the default) or one JSON object, or the whole trace "
+    "as one JSON object per tick (jsonl).",
+)
+@click.option(
+    "--expect",
+    type=click.Choice(RESULTS),
+    default=None,
+    help="Exit 1 when the run ends otherwise (the output is written all the same).",
+)
+@click.option(
+    "--runner",
+    type=click.Choice(["path", "patrol"]),
+    default="path",
+    show_default=True,
+    help="path: walk the path line once and escape; patrol: walk it back and forth for good.",
+)
+@click.option(
+    "--place",
+    "places",
+    metavar="NAME=X,Y",
+    multiple=True,
+    callback=_places,
+    help="Start chaser NAME on cell X,Y instead of its corner (repeatable).",
+)
+@click.option(
+    "--only",
+    metavar="NAMES",
+    callback=_only,
+    help=f"Run only these chasers, a comma list of {_KNOWN}.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(MODES),
+    default=None,
+    help="One mode for the whole run instead of the schedule.",
+)
+@click.option(
+    "--schedule",
+    metavar="LIST",
+    callback=_schedule,
+    help="Tick counts alternating scatter, chase, scatter...; the next mode then holds. "
+    "Default: 56,160,56,160,40,160,40.",
+)
+@click.option(
+    "--pass-through/--no-pass-through",
+    default=True,
+    help="Whether a runner and a chaser that swap cells in one tick pass (default) or it "
+    "is a catch.",
+)
+@click.option(
+    "--ticks",
+    type=click.IntRange(min=0),
+    default=10000,
+    show_default=True,
+    metavar="N",
+    help="Stop after N ticks.",
+)
+@output_option(
+    "Write to PATH, atomically; a .gif or .png name draws the run as an animation "
+    "(an animated PNG for .png). Default: stdout."
+)
+@click.option(
+    "--fps",
+    type=click.IntRange(1, 50),
+    default=None,
+    metavar="N",
+    help="Frames (ticks) per second of the animation.  [default: 8]",
+)
+@click.option(
+    "--cell",
+    type=click.IntRange(min=4),
+    default=None,
+    metavar="N",
+    help="Cell size of the animation in pixels.  [default: 16]",
+)
+@click.option(
+    "--theme",
+    type=click.Choice(list(THEMES)),
+    default=None,
+    help="Colours of the animation, as for render.  [default: pacman]",
+)
+def command(
+    file: str,
+    output_format: str | None,
+    expect: str | None,
+    runner: str,
+    places: dict[str, Cell],
+    only: tuple[str, ...],
+    mode: str | None,
+    schedule: tuple[int, ...],
+    pass_through: bool,
+    ticks: int,
+    output: str | None,
+    fps: int | None,
+    cell: int | None,
+    theme: str | None,
+) -> None:
+    """Run the four Pac-Man chasers on the maze FILE (stdin when missing or -).
+
+    A runner walks the maze's path from the entry to the exit, one cell per tick; blinky,
+    pinky, inky and clyde start on the corners and chase it by the arcade's rules. Prints
+    whether the runner was caught, escaped or is still running; --format jsonl gives every
+    tick, -o chase.gif draws them.
+    """
+    animate = output is not None and output.lower().endswith(_IMAGES)
+    if animate and output_format is not None:
+        raise click.UsageError(
+            f"--format {output_format} cannot be combined with -o {output}: "
+            "a .gif or .png name draws the animation"
+        )
+    if not animate and (fps, cell, theme) != (None, None, None):
+        raise click.UsageError(
+            "--fps, --cell and --theme apply only to an animation (-o NAME.gif or NAME.png)"
+        )
+    if mode is not None and schedule:
+        raise click.UsageError(
+            "--mode and --schedule cannot be combined: --mode fixes one mode for the whole run"
+        )
+    settings: dict[str, Any] = {"schedule": schedule} if schedule else {}
+    options = ChaseOptions(
+        runner=runner,  # type: ignore[arg-type]  # a click.Choice
+        mode=mode,  # type: ignore[arg-type]  # a click.Choice
+        places=places,
+        only=only,
+        pass_through=pass_through,
+        ticks=ticks,
+        **settings,
+    )
+    source = display_name(file)
+    maze = read_input(file, ignore_path=True)  # a bad path line: the runner walks solve's
+    try:
+        simulation = Simulation(maze, options)
+        if animate:
+            from ..drawing.animation import AnimationOptions, render_animation
+
+            assert output is not None  # animate says so
+            picture = AnimationOptions(
+                format="gif" if output.lower().endswith(".gif") else "png",
+                fps=8 if fps is None else fps,
+                cell=16 if cell is None else cell,
+                theme="pacman" if theme is None else theme,
+            )
+            data: bytes | str = render_animation(maze, simulation, picture)
+        elif output_format == "jsonl":
+            data = _jsonl(simulation)
+        else:
+            outcome = simulation.run()
+            data = _json(simulation, outcome) if output_format == "json" else _text(outcome)
+    except MazeError as error:
+        if error.source is None:
+            error.source = source
+        fail(error)
+    write_output(data, output)
+    outcome = simulation.run()
+    if expect is not None and outcome.result != expect:
+        fail(f"{source}: result {outcome.result}, expected {expect} ({_text(outcome).strip()})")

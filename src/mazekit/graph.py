@@ -172,6 +172,45 @@ class GraphStats:
             },
         }
 
+    def text_lines(self) -> list[str]:
+        """The lines ``stats --graph`` adds to a file's text block (specs/stats.md), indented."""
+        found = self.betweenness
+        cop = (
+            "none (no reachable cell)"
+            if self.cop is None
+            else f"{self.cop.text} ({self.cop.reason})"
+        )
+        cells = found.top_cells(self.top)
+        if not cells:
+            return ["  betweenness: none (no reachable cell)", f"  cop number: {cop}"]
+        mark = "" if found.exact else "~"
+        if found.exact:
+            method = "exact, tree" if found.method == "tree" else "exact, Brandes"
+        else:
+            method = f"estimated from {found.samples} of {found.nodes} sources, seed {found.seed}"
+        (x, y), peak = cells[0]
+        passages = found.top_passages(self.top)
+        return [
+            f"  betweenness: peak {mark}{_pct(peak)} at ({x},{y}), Gini {mark}{self.gini:.3f} "
+            f"({method})",
+            "  bottlenecks: "
+            + ", ".join(f"({cx},{cy}) {mark}{_pct(value)}" for (cx, cy), value in cells),
+            "  busiest passages: "
+            + (
+                ", ".join(
+                    f"({cx},{cy}) {letter} {mark}{_pct(value)}"
+                    for (cx, cy), letter, value in passages
+                )
+                or "none"
+            ),
+            f"  cop number: {cop}",
+        ]
+
+
+def _pct(value: float) -> str:
+    """A share as a percentage with two decimals."""
+    return f"{100 * value:.2f}%"
+
 
 def _r(value: float) -> float:
     """Six decimals: enough for the small shares of a large maze."""
@@ -457,7 +496,18 @@ def _two_cops_win(maze: Maze, reach: npt.NDArray[np.bool_]) -> bool:
         """Bit i of the result is bit i + offset of ``value``."""
         return value >> offset if offset >= 0 else value << -offset
 
+    def cops_win(cops: int) -> bool:
+        """Whether some pair of reachable cells already wins against every reachable robber."""
+        won = np.unpackbits(
+            np.frombuffer(cops.to_bytes((size**3 + 7) // 8, "little"), dtype=np.uint8),
+            bitorder="little",
+        )[: size**3].reshape(size, size, size)
+        flat = reach.ravel()
+        start = np.all(won[np.ix_(flat, flat, flat)], axis=2)
+        return bool(start.any())
+
     robber = caught
+    rounds = 0
     while True:
         one = robber
         for offset, mask in cop1_moves:
@@ -465,21 +515,16 @@ def _two_cops_win(maze: Maze, reach: npt.NDArray[np.bool_]) -> bool:
         cops = one
         for offset, mask in cop2_moves:
             cops |= shift(one, offset) & mask
+        rounds += 1
+        if rounds % 16 == 0 and cops_win(cops):
+            return True  # the answer is known before the whole game is solved
         following = cops
         for offset, closed in robber_moves:
             following &= shift(cops, offset) | closed
         following = (following | caught) & everything
         if following == robber:
-            break
+            return cops_win(cops)
         robber = following
-    won = np.unpackbits(
-        np.frombuffer(cops.to_bytes((size**3 + 7) // 8, "little"), dtype=np.uint8),
-        bitorder="little",
-    )[: size**3].reshape(size, size, size)
-    flat = reach.ravel()
-    # every robber cell among the reachable ones is a loss for the robber
-    start = np.all(won[:, :, flat], axis=2)
-    return bool(start[np.ix_(flat, flat)].any())
 
 
 def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNumber | None:
@@ -501,7 +546,7 @@ def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNum
             2,
             3,
             f"the game is solved only up to {COP_LIMIT} grid cells; a loop needs 2, "
-            "and 3 suffice on every connected planar graph (Aigner and Fromme)",
+            "and 3 suffice on every connected planar graph, by Aigner and Fromme",
         )
     if _two_cops_win(maze, reach):
         return CopNumber(2, 2, "solved: two cops win, one cannot on a graph with a loop")

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "pacmanize": "pacmanize",
     "stats": "stats",
     "chase": "chase",
+    "edit": "edit",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

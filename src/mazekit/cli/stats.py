@@ -7,7 +7,7 @@ import click
 from ..errors import ExitStatus, MazeError
 from ..measures import VERDICTS, Stats, stats
 from ..textformat import read, source_name
-from ._common import json_format_option
+from ._common import json_format_option, seed_option
 
 __all__ = ["command"]
 
@@ -64,6 +64,7 @@ Examples:
   mazekit stats --format json a.txt b.txt
   mazekit generate --imperfect --max-dead-ends 0 | mazekit stats --expect PACMAN-ARCADE
   mazekit pacmanize maze.txt | mazekit stats --expect pacman-arcade
+  mazekit stats --graph --top 3 board.txt
 Exit status: 0 measured (whatever the verdict), 1 an unreadable or malformed file, or a
 verdict other than --expect; 2 usage error."""
 )
@@ -75,9 +76,38 @@ verdict other than --expect; 2 usage error."""
     metavar="VERDICT",
     help="Exit 1 when a file's verdict is another one (any case).",
 )
+@click.option(
+    "--graph",
+    "graph",
+    is_flag=True,
+    help="Add the graph figures: betweenness peak, Gini, bottlenecks, busiest passages, "
+    "cop number.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="With --graph: list N bottleneck cells and passages.  [default: 5]",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="K",
+    help="With --graph: estimate from K sources above the exact limit.  [default: 100]",
+)
+@seed_option
 @click.pass_context
 def command(
-    ctx: click.Context, files: tuple[str, ...], output_format: str, expect: str | None
+    ctx: click.Context,
+    files: tuple[str, ...],
+    output_format: str,
+    expect: str | None,
+    graph: bool,
+    top: int | None,
+    samples: int | None,
+    seed: int | None,
 ) -> None:
     """Measure maze FILEs (stdin when none, or -) and give each a verdict.
 
@@ -85,13 +115,16 @@ def command(
     junctions, corridor cells, the longest dead-end branch, the shortest path and its
     tortuosity, whether the maze is perfect, and one verdict.
     """
+    if not graph and (top, samples, seed) != (None, None, None):
+        raise click.UsageError("--top, --samples and --seed need --graph")
     failed = False
     entries: list[dict[str, object]] = []
     blocks: list[list[str]] = []
     for file in files or ("-",):
         name = source_name(file)
         try:
-            found = stats(read(file))
+            maze = read(file)
+            found = stats(maze)
         except MazeError as error:
             failed = True
             click.echo(f"Error: {error}", err=True)
@@ -105,6 +138,12 @@ def command(
             )
         entries.append({"file": name, "error": None, **found.to_dict()})
         blocks.append(_text(name, found))
+        if graph:  # specs/stats.md, "Graph measures"
+            from ..graph import graph_stats
+
+            figures = graph_stats(maze, top=top or 5, samples=samples or 100, seed=seed or 0)
+            entries[-1]["graph"] = figures.to_dict()
+            blocks[-1] += figures.text_lines()
     if output_format == "json":
         import json  # only this output needs it
 

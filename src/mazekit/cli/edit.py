@@ -1,0 +1,111 @@
+"""``mazekit edit``: open and close walls, or the busiest passages, and write the maze back."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+from ..errors import MazeError
+from ..textformat import dump
+from ._common import display_name, fail, input_argument, output_option, read_input, write_output
+
+__all__ = ["command"]
+
+# ASCII digits only, at most 9 of them, as solve's --from
+_WALL = re.compile(r"\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*,\s*([NESWnesw])\s*")
+
+
+class WallType(click.ParamType):  # type: ignore[type-arg]
+    """``X,Y,D``: a cell and one of N, E, S, W (any case)."""
+
+    name = "wall"
+
+    def __init__(self, close: bool) -> None:
+        self.close = close
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..edit import WallChange
+
+        if isinstance(value, WallChange):
+            return value
+        match = _WALL.fullmatch(str(value))
+        if match is None:
+            shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "..."
+            self.fail(f"expected X,Y,D with D one of N, E, S, W, got {shown!r}", param, ctx)
+        x, y, letter = match.groups()
+        return WallChange(int(x), int(y), letter.upper(), close=self.close)
+
+
+@click.command(
+    epilog="""\b
+Examples:
+  mazekit edit --close 3,4,E maze.txt > edited.txt
+  mazekit edit --open 0,0,S --open 5,2,E maze.txt
+  mazekit edit --close-bottleneck 1 board.txt | mazekit stats --graph
+  mazekit edit --force --open 0,0,N maze.txt -o door.txt
+Opens come first, then closes, then --close-bottleneck; the path line is rewritten with the
+shortest path `mazekit solve` writes.
+Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error."""
+)
+@input_argument
+@click.option(
+    "--close",
+    "closes",
+    multiple=True,
+    type=WallType(close=True),
+    metavar="X,Y,D",
+    help="Close the wall of cell (X,Y) on side D (N, E, S, W), on both sides. Repeatable.",
+)
+@click.option(
+    "--open",
+    "opens",
+    multiple=True,
+    type=WallType(close=False),
+    metavar="X,Y,D",
+    help="Open the wall of cell (X,Y) on side D, on both sides. Repeatable.",
+)
+@click.option(
+    "--close-bottleneck",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Close the N busiest passages (edge betweenness) that do not cut the maze in two.",
+)
+@click.option("--force", is_flag=True, help='Allow changing border walls and "42" cells.')
+@click.option(
+    "--allow-disconnect",
+    is_flag=True,
+    help="Write the maze even when the exit can no longer be reached (empty path line).",
+)
+@output_option()
+def command(
+    file: str,
+    closes: tuple[Any, ...],
+    opens: tuple[Any, ...],
+    close_bottleneck: int | None,
+    force: bool,
+    allow_disconnect: bool,
+    output: str | None,
+) -> None:
+    """Change walls of the maze in FILE (stdin when none, or -) and write it back.
+
+    Each wall is set on both sides, so the maze stays coherent; the path line becomes the
+    shortest path from the entry to the exit.
+    """
+    from ..edit import edit
+
+    maze = read_input(file, ignore_path=True)  # the path line is rewritten anyway
+    try:
+        edited, _ = edit(
+            maze,
+            [*opens, *closes],
+            close_bottleneck=close_bottleneck or 0,
+            force=force,
+            allow_disconnect=allow_disconnect,
+        )
+    except MazeError as error:
+        error.source = display_name(file)
+        fail(error)
+    write_output(dump(edited), output)

@@ -1,0 +1,154 @@
+"""Changing walls of a maze and keeping it well formed: the core of ``mazekit edit``.
+
+specs/edit.md defines it. Steps: open the walls asked for, then close those asked for (each on
+both sides; border walls and "42" cells only when forced), then close the busiest passages
+that can go without cutting the graph in two; finally write the canonical shortest path
+(mazekit.solvers.solve, the one ``mazekit solve`` writes) on the path line, refusing an edit
+that cuts the exit off from the entry unless that is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .errors import MazeError
+from .model import BY_LETTER, Cell, Maze
+from .pattern import pattern_cells
+from .search import distance_between
+
+__all__ = ["WallChange", "close_bottlenecks", "edit"]
+
+_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
+
+
+@dataclass(frozen=True)
+class WallChange:
+    """One wall to open or close: the wall of cell (x, y) on side ``letter`` (N, E, S, W)."""
+
+    x: int
+    y: int
+    letter: str
+    close: bool
+
+    @property
+    def option(self) -> str:
+        """How the user wrote it: ``--close 3,4,E``."""
+        return f"--{'close' if self.close else 'open'} {self.x},{self.y},{self.letter}"
+
+    @property
+    def wall(self) -> str:
+        """``the east wall of (3,4)``."""
+        return f"the {_NAMES[self.letter]} wall of ({self.x},{self.y})"
+
+
+def _apply(maze: Maze, change: WallChange, force: bool, pattern: frozenset[Cell]) -> None:
+    """Set one wall on both sides, in place; MazeError for a refused change."""
+    cell = (change.x, change.y)
+    if not maze.contains(cell):
+        raise MazeError(
+            f"{change.option}: cell ({change.x},{change.y}) is outside the "
+            f"{maze.width}x{maze.height} grid"
+        )
+    direction = BY_LETTER[change.letter]
+    beyond = (change.x + direction.dx, change.y + direction.dy)
+    inside = maze.contains(beyond)
+    if not force:
+        if not inside:
+            raise MazeError(
+                f"{change.option}: {change.wall} is on the border (--force to change it anyway)"
+            )
+        for end in (cell, beyond):
+            if end in pattern:
+                raise MazeError(
+                    f'{change.option}: ({end[0]},{end[1]}) is a cell of the "42" '
+                    "(--force to change it anyway)"
+                )
+    walls = maze.walls
+    if change.close:
+        walls[change.y, change.x] |= direction.bit
+        if inside:
+            walls[beyond[1], beyond[0]] |= direction.opposite
+    else:
+        walls[change.y, change.x] &= ~direction.bit & 0xF
+        if inside:
+            walls[beyond[1], beyond[0]] &= ~direction.opposite & 0xF
+
+
+def _connected(maze: Maze) -> bool:
+    """Whether the exit can be reached from the entry (both inside the grid)."""
+    if not (maze.contains(maze.entry) and maze.contains(maze.exit)):
+        return False
+    return distance_between(maze.walls, maze.entry, maze.exit) >= 0
+
+
+def close_bottlenecks(maze: Maze, count: int) -> list[WallChange]:
+    """Close, in place, the ``count`` busiest passages that do not cut the graph in two.
+
+    Passages in order of edge betweenness on ``maze`` as given (ties as in stats --graph);
+    one is skipped when closing it would leave its two cells unconnected (a bridge) at that
+    point. MazeError when fewer than ``count`` can be closed.
+    """
+    from .graph import betweenness  # numpy-heavy, and only this option needs it
+
+    found = betweenness(maze)
+    total = int(found.east_open.sum() + found.south_open.sum())
+    closed: list[WallChange] = []
+    for (x, y), letter, _ in found.top_passages(total):
+        if len(closed) == count:
+            break
+        change = WallChange(x, y, letter, close=True)
+        direction = BY_LETTER[letter]
+        before = maze.walls.copy()
+        _apply(maze, change, force=True, pattern=frozenset())
+        if distance_between(maze.walls, (x, y), (x + direction.dx, y + direction.dy)) < 0:
+            maze.walls[...] = before  # a bridge: closing it would cut the maze in two
+            continue
+        closed.append(change)
+    if len(closed) < count:
+        noun = "passage" if len(closed) == 1 else "passages"
+        raise MazeError(
+            f"--close-bottleneck {count}: only {len(closed)} {noun} can be closed without "
+            "cutting the maze in two"
+        )
+    return closed
+
+
+def edit(
+    maze: Maze,
+    changes: Sequence[WallChange] = (),
+    *,
+    close_bottleneck: int = 0,
+    force: bool = False,
+    allow_disconnect: bool = False,
+) -> tuple[Maze, list[WallChange]]:
+    """A copy of ``maze`` with the changes made, and every wall change done, in order.
+
+    Opens first, then closes, each in the order given, then ``close_bottleneck`` passages.
+    The path line is the canonical shortest path, or empty when the exit cannot be reached
+    (allowed only with ``allow_disconnect``; else MazeError naming the wall that cut it off).
+    """
+    result = maze.copy()
+    pattern = frozenset(pattern_cells(maze.width, maze.height))
+    ordered = [c for c in changes if not c.close] + [c for c in changes if c.close]
+    was_connected = _connected(result)
+    done: list[WallChange] = []
+    for change in ordered:
+        _apply(result, change, force, pattern)
+        done.append(change)
+        if change.close and was_connected and not allow_disconnect and not _connected(result):
+            raise MazeError(
+                f"{change.option}: closing {change.wall} cuts the exit off from the entry "
+                "(--allow-disconnect to write it anyway)"
+            )
+    if close_bottleneck:
+        done += close_bottlenecks(result, close_bottleneck)
+    from .solvers import solve  # the path `mazekit solve` writes
+
+    connected = _connected(result)
+    result.path = solve(result) if connected else ""
+    if not connected and not allow_disconnect:
+        raise MazeError(
+            "the exit cannot be reached from the entry (--allow-disconnect to write it anyway)"
+        )
+    return result, done

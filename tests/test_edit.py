@@ -1,0 +1,169 @@
+"""``mazekit edit``: walls set on both sides, refusals with their exact messages and exit
+codes, the bottleneck rule, and the canonical path line; plus the seed's two experiments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mazekit.edit import WallChange, edit
+from mazekit.generators import generate
+from mazekit.graph import betweenness, cop_number
+from mazekit.model import Maze
+from mazekit.rules import validate
+from mazekit.search import walk
+from mazekit.solvers import solve
+from mazekit.textformat import dump, parse
+from tests.conftest import Invoke, closed_grid, serpentine
+from tests.test_graph import _ring
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+PERFECT = SAMPLES / "valid-20x15-perfect.txt"
+BOARD = SAMPLES / "valid-30x20-board.txt"
+
+
+def _edit(invoke: Invoke, args: list[str], maze: Maze | Path) -> tuple[int, str, str]:
+    text = dump(maze) if isinstance(maze, Maze) else maze.read_text()
+    result = invoke(["edit", *args, "-"], input=text)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_open_and_close_set_both_sides_and_rewrite_the_path(invoke: Invoke) -> None:
+    maze = parse(PERFECT.read_text())
+    on_path = {(a, b) for _, a, b, _ in walk(maze.entry, maze.path)}
+    x, y = next(
+        (x, y)
+        for y in range(15)
+        for x in range(19)
+        if not maze.walls[y, x] & 2
+        and ((x, y), (x + 1, y)) not in on_path
+        and ((x + 1, y), (x, y)) not in on_path
+    )
+    code, out, err = _edit(invoke, ["--open", "0,0,s", "--close", f"{x},{y},E"], maze)
+    assert code == 0, err
+    edited = parse(out)
+    assert not edited.walls[0, 0] & 4 and not edited.walls[1, 0] & 1  # open on both sides
+    assert edited.walls[y, x] & 2 and edited.walls[y, x + 1] & 8  # closed on both sides
+    assert edited.path == solve(edited)
+    assert validate(edited, skip=("perfect", "open-area", "connectivity")).valid
+
+
+def test_no_change_writes_the_canonical_path(invoke: Invoke) -> None:
+    maze = parse(PERFECT.read_text())
+    maze.path = "N"
+    code, out, _ = _edit(invoke, [], maze)
+    assert code == 0
+    assert out == dump(Maze(maze.walls, maze.entry, maze.exit, solve(maze)))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--close", "0,0,N"],
+            "--close 0,0,N: the north wall of (0,0) is on the border (--force to change it anyway)",
+        ),
+        (
+            ["--open", "5,5,E"],
+            '--open 5,5,E: (6,5) is a cell of the "42" (--force to change it anyway)',
+        ),
+        (["--open", "25,3,s"], "--open 25,3,S: cell (25,3) is outside the 20x15 grid"),
+    ],
+)
+def test_refusals(invoke: Invoke, args: list[str], message: str) -> None:
+    code, out, err = _edit(invoke, args, PERFECT)
+    assert (code, out, err) == (1, "", f"Error: <stdin>: {message}\n")
+
+
+def test_force_changes_a_border_wall_on_its_one_side(invoke: Invoke) -> None:
+    code, out, err = _edit(invoke, ["--force", "--open", "0,0,N"], PERFECT)
+    assert code == 0, err
+    assert not parse(out).walls[0, 0] & 1
+
+
+def test_a_close_that_cuts_the_exit_off_is_refused_or_allowed(invoke: Invoke) -> None:
+    corridor = serpentine(4, 1)  # (0,0) .. (3,0)
+    code, out, err = _edit(invoke, ["--close", "1,0,E"], corridor)
+    assert (code, out) == (1, "")
+    assert err == (
+        "Error: <stdin>: --close 1,0,E: closing the east wall of (1,0) cuts the exit off "
+        "from the entry (--allow-disconnect to write it anyway)\n"
+    )
+    code, out, err = _edit(invoke, ["--allow-disconnect", "--close", "1,0,E"], corridor)
+    assert code == 0, err
+    assert parse(out).path == ""
+
+
+def test_a_cut_input_is_refused(invoke: Invoke) -> None:
+    maze = Maze(closed_grid(3, 1), (0, 0), (2, 0))
+    code, _, err = _edit(invoke, [], maze)
+    assert code == 1
+    assert err == (
+        "Error: <stdin>: the exit cannot be reached from the entry "
+        "(--allow-disconnect to write it anyway)\n"
+    )
+
+
+@pytest.mark.parametrize("value", ["3,4", "3,4,X", "a,b,N", "3,4,NE"])
+def test_malformed_wall_is_a_usage_error(invoke: Invoke, value: str) -> None:
+    result = invoke(["edit", "--close", value, str(PERFECT)])
+    assert result.exit_code == 2
+    assert (
+        f"Invalid value for '--close': expected X,Y,D with D one of N, E, S, W, got {value!r}"
+        in result.stderr
+    )
+
+
+def test_close_bottleneck_closes_the_busiest_passage_that_is_no_bridge() -> None:
+    board = parse(BOARD.read_text())
+    before = betweenness(board)
+    edited, done = edit(board, close_bottleneck=2)
+    assert len(done) == 2 and all(change.close for change in done)
+    ranked = [(cell, letter) for cell, letter, _ in before.top_passages(10_000)]
+    first = ranked.index(((done[0].x, done[0].y), done[0].letter))
+    # every busier passage is a bridge: closing it alone would cut the graph
+    for (x, y), letter in ranked[:first]:
+        alone, _ = edit(board, [WallChange(x, y, letter, close=True)], allow_disconnect=True)
+        assert betweenness(alone).nodes < before.nodes
+    after = betweenness(edited)
+    assert after.nodes == before.nodes  # nothing was cut off
+    assert edited.path == solve(edited)
+
+
+def test_close_bottleneck_on_a_tree_fails(invoke: Invoke) -> None:
+    code, _, err = _edit(invoke, ["--close-bottleneck", "1"], PERFECT)
+    assert code == 1
+    assert err == (
+        "Error: <stdin>: --close-bottleneck 1: only 0 passages can be closed without cutting "
+        "the maze in two\n"
+    )
+    ring = _ring(3, 3)
+    code, _, err = _edit(invoke, ["--close-bottleneck", "2"], ring)
+    assert err.endswith("only 1 passage can be closed without cutting the maze in two\n")
+
+
+def test_opening_a_wall_in_a_tree_steps_the_cop_number_from_1_to_2(invoke: Invoke) -> None:
+    maze = generate(9, 7, seed=4)
+    assert cop_number(maze).text == "1"
+    walls = maze.walls
+    # any closed inner wall between two cells outside the "42" makes a loop
+    wall = next(
+        (x, y)
+        for y in range(7)
+        for x in range(8)
+        if walls[y, x] & 2 and walls[y, x] != 15 and walls[y, x + 1] != 15
+    )
+    code, out, err = _edit(invoke, ["--open", f"{wall[0]},{wall[1]},E"], maze)
+    assert code == 0, err
+    result = invoke(["stats", "--graph", "--format", "json", "-"], input=out)
+    assert json.loads(result.stdout)["files"][0]["graph"]["cop_number"]["value"] == 2
+
+
+def test_the_input_maze_is_not_changed() -> None:
+    maze = generate(9, 7, seed=2)
+    walls = maze.walls.copy()
+    edit(maze, [WallChange(0, 0, "S", close=True)], allow_disconnect=True)
+    assert np.array_equal(maze.walls, walls)

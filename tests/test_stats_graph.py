@@ -1,0 +1,118 @@
+"""``mazekit stats --graph``: the added text lines and JSON entry, the estimate's mark, and
+the options' usage errors (the figures themselves are checked in test_graph.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from mazekit import graph
+from mazekit.generators import generate
+from mazekit.model import Maze
+from mazekit.textformat import dump
+from tests import brute
+from tests.conftest import Invoke, closed_grid, serpentine
+from tests.test_graph import _with_loops
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+PERFECT = str(SAMPLES / "valid-20x15-perfect.txt")
+IMPERFECT = str(SAMPLES / "valid-20x15-imperfect.txt")
+
+
+def test_text_adds_four_lines_after_the_verdict(invoke: Invoke) -> None:
+    result = invoke(["stats", "--graph", "--top", "2", "-"], input=dump(serpentine(5, 1)))
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[-5].startswith("  verdict: ")
+    assert lines[-4:] == [
+        "  betweenness: peak 66.67% at (2,0), Gini 0.440 (exact, tree)",
+        "  bottlenecks: (2,0) 66.67%, (1,0) 50.00%",
+        "  busiest passages: (1,0) E 60.00%, (2,0) E 60.00%",
+        "  cop number: 1 (the reachable cells form a tree)",
+    ]
+
+
+def test_json_entry_agrees_with_networkx(invoke: Invoke) -> None:
+    result = invoke(["stats", "--graph", "--format", "json", IMPERFECT])
+    assert result.exit_code == 0, result.stderr
+    entry = json.loads(result.stdout)["files"][0]["graph"]
+    from mazekit.textformat import read
+
+    maze = read(IMPERFECT)
+    g = nx.Graph()
+    for cell in brute.reachable(maze):
+        g.add_node(cell)
+        for near in brute.neighbours(maze, cell):
+            g.add_edge(cell, near)
+    expected = nx.betweenness_centrality(g)
+    best = max(expected.values())
+    assert entry["peak"]["value"] == pytest.approx(best, abs=1e-6)
+    assert tuple(entry["peak"]["cell"]) in {c for c, v in expected.items() if v == best}
+    assert (entry["method"], entry["exact"], entry["nodes"]) == ("brandes", True, 282)
+    assert len(entry["bottlenecks"]) == len(entry["passages"]) == 5
+    assert entry["cop_number"] == {
+        "value": 2,
+        "low": 2,
+        "high": 2,
+        "exact": True,
+        "reason": "solved: two cops win, one cannot on a graph with a loop",
+    }
+    assert (
+        "graph"
+        not in json.loads(invoke(["stats", "--format", "json", IMPERFECT]).stdout)["files"][0]
+    )
+
+
+def test_an_estimate_is_marked(invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graph, "EXACT_LIMIT", 50)
+    board = dump(_with_loops(generate(12, 9, seed=5), np.random.default_rng(5), 12))
+    result = invoke(["stats", "--graph", "--samples", "30", "--seed", "4", "-"], input=board)
+    assert result.exit_code == 0, result.stderr
+    line = next(x for x in result.stdout.splitlines() if x.startswith("  betweenness:"))
+    assert line.startswith("  betweenness: peak ~")
+    assert ", Gini ~0." in line
+    assert line.endswith("(estimated from 30 of 90 sources, seed 4)")
+    assert all("~" in part for part in result.stdout.splitlines()[-3].split(", "))
+    doc = json.loads(
+        invoke(
+            ["stats", "--graph", "--samples", "30", "--seed", "4", "--format", "json", "-"],
+            input=board,
+        ).stdout
+    )
+    entry = doc["files"][0]["graph"]
+    assert (entry["method"], entry["exact"], entry["samples"], entry["seed"]) == (
+        "sampled",
+        False,
+        30,
+        4,
+    )
+
+
+def test_nothing_reachable(invoke: Invoke) -> None:
+    maze = Maze(closed_grid(3, 3), (0, 0), (2, 2))
+    text = dump(maze).replace("0,0\n", "7,7\n", 1)
+    result = invoke(["stats", "--graph", "-"], input=text)
+    assert result.stdout.splitlines()[-2:] == [
+        "  betweenness: none (no reachable cell)",
+        "  cop number: none (no reachable cell)",
+    ]
+    doc = json.loads(invoke(["stats", "--graph", "--format", "json", "-"], input=text).stdout)
+    entry = doc["files"][0]["graph"]
+    assert (entry["peak"], entry["bottlenecks"], entry["cop_number"]) == (None, [], None)
+
+
+@pytest.mark.parametrize("option", [["--top", "3"], ["--samples", "9"], ["--seed", "1"]])
+def test_graph_options_need_graph(invoke: Invoke, option: list[str]) -> None:
+    result = invoke(["stats", *option, PERFECT])
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: --top, --samples and --seed need --graph\n")
+
+
+def test_top_below_one_is_a_usage_error(invoke: Invoke) -> None:
+    result = invoke(["stats", "--graph", "--top", "0", PERFECT])
+    assert result.exit_code == 2
+    assert "Invalid value for '--top'" in result.stderr

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 import mazekit
-from mazekit.chase import chase
 from mazekit.drawing.html import board_data, render_html
 from mazekit.errors import MazeError
 from mazekit.graph import betweenness, gini
@@ -347,29 +346,49 @@ def _chase_case(index: int) -> tuple[Maze, dict[str, Any]]:
     return maze, _OPTION_SETS[index % len(_OPTION_SETS)]
 
 
-def _reference_trace(maze: Maze, options: dict[str, Any]) -> list[dict[str, Any]]:
-    """The trace of mazekit.chase for the same options, one JSONL object per tick."""
-    keywords: dict[str, Any] = {}
-    for ours, theirs in (("mode", "mode"), ("runner", "runner"), ("ticks", "ticks")):
-        if ours in options:
-            keywords[theirs] = options[ours]
+def _cli_args(options: dict[str, Any]) -> list[str]:
+    """The page's chase options spelt as ``mazekit chase`` options."""
+    args: list[str] = []
+    for key in ("mode", "runner", "ticks"):
+        if key in options:
+            args += [f"--{key}", str(options[key])]
     if "schedule" in options:
-        keywords["schedule"] = tuple(options["schedule"])
-    if "only" in options:
-        keywords["only"] = tuple(options["only"])
-    if "place" in options:
-        keywords["places"] = {name: tuple(cell) for name, cell in options["place"].items()}
+        args += ["--schedule", ",".join(map(str, options["schedule"]))]
     if options.get("passThrough") is False:
-        keywords["pass_through"] = False
-    _, ticks = chase(maze, **keywords)
-    return [json.loads(json.dumps(tick.to_dict())) for tick in ticks]
+        args.append("--no-pass-through")
+    if "only" in options:
+        args += ["--only", ",".join(options["only"])]
+    for name, (x, y) in options.get("place", {}).items():
+        args += ["--place", f"{name}={x},{y}"]
+    return args
 
 
-@pytest.mark.parametrize("index", range(20))
-def test_the_page_chasers_make_the_trace_of_mazekit_chase(tab: Tab, index: int) -> None:
-    maze, options = _chase_case(index)
-    expected = _reference_trace(maze, options)
-    found = tab.js(
+def _page_options(args: list[str]) -> dict[str, Any]:
+    """``mazekit chase`` options as the page's (the inverse of _cli_args)."""
+    options: dict[str, Any] = {}
+    words = iter(args)
+    for word in words:
+        if word == "--no-pass-through":
+            options["passThrough"] = False
+        elif word in ("--mode", "--runner"):
+            options[word[2:]] = next(words)
+        elif word == "--ticks":
+            options["ticks"] = int(next(words))
+        elif word == "--schedule":
+            options["schedule"] = [int(n) for n in next(words).split(",")]
+        elif word == "--only":
+            options["only"] = next(words).split(",")
+        elif word == "--place":
+            name, cell = next(words).split("=")
+            options.setdefault("place", {})[name] = [int(n) for n in cell.split(",")]
+        else:
+            raise AssertionError(f"an option the page test does not know: {word}")
+    return options
+
+
+def _page_trace(tab: Tab, maze: Maze, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run the page's chasers on ``maze`` to the end and read ``window.mazekitTrace``."""
+    trace: list[dict[str, Any]] = tab.js(
         """([data, options]) => {
             mazekit.app.load(data);
             mazekit.app.configure(options);
@@ -378,10 +397,36 @@ def test_the_page_chasers_make_the_trace_of_mazekit_chase(tab: Tab, index: int) 
         }""",
         [board_data(maze), options],
     )
-    assert len(found) == len(expected)
-    for mine, theirs in zip(found, expected, strict=True):
-        assert mine == theirs, f"tick {theirs['tick']}"
+    return trace
+
+
+def _assert_same_trace(mine: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> None:
+    assert len(mine) == len(theirs)
+    for found, expected in zip(mine, theirs, strict=True):
+        assert found == expected, f"tick {expected['tick']}"
+
+
+@pytest.mark.parametrize("index", range(20))
+def test_the_page_chasers_make_the_trace_of_mazekit_chase(
+    tab: Tab, invoke: Invoke, index: int
+) -> None:
+    maze, options = _chase_case(index)
+    result = invoke(["chase", "--format", "jsonl", *_cli_args(options)], input=dump(maze))
+    assert result.exit_code == 0, result.stderr
+    expected = [json.loads(line) for line in result.stdout.splitlines()]
+    _assert_same_trace(_page_trace(tab, maze, options), expected)
     assert tab.errors == []
+
+
+_GOLDEN = sorted(Path("tests/data/chase/golden").iterdir())
+
+
+@pytest.mark.parametrize("case", _GOLDEN, ids=[case.name for case in _GOLDEN])
+def test_the_page_chasers_replay_the_golden_traces(tab: Tab, case: Path) -> None:
+    command, board, *args = (case / "args").read_text().split()
+    assert command == "chase"
+    expected = [json.loads(line) for line in (case / "expected.jsonl").read_text().splitlines()]
+    _assert_same_trace(_page_trace(tab, read(board), _page_options(args)), expected)
 
 
 @pytest.mark.parametrize(

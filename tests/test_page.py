@@ -298,6 +298,12 @@ def test_controls_play_step_reset_and_the_live_region(fresh: Tab) -> None:
     fresh.page.click("#play")
     assert fresh.status().startswith("Paused at tick ")
     assert int(fresh.figures()["tick"]) >= 3
+    fresh.page.fill("#ticks", "2")  # the tick limit: --ticks 2
+    fresh.page.locator("#ticks").dispatch_event("change")
+    for _ in range(3):
+        fresh.page.click("#step")
+    assert fresh.figures()["result"] == "still running after 2 ticks"
+    assert fresh.status() == "Still running after 2 ticks."
     fresh.page.select_option("#theme", "pacman")
     image, g = _canvas_pixels(fresh)
     assert _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))  # the pacman board

@@ -276,6 +276,13 @@
       announce("The schedule is a comma list of tick counts above 0, e.g. 56,160,56,160.");
       return false;
     }
+    const ticks = Number($("ticks").value);
+    const goodTicks = /^\d+$/.test($("ticks").value.trim());
+    $("ticks").setAttribute("aria-invalid", String(!goodTicks));
+    if (!goodTicks) {
+      announce("The tick limit is a whole number, 0 or more.");
+      return false;
+    }
     const place = {}, only = [];
     for (const name of NAMES) {
       if ($(`only-${name}`).checked) only.push(name);
@@ -290,7 +297,7 @@
     }
     state.options = {
       schedule, mode: $("mode").value, passThrough: $("pass-through").checked,
-      runner: $("runner").value, place, only, ticks: state.options.ticks,
+      runner: $("runner").value, place, only, ticks,
     };
     return true;
   }
@@ -307,7 +314,7 @@
       $(`only-${name}`).checked = (o.only ?? NAMES).includes(name);
       $(`place-${name}`).value = o.place && o.place[name] ? o.place[name].join(",") : "";
     }
-    state.options.ticks = o.ticks ?? DEFAULT_TICKS;
+    $("ticks").value = String(o.ticks ?? DEFAULT_TICKS);
     readOptions();
     reset();
   }
@@ -382,7 +389,7 @@
     $("speed").addEventListener("input", () => {
       $("speed-value").textContent = $("speed").value;
     });
-    for (const id of ["mode", "schedule", "runner", "pass-through"]) {
+    for (const id of ["mode", "schedule", "ticks", "runner", "pass-through"]) {
       $(id).addEventListener("change", () => readOptions() && reset());
     }
     $("chaser-options").addEventListener("change", () => readOptions() && reset());

@@ -259,6 +259,27 @@ def test_animation_draws_runner_chasers_targets_and_mode(invoke: Invoke, tmp_pat
     assert {rgb for _, rgb in image.convert("RGB").crop(label).getcolors(256)} == {(0, 0, 0)}
 
 
+@pytest.mark.parametrize(
+    ("theme", "background", "wall"),
+    [("light", (255, 255, 255), (0, 0, 0)), ("dark", (17, 17, 17), (224, 224, 224))],
+)
+def test_animation_in_the_plain_themes(
+    invoke: Invoke,
+    tmp_path: Path,
+    theme: str,
+    background: tuple[int, int, int],
+    wall: tuple[int, int, int],
+) -> None:
+    target = tmp_path / "run.png"
+    args = ["chase", BOARD, "--ticks", "2", "--cell", "8", "--theme", theme, "-o", str(target)]
+    assert invoke(args).exit_code == 0
+    image = Image.open(target)
+    assert image.n_frames == 3
+    image.seek(2)
+    colours = {rgb for _, rgb in image.convert("RGB").getcolors(1 << 16)}
+    assert {background, wall, (255, 0, 0), (255, 255, 0)} <= colours
+
+
 def test_animation_too_long_is_refused(invoke: Invoke, tmp_path: Path) -> None:
     target = tmp_path / "long.gif"
     args = ["chase", BOARD, "--runner", "patrol", "--cell", "200", "-o", str(target)]
@@ -268,6 +289,15 @@ def test_animation_too_long_is_refused(invoke: Invoke, tmp_path: Path) -> None:
         f"Error: {BOARD}: the run has 171 frames (ticks 0 to 170), more than the 5 frames of "
         "7225x5225 px one animation may hold (at most 200,000,000 pixels in all); use --ticks 4 "
         "or less, or a smaller --cell\n"
+    )
+
+
+def test_animation_frame_too_large_is_refused(invoke: Invoke, tmp_path: Path) -> None:
+    result = invoke(["chase", BOARD, "--cell", "3000", "-o", str(tmp_path / "big.png")])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {BOARD}: one frame of 108375x78375 px is over the limit of 200,000,000 pixels: "
+        "use a smaller --cell\n"
     )
 
 

@@ -35,7 +35,7 @@ def degrees(maze: Maze) -> list[list[int]]:
 boards = st.builds(board, st.integers(9, 16), st.integers(7, 12), st.integers(0, 2**16))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     maze=boards,
     pair=st.sampled_from([(a, b) for a in NAMES for b in NAMES if a < b]),
@@ -69,7 +69,7 @@ def test_two_chasers_on_one_cell_part_only_at_a_junction(
         shared = (a.x, a.y)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(maze=boards, pair=st.sampled_from([("pinky", "inky"), ("blinky", "clyde")]), data=st.data())
 def test_opposite_corners_part_on_the_first_move_from_a_junction(
     maze: Maze, pair: tuple[str, str], data: st.DataObject
@@ -90,7 +90,7 @@ def test_opposite_corners_part_on_the_first_move_from_a_junction(
     assert (a.x, a.y) != (b.x, b.y)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     maze=boards,
     runner=st.sampled_from(["path", "patrol"]),

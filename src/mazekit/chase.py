@@ -18,8 +18,8 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Literal, NamedTuple
 
 from .errors import MazeError
-from .model import EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import component_labels, flat_open_bits, walk
+from .model import BY_LETTER, EAST, NORTH, SOUTH, WEST, Cell, Maze
+from .search import component_labels, flat_open_bits
 
 __all__ = [
     "DEFAULT_SCHEDULE",
@@ -153,6 +153,11 @@ class ChaseOptions:
         if not isinstance(self.pass_through, bool):
             raise ValueError(f"pass_through must be True or False, got {self.pass_through!r}")
 
+    def __hash__(self) -> int:
+        """Hashable like the frozen dataclass it is, its read-only places mapping included."""
+        fields = (self.runner, self.mode, self.schedule, self.only, self.pass_through, self.ticks)
+        return hash((*fields, tuple(sorted(self.places.items()))))
+
     @property
     def names(self) -> tuple[str, ...]:
         """The chasers that run, in the order they act."""
@@ -216,16 +221,21 @@ class Tick:
 
 
 def _path_reaches_exit(maze: Maze, bits: list[int]) -> bool:
-    """Whether the maze's path line walks from the entry to the exit through open walls only."""
+    """Whether the maze's path line walks from the entry to the exit through open walls only.
+
+    ``bits`` are the open steps per flat cell (search.flat_open_bits): a step they allow never
+    leaves the grid.
+    """
     if not maze.path:
         return False
     width = maze.width
-    last = maze.entry
-    for _, here, there, bit in walk(maze.entry, maze.path):
-        if not maze.contains(there) or not bits[here[1] * width + here[0]] & bit:
+    x, y = maze.entry
+    for letter in maze.path:
+        step = BY_LETTER[letter]
+        if not bits[y * width + x] & step.bit:
             return False
-        last = there
-    return last == maze.exit
+        x, y = x + step.dx, y + step.dy
+    return (x, y) == maze.exit
 
 
 def runner_path(maze: Maze) -> str:
@@ -290,10 +300,10 @@ class Simulation:
         self._offsets = [dy * width + dx for dx, dy in _STEPS]
 
         # The runner's cells and facings: tick k >= 1 reads entry (k - 1) % len (patrol) or k - 1.
-        cells = [maze.entry[1] * width + maze.entry[0]]
-        for _, _, (x, y), _ in walk(maze.entry, path):
-            cells.append(y * width + x)
         facings = [_INDEX[letter] for letter in path]
+        cells = [maze.entry[1] * width + maze.entry[0]]
+        for d in facings:
+            cells.append(cells[-1] + self._offsets[d])
         if options.runner == "patrol":
             back_cells = cells[-2::-1]
             back_facings = [d ^ 2 for d in reversed(facings)]

@@ -20,7 +20,7 @@ from ..chase import Simulation, Tick
 from ..errors import ConfigError, TooLargeError
 from ..model import Maze
 from .png import rasterize
-from .scene import MAX_PIXELS, Geometry, RenderOptions, build_scene, check_size
+from .scene import MAX_PIXELS, Geometry, RenderOptions, build_scene
 from .sprites import stamp
 from .theme import THEMES, Ink, palette_for
 
@@ -102,7 +102,6 @@ class _Painter:
             format="png", cell=cell, wall=wall, margin=margin, theme=options.theme, path=False
         )
         scene = replace(build_scene(maze, render), sprites=None)
-        check_size(scene.geometry)
         self.base = rasterize(scene)
         self.palette = scene.palette
         self.cell, self.wall, self.margin = cell, wall, margin
@@ -146,8 +145,11 @@ class _Painter:
         return frame
 
 
-def frames(maze: Maze, simulation: Simulation, options: AnimationOptions) -> Iterator[Pixels]:
-    """The frames of the run from the simulation's current tick to its end, as Ink arrays.
+def frames(
+    maze: Maze, simulation: Simulation, options: AnimationOptions
+) -> tuple[int, Iterator[Pixels]]:
+    """How many frames the run from the simulation's current tick to its end makes, and the
+    frames themselves, drawn lazily as Ink arrays.
 
     TooLargeError, before any drawing, when the frames would hold more than MAX_PIXELS pixels.
     """
@@ -155,7 +157,12 @@ def frames(maze: Maze, simulation: Simulation, options: AnimationOptions) -> Ite
     cell = options.cell
     geometry = Geometry(maze.width, maze.height, cell, _wall(cell), _MARGIN_CELLS * cell)
     width, height = geometry.width, geometry.height
-    most = max(1, MAX_PIXELS // (width * height))
+    if width * height > MAX_PIXELS:
+        raise TooLargeError(
+            f"one frame of {width}x{height} px is over the limit of {MAX_PIXELS:,} pixels: "
+            "use a smaller --cell"
+        )
+    most = MAX_PIXELS // (width * height)
     if count > most:
         raise TooLargeError(
             f"the run has {count} frames (ticks {simulation.tick} to "
@@ -164,24 +171,31 @@ def frames(maze: Maze, simulation: Simulation, options: AnimationOptions) -> Ite
             f"{most - 1} or less, or a smaller --cell"
         )
     painter = _Painter(maze, options)
-    for tick in simulation.ticks():
-        yield painter.frame(tick)
+    return count, (painter.frame(tick) for tick in simulation.ticks())
 
 
 def render_animation(maze: Maze, simulation: Simulation, options: AnimationOptions) -> bytes:
-    """The run drawn as an animated GIF or PNG; the last frame stays for a second."""
+    """The run drawn as an animated GIF or PNG; the last frame stays for a second.
+
+    GIF frames are drawn as Pillow asks for them, so only Pillow's own copies stay in memory.
+    """
     from PIL import Image  # only here: only the animation needs Pillow
 
     palette = [channel for rgb in palette_for(options.theme) for channel in rgb]
-    images = []
-    for pixels in frames(maze, simulation, options):
-        image = Image.frombuffer("P", (pixels.shape[1], pixels.shape[0]), pixels, "raw", "P", 0, 1)
-        image.putpalette(palette)
-        images.append(image)
+
+    def image(pixels: Pixels) -> Image.Image:
+        picture = Image.frombuffer(
+            "P", (pixels.shape[1], pixels.shape[0]), pixels, "raw", "P", 0, 1
+        )
+        picture.putpalette(palette)
+        return picture
+
+    count, pictures = frames(maze, simulation, options)
     step = round(1000 / options.fps)
-    durations = [step] * (len(images) - 1) + [max(step, _LAST_FRAME_MS)]
+    durations = [step] * (count - 1) + [max(step, _LAST_FRAME_MS)]
+    first = image(next(pictures))
+    rest = (image(pixels) for pixels in pictures)
     buffer = io.BytesIO()
-    first, rest = images[0], images[1:]
     if options.format == "gif":
         first.save(
             buffer,
@@ -197,7 +211,7 @@ def render_animation(maze: Maze, simulation: Simulation, options: AnimationOptio
             buffer,
             format="PNG",
             save_all=True,
-            append_images=rest,
+            append_images=list(rest),  # the APNG writer walks its frames twice
             duration=durations,
             loop=0,
             default_image=False,

@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench docs clean
+.PHONY: run test test-thorough lint bench docs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,13 +23,19 @@ run: $(STAMP)
 	@echo "maze.png and board.png written; the maze as text:"
 	$(BIN)/mazekit render maze.txt --charset unicode
 
+# Hypothesis runs its "quick" profile here (tests/conftest.py); test-thorough tries ~25 times
+# more examples per property (minutes, not seconds).
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+test-thorough: $(STAMP)
+	$(BIN)/python -m pytest -q --hypothesis-profile thorough
 
 lint: $(STAMP) node_modules/.installed
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
+	$(BIN)/lint-imports
 	npx --no-install eslint .
 
 # The page's JavaScript is linted by eslint, a dev-only tool from npm (package-lock.json);
@@ -54,6 +60,7 @@ docs: $(STAMP)
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze-dark-dead-ends.png --theme dark --dead-ends
 	$(BIN)/mazekit pacmanize $(DOCS_MAZE) | $(BIN)/mazekit render --theme pacman --cell 24 --wall 4 -o docs/board-pacman.png
+	$(BIN)/mazekit render $(DOCS_MAZE) --heat betweenness --no-path -o docs/heat-betweenness.png
 	$(BIN)/mazekit chase samples/valid-30x20-board.txt --place pinky=10,5 --place inky=20,15 --runner patrol --ticks 160 --cell 10 -o docs/chase.gif
 	$(BIN)/mazekit generate $(PAGE_MAZE) -o - | $(BIN)/mazekit render --format html -o docs/board.html
 	$(BIN)/python tests/browser.py docs/board.html docs/board-page.png

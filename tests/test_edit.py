@@ -4,6 +4,7 @@ codes, the bottleneck rule, and the canonical path line; plus the seed's two exp
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -12,9 +13,8 @@ import pytest
 from mazekit.edit import WallChange, edit
 from mazekit.generators import generate
 from mazekit.graph import betweenness, cop_number
-from mazekit.model import Maze
+from mazekit.model import BY_LETTER, Maze
 from mazekit.rules import validate
-from mazekit.search import walk
 from mazekit.solvers import solve
 from mazekit.textformat import dump, parse
 from tests.conftest import Invoke, closed_grid, serpentine
@@ -33,7 +33,11 @@ def _edit(invoke: Invoke, args: list[str], maze: Maze | Path) -> tuple[int, str,
 
 def test_open_and_close_set_both_sides_and_rewrite_the_path(invoke: Invoke) -> None:
     maze = parse(PERFECT.read_text())
-    on_path = {(a, b) for _, a, b, _ in walk(maze.entry, maze.path)}
+    cells = [maze.entry]
+    for letter in maze.path:
+        step = BY_LETTER[letter]
+        cells.append((cells[-1][0] + step.dx, cells[-1][1] + step.dy))
+    on_path = set(pairwise(cells))
     x, y = next(
         (x, y)
         for y in range(15)

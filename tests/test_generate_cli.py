@@ -173,7 +173,7 @@ def test_perfect_and_imperfect(invoke: Invoke) -> None:
 
 
 def test_max_dead_ends(invoke: Invoke, workdir: Path) -> None:
-    from mazekit.pacman import dead_ends
+    from mazekit.analysis import dead_ends
 
     for limit in ("0", "3"):
         result = invoke(["generate", "--imperfect", "--seed", "1", "--max-dead-ends", limit])
@@ -429,20 +429,32 @@ def test_an_unwritable_output_is_an_error(invoke: Invoke, workdir: Path) -> None
             ["--max-dead-ends", LONG],
             f"--max-dead-ends must be at most 16,000,000 (the cell limit), got '{CUT}'",
         ),
-        # the first bad option, in the order width, height, entry, exit, seed, max-dead-ends
-        (["--seed", "x", "--width", "0"], "--width must be a positive integer, got '0'"),
+        # the first bad option as given on the command line (click reads them in that order)
+        (["--seed", "x", "--width", "0"], "--seed must be an integer, got 'x'"),
     ],
 )
 def test_bad_option_values_name_the_option(
     invoke: Invoke, workdir: Path, args: list[str], message: str
 ) -> None:
-    _assert_error(invoke, ["generate", "-o", "maze.txt", *args], message, workdir)
+    _assert_usage_error(invoke, ["generate", "-o", "maze.txt", *args], message, workdir)
 
 
-def test_a_bad_config_is_reported_before_a_bad_option(invoke: Invoke, workdir: Path) -> None:
+def _assert_usage_error(invoke: Invoke, args: list[str], message: str, workdir: Path) -> None:
+    """Exit 2 (a malformed option value is a usage error), the config reader's words last on
+    stderr, nothing on stdout, maze.txt left as it was."""
+    (workdir / "maze.txt").write_text("old maze\n")
+    result = invoke(args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.endswith(f"\nError: {message}\n")
+    assert result.stderr.startswith("Usage: ")
+    assert (workdir / "maze.txt").read_text() == "old maze\n"
+
+
+def test_a_bad_option_is_reported_before_a_bad_config(invoke: Invoke, workdir: Path) -> None:
     write_config(workdir, WIDTH="0")
-    message = "config.txt: WIDTH must be a positive integer, got '0'"
-    _assert_error(invoke, ["generate", "config.txt", "--width", "x"], message, workdir)
+    message = "--width must be a positive integer, got 'x'"
+    _assert_usage_error(invoke, ["generate", "config.txt", "--width", "x"], message, workdir)
 
 
 @pytest.mark.parametrize(

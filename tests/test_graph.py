@@ -74,7 +74,7 @@ def test_tree_formula_matches_brandes() -> None:
     maze = generate(15, 11, seed=3)
     tree = betweenness(maze)
     assert tree.method == "tree"
-    _, flat, table = graph._graph(maze)
+    _, flat, table, _ = graph._graph(maze)
     n = flat.size
     nodes, east, south = graph._brandes(table, np.arange(n))
     assert np.allclose(tree.cells.ravel()[flat], nodes / ((n - 1) * (n - 2)), atol=1e-12)
@@ -195,3 +195,34 @@ def test_cop_number_above_the_limit_gives_the_bounds() -> None:
     found = cop_number(big)
     assert (found.low, found.high, found.exact, found.text) == (2, 3, False, "2-3")
     assert "400 grid cells" in found.reason and "Aigner and Fromme" in found.reason
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    width=st.integers(2, 10),
+    height=st.integers(2, 8),
+    seed=st.integers(0, 10_000),
+    loops=st.integers(1, 10),
+)
+def test_chain_method_matches_networkx(width: int, height: int, seed: int, loops: int) -> None:
+    """The searches from key cells only, forced on every maze with a key cell."""
+    maze = _with_loops(generate(width, height, seed=seed), np.random.default_rng(seed), loops)
+    saved = graph._KEY_SHARE
+    graph._KEY_SHARE = 1.0
+    try:
+        _assert_like_networkx(maze)
+    finally:
+        graph._KEY_SHARE = saved
+
+
+def test_chain_method_on_a_loop_hanging_off_one_cell() -> None:
+    """A ring whose one key cell has a spur: the chain leaves and returns to the same cell."""
+    maze = _ring(5, 4)
+    open_wall(maze.walls, 1, 0, "S")  # a spur into the middle
+    _, flat, table, _ = graph._graph(maze)
+    found = graph._brandes_chains(table, flat)
+    assert found is not None
+    plain = graph._brandes(table, np.arange(flat.size))
+    for mine, theirs in zip(found, plain, strict=True):
+        assert np.allclose(mine, theirs, atol=1e-9)
+    _assert_like_networkx(maze)

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import __version__
@@ -143,13 +143,11 @@ def _check_survives(data: bytes) -> None:
         assert violation["rule"] in RULE_IDS
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=300))
 def test_random_bytes_never_crash(data: bytes) -> None:
     _check_survives(data)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.tuples(st.integers(0, len(VALID_BYTES) - 1), st.binary(min_size=0, max_size=3)),

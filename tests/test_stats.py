@@ -10,7 +10,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
@@ -63,14 +63,12 @@ def any_grid(draw: st.DrawFn) -> Maze:
     return Maze(walls, entry, exit_)
 
 
-@settings(max_examples=150, deadline=None)
 @given(any_grid())
 def test_measures_of_any_grid_match_a_brute_force_count(maze: Maze) -> None:
     found = _assert_matches_brute_force(maze)
     assert found.verdict in VERDICTS
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     width=st.integers(1, 24),
     height=st.integers(1, 24),
@@ -312,7 +310,6 @@ def mutated_maze(draw: st.DrawFn) -> Maze:
     return maze
 
 
-@settings(max_examples=150, deadline=None)
 @given(mutated_maze())
 def test_the_verdict_is_the_first_that_holds(maze: Maze) -> None:
     found = stats(maze)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 # public name -> (module, attribute)
 _EXPORTS: dict[str, tuple[str, str]] = {
@@ -27,13 +27,13 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Violation": ("mazekit.rules", "Violation"),
     "load_config": ("mazekit.config", "load_config"),
     "generate": ("mazekit.generators", "generate"),
-    "dead_ends": ("mazekit.pacman", "dead_ends"),
-    "braid": ("mazekit.pacman", "braid"),
+    "dead_ends": ("mazekit.analysis", "dead_ends"),
+    "braid": ("mazekit.braid", "braid"),
     "pacmanize": ("mazekit.pacman", "pacmanize"),
     "stats": ("mazekit.measures", "stats"),
     "Stats": ("mazekit.measures", "Stats"),
-    "DeadEnds": ("mazekit.pacman", "DeadEnds"),
-    "BoardError": ("mazekit.pacman", "BoardError"),
+    "DeadEnds": ("mazekit.board", "DeadEnds"),
+    "BoardError": ("mazekit.errors", "BoardError"),
     "solve": ("mazekit.solvers", "solve"),
     "chase": ("mazekit.chase", "chase"),
     "ChaseOptions": ("mazekit.chase", "ChaseOptions"),
@@ -70,14 +70,17 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    from .analysis import dead_ends
+    from .board import DeadEnds
+    from .braid import braid
     from .chase import ChaseOptions, Simulation, chase
     from .config import load_config
     from .drawing import render
-    from .errors import ConfigError, FormatError, MazeError
+    from .errors import BoardError, ConfigError, FormatError, MazeError
     from .generators import generate
     from .measures import Stats, stats
     from .model import Maze
-    from .pacman import BoardError, DeadEnds, braid, dead_ends, pacmanize
+    from .pacman import pacmanize
     from .rules import Report, Violation, validate
     from .solvers import solve
     from .textformat import dump as dump_maze

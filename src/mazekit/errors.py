@@ -8,9 +8,11 @@ from __future__ import annotations
 from enum import IntEnum
 
 __all__ = [
+    "BoardError",
     "ConfigError",
     "ExitStatus",
     "FormatError",
+    "InvalidMazeError",
     "MazeError",
     "NoPathError",
     "PlacedError",
@@ -35,8 +37,13 @@ class MazeError(Exception):
         self.message = message
         self.source = source
 
+    @property
+    def detail(self) -> str:
+        """The text after ``<source>: ``: the message, with its place when it has one."""
+        return self.message
+
     def __str__(self) -> str:
-        return f"{self.source}: {self.message}" if self.source else self.message
+        return f"{self.source}: {self.detail}" if self.source else self.detail
 
 
 class PlacedError(MazeError):
@@ -47,9 +54,12 @@ class PlacedError(MazeError):
         self.line = line
         self.column = column
 
+    @property
+    def detail(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
     def __str__(self) -> str:
-        where = f"{self.line}:{self.column}: {self.message}"
-        return f"{self.source}:{where}" if self.source else where
+        return f"{self.source}:{self.detail}" if self.source else self.detail
 
 
 class FormatError(PlacedError):
@@ -66,3 +76,11 @@ class NoPathError(MazeError):
 
 class TooLargeError(MazeError):
     """A request that would need more memory or time than mazekit allows."""
+
+
+class BoardError(MazeError):
+    """A maze that cannot be braided into a board within the limits asked for."""
+
+
+class InvalidMazeError(PlacedError):
+    """A maze that breaks a rule of validate, so it cannot be made a board; names the first."""

@@ -16,6 +16,7 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,17 +24,18 @@ import numpy as np
 import numpy.typing as npt
 
 from .model import DIRECTIONS, EAST, SOUTH, Cell, Maze
-from .search import bfs_flat, open_bits, reachable_mask
+from .search import bfs_flat, flat_open_bits, open_bits
 
 __all__ = [
     "COP_LIMIT",
-    "DEFAULT_SAMPLES",
     "EXACT_LIMIT",
+    "SAMPLE_PAIRS",
     "Betweenness",
     "CopNumber",
     "GraphStats",
     "betweenness",
     "cop_number",
+    "default_samples",
     "gini",
     "graph_stats",
 ]
@@ -42,9 +44,10 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 EXACT_LIMIT = 10_000  # reachable cells up to which a graph with loops gets exact Brandes
-DEFAULT_SAMPLES = 100  # sources of the estimate above EXACT_LIMIT
+SAMPLE_PAIRS = 20_000_000  # default estimate: about this many (source, cell) pairs
 COP_LIMIT = 400  # grid cells (W x H) up to which the two-cop game is solved
 _BATCH_ENTRIES = 2_000_000  # sources x cells per Brandes batch: about 90 MB of arrays
+_KEY_SHARE = 0.25  # the chain method runs when at most this share of the cells are key cells
 _THREADS = 2  # Brandes' sources shared among this many threads (at most the usable cores)
 
 
@@ -81,6 +84,8 @@ class Betweenness:
         """The ``count`` busiest reachable cells, highest first, ties by (y, x)."""
         flat = np.flatnonzero(self.reachable.ravel())
         values = self.cells.ravel()[flat]
+        keep = _leaders(values, count)
+        flat, values = flat[keep], values[keep]
         order = np.lexsort((flat, -values))[:count]
         width = self.cells.shape[1]
         return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
@@ -94,6 +99,7 @@ class Betweenness:
         values = np.concatenate([self.east.ravel(), self.south.ravel()])
         open_ = np.concatenate([self.east_open.ravel(), self.south_open.ravel()])
         index = np.flatnonzero(open_)
+        index = index[_leaders(values[index], count)]
         cell = index % (height * width)
         kind = index // (height * width)
         order = np.lexsort((kind, cell, -values[index]))[:count]
@@ -105,6 +111,17 @@ class Betweenness:
             )
             for i in order
         ]
+
+
+def _leaders(values: FloatArray, count: int) -> IntArray:
+    """Indices of every value at least the ``count``-th largest: the top ``count`` and ties.
+
+    A partial partition, so that listing the top 5 of a million cells needs no full sort.
+    """
+    if count >= values.size:
+        return np.arange(values.size, dtype=np.int64)
+    threshold = np.partition(values, values.size - count)[values.size - count]
+    return np.flatnonzero(values >= threshold)
 
 
 @dataclass(frozen=True)
@@ -222,62 +239,134 @@ def _beyond(cell: Cell, letter: str) -> Cell:
     return (cell[0] + 1, cell[1]) if letter == "E" else (cell[0], cell[1] + 1)
 
 
-def _graph(maze: Maze) -> tuple[npt.NDArray[np.bool_], IntArray, npt.NDArray[np.int32]]:
-    """Reachable mask, node -> flat cell, and the n x 4 neighbour table (N, E, S, W; -1 none)."""
+def _graph(
+    maze: Maze,
+) -> tuple[npt.NDArray[np.bool_], IntArray, npt.NDArray[np.int32], IntArray]:
+    """Reachable mask, node -> flat cell, the n x 4 neighbour table (N, E, S, W; -1 none),
+    and each node's breadth-first distance from the entry (one search gives all four)."""
     walls = maze.walls
-    if not maze.contains(maze.entry):
-        reach = np.zeros(walls.shape, dtype=bool)
+    width = maze.width
+    if maze.contains(maze.entry):
+        found, _ = bfs_flat(flat_open_bits(walls), width, maze.entry[1] * width + maze.entry[0])
+        dist = np.asarray(found, dtype=np.int64)
     else:
-        reach = reachable_mask(walls, maze.entry)
-    flat = np.flatnonzero(reach.ravel())
+        dist = np.full(walls.size, -1, dtype=np.int64)
+    flat = np.flatnonzero(dist >= 0)
+    reach = (dist >= 0).reshape(walls.shape)
     node = np.full(walls.size, -1, dtype=np.int32)
     node[flat] = np.arange(flat.size, dtype=np.int32)
     bits = open_bits(walls).ravel()[flat]
-    width = maze.width
     table = np.full((flat.size, 4), -1, dtype=np.int32)
     for column, direction in enumerate(DIRECTIONS):
         has = (bits & direction.bit) != 0
         table[has, column] = node[flat[has] + direction.dy * width + direction.dx]
-    return reach, flat.astype(np.int64), table
+    return reach, flat.astype(np.int64), table, dist[flat]
 
 
 def _tree_betweenness(
-    walls: npt.NDArray[np.uint8], entry: Cell, flat: IntArray, table: npt.NDArray[np.int32]
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+    table: npt.NDArray[np.int32], dist: IntArray
+) -> tuple[FloatArray, FloatArray, IntArray]:
     """Raw unordered-pair counts of a tree: per node, and per node's edge to its parent.
 
-    Rooted at the entry: a node with subtree size a splits the others into its children's
-    subtrees and the n - a cells beyond its parent, so it lies on ((n-1)^2 - sum of squares)/2
-    paths, and its parent edge on a(n - a).
+    Rooted at the entry (``dist``: distances from it): a node with subtree size a splits the
+    others into its children's subtrees and the n - a cells beyond its parent, so it lies on
+    ((n-1)^2 - sum of squares)/2 paths, and its parent edge on a(n - a). Sizes are summed from
+    the deepest nodes up, in one pass.
     """
-    n = flat.size
-    width = walls.shape[1]
-    dist_flat, _ = bfs_flat(open_bits(walls).ravel().tolist(), width, entry[1] * width + entry[0])
-    dist = np.asarray(dist_flat, dtype=np.int64)[flat]
+    n = table.shape[0]
     parent = np.full(n, -1, dtype=np.int64)
     for column in range(4):
-        near = table[:, column]
+        near = table[:, column].astype(np.int64)
         ok = near >= 0
         ok[ok] = dist[near[ok]] == dist[ok] - 1
         parent[ok] = near[ok]
-    order = np.argsort(-dist, kind="stable").tolist()
+    order = np.argsort(-dist, kind="stable")[:-1]  # deepest first; the root (last) has none
     size_list = [1] * n
-    parent_list = parent.tolist()
-    for v in order:
-        p = parent_list[v]
-        if p >= 0:
-            size_list[p] += size_list[v]
+    for v, p in zip(order.tolist(), parent[order].tolist(), strict=True):
+        size_list[p] += size_list[v]
     size = np.asarray(size_list, dtype=np.float64)
     has_parent = parent >= 0
     squares = np.bincount(parent[has_parent], weights=size[has_parent] ** 2, minlength=n)
     squares += np.where(has_parent, (n - size) ** 2, 0.0)
     nodes = ((n - 1) ** 2 - squares) / 2
     edges = np.where(has_parent, size * (n - size), 0.0)
-    return nodes, edges, parent.astype(np.float64)
+    return nodes, edges, parent
+
+
+Weights = Callable[[IntArray], FloatArray]
+
+
+def _columns(table: npt.NDArray[np.int32]) -> list[npt.NDArray[np.int32]]:
+    """The neighbour table by direction, with node n as the spare standing for none."""
+    n = table.shape[0]
+    padded = np.where(table >= 0, table, n).astype(np.int32)
+    return [np.append(padded[:, c], np.int32(n)) for c in range(4)]
+
+
+Layers = list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]]
+
+
+def _forward(
+    columns: list[npt.NDArray[np.int32]], n: int, chunk: npt.NDArray[np.int32]
+) -> tuple[npt.NDArray[np.int32], FloatArray, Layers]:
+    """Breadth-first layers from each source of ``chunk`` at once: distances, path counts and
+    the (source offset, node) pairs of each layer; arrays are sources x (n + 1), flat."""
+    stride = n + 1
+    size = chunk.size
+    dist = np.full(size * stride, -1, dtype=np.int32)
+    dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
+    sigma = np.zeros(size * stride)
+    base = np.arange(size, dtype=np.int32) * np.int32(stride)
+    here = chunk
+    dist[base + here] = 0
+    sigma[base + here] = 1.0
+    layers: Layers = [(base, here)]
+    depth = 0
+    while True:
+        depth += 1
+        parts_base = []
+        parts_node = []
+        for column in columns:
+            near = column.take(here)
+            index = base + near
+            new = dist.take(index) < 0
+            dist[index[new]] = depth
+            parts_base.append(base[new])
+            parts_node.append(near[new])
+        base = np.concatenate(parts_base)
+        if not base.size:
+            break
+        here = np.concatenate(parts_node)
+        paths = sigma.take(base + columns[0].take(here))
+        for column in columns[1:]:
+            paths += sigma.take(base + column.take(here))
+        sigma[base + here] = paths
+        layers.append((base, here))
+    return dist, sigma, layers
+
+
+Stored = tuple[npt.NDArray[np.int16], FloatArray, IntArray]  # distances, counts, row of a cell
+
+
+def _layers_from(distances: npt.NDArray[np.int16], stride: int) -> Layers:
+    """The layers of a batch from its stored distances (sources x n): the (source offset,
+    node) pairs of each distance, by one stable radix sort."""
+    n = distances.shape[1]
+    flat_dist = distances.ravel()
+    order = np.argsort(flat_dist, kind="stable")
+    bounds = np.flatnonzero(np.diff(flat_dist[order])) + 1
+    layers: Layers = []
+    for part in np.split(order, bounds):
+        source = part // n
+        layers.append(((source * stride).astype(np.int32), (part - source * n).astype(np.int32)))
+    return layers
 
 
 def _brandes(
-    table: npt.NDArray[np.int32], sources: IntArray
+    table: npt.NDArray[np.int32],
+    sources: IntArray,
+    weights: Weights | None = None,
+    stored: Stored | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Brandes' sums over ``sources`` (ordered pairs): per node, and per node's E and S edge.
 
@@ -285,13 +374,14 @@ def _brandes(
     standing for "no neighbour" (never new, no paths), so no step needs a mask. A grid is
     bipartite: a node's neighbours lie one layer nearer or one farther, never on its own layer.
     So forward, a new node's path count is the plain sum of its neighbours' (the farther ones
-    are still 0); backward, its dependency sums (1 + delta) / sigma of its neighbours, which
-    is still 0 for the nearer ones. An edge's share follows from both ends at the end.
+    are still 0); backward, its dependency sums (w + delta) / sigma of its neighbours, which
+    is still 0 for the nearer ones. ``weights`` gives each target's weight w per source
+    (sources x n; default 1: every pair counts once); ``stored`` holds the forward results
+    already computed for the sources, so only the backward pass runs.
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
-    padded = np.where(table >= 0, table, n).astype(np.int32)
-    columns = [np.append(padded[:, c], np.int32(n)) for c in range(4)]
+    columns = _columns(table)
     nodes = np.zeros(n)
     east = np.zeros(n)
     south = np.zeros(n)
@@ -299,36 +389,21 @@ def _brandes(
     for start in range(0, sources.size, batch):
         chunk = sources[start : start + batch].astype(np.int32)
         size = chunk.size
-        dist = np.full(size * stride, -1, dtype=np.int32)
-        dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
-        sigma = np.zeros(size * stride)
-        base = np.arange(size, dtype=np.int32) * np.int32(stride)
-        here = chunk
-        dist[base + here] = 0
-        sigma[base + here] = 1.0
-        layers: list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]] = [(base, here)]
-        depth = 0
-        while True:
-            depth += 1
-            parts_base = []
-            parts_node = []
-            for column in columns:
-                near = column.take(here)
-                index = base + near
-                new = dist.take(index) < 0
-                dist[index[new]] = depth
-                parts_base.append(base[new])
-                parts_node.append(near[new])
-            base = np.concatenate(parts_base)
-            if not base.size:
-                break
-            here = np.concatenate(parts_node)
-            paths = sigma.take(base + columns[0].take(here))
-            for column in columns[1:]:
-                paths += sigma.take(base + column.take(here))
-            sigma[base + here] = paths
-            layers.append((base, here))
-        coef = np.zeros(size * stride)  # (1 + delta) / sigma, set layer by layer from the far end
+        if stored is None:
+            sigma, layers = _forward(columns, n, chunk)[1:]
+        else:
+            rows = stored[2][chunk]
+            sigma = np.zeros((size, stride))
+            sigma[:, :n] = stored[1][rows]
+            sigma = sigma.ravel()
+            layers = _layers_from(stored[0][rows], stride)
+        if weights is None:
+            wanted = np.ones(size * stride)
+        else:
+            wanted = np.zeros((size, stride))
+            wanted[:, :n] = weights(chunk.astype(np.int64))
+            wanted = wanted.ravel()
+        coef = np.zeros(size * stride)  # (w + delta) / sigma, set layer by layer from the end
         delta = np.zeros(size * stride)
         edge_e = np.zeros(size * stride)  # the E and S passages of each node
         edge_s = np.zeros(size * stride)
@@ -351,7 +426,7 @@ def _brandes(
                     edge_s[near] += found
             found = weight * farther
             delta[target] = found
-            coef[target] = (1.0 + found) / weight
+            coef[target] = (wanted.take(target) + found) / weight
         delta[layers[0][0] + layers[0][1]] = 0.0  # a source is no node between
         nodes += delta.reshape(size, stride)[:, :n].sum(axis=0)
         east += edge_e.reshape(size, stride)[:, :n].sum(axis=0)
@@ -359,35 +434,229 @@ def _brandes(
     return nodes, east, south
 
 
+def _chains(table: npt.NDArray[np.int32], key: npt.NDArray[np.bool_]) -> list[list[int]]:
+    """Every chain once: [a, c1, ..., c(L-1), b] from key node a through cells of degree 2 to
+    key node b (a == b for a loop); chains without an inner cell are left out."""
+    rows = table.tolist()
+    is_key = key.tolist()
+    found: list[list[int]] = []
+    for a in np.flatnonzero(key).tolist():
+        for first in rows[a]:
+            if first < 0 or is_key[first]:
+                continue
+            chain = [a, first]
+            previous, current = a, first
+            while not is_key[current]:
+                step = next(w for w in rows[current] if w >= 0 and w != previous)
+                previous, current = current, step
+                chain.append(current)
+            if (chain[0], chain[1]) < (chain[-1], chain[-2]):  # the other end finds it too
+                found.append(chain)
+    return found
+
+
+def _brandes_chains(
+    table: npt.NDArray[np.int32], flat: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    """Brandes' sums over every source, running the searches only from the key cells.
+
+    None when it would not pay (no key cell, or more than a quarter of the cells are key).
+    specs/stats.md ("Chains") derives it: a source inside a chain a..b reaches every cell
+    outside the chain through a or b, so its pairs become target weights of the searches from
+    a and b, plus sums along the chain; pairs inside one chain are counted by formula.
+    """
+    n = table.shape[0]
+    degree = (table >= 0).sum(axis=1)
+    key = degree != 2
+    keys = np.flatnonzero(key).astype(np.int64)
+    if keys.size == 0 or keys.size > n * _KEY_SHARE or n >= 2**15:
+        return None
+    chains = _chains(table, key)
+    row = np.full(n, -1, dtype=np.int64)
+    row[keys] = np.arange(keys.size)
+    # distances and path counts from every key cell
+    columns = _columns(table)
+    kdist = np.empty((keys.size, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
+    ksigma = np.empty((keys.size, n))
+    batch = max(1, _BATCH_ENTRIES // (n + 1))
+
+    def search(start: int) -> None:
+        """Fill the rows of one batch of key cells (each thread its own rows)."""
+        chunk = keys[start : start + batch].astype(np.int32)
+        dist, sigma, _ = _forward(columns, n, chunk)
+        kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
+        ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(_workers(keys.size)) as pool:
+        list(pool.map(search, range(0, keys.size, batch)))
+    nodes = np.zeros(n)
+    edge_value = {"E": np.zeros(n), "S": np.zeros(n)}
+
+    def route(chain: list[int]) -> tuple[IntArray, FloatArray, npt.NDArray[np.bool_]]:
+        """Per target t: x = L + d(b,t) - d(a,t), the share of a's paths when both ends are
+        as near, and whether t lies outside the chain's inner cells."""
+        a, b = chain[0], chain[-1]
+        da, sa = kdist[row[a]], ksigma[row[a]]
+        x = (len(chain) - 1) + kdist[row[b]].astype(np.int64) - da
+        outside = np.ones(n, dtype=bool)
+        outside[chain[1:-1]] = False
+        return x, sa / (sa + ksigma[row[b]]), outside
+
+    def through(chain: list[int], end: int) -> FloatArray:
+        """Target weights the chain's inner sources add to the search from its end ``end``
+        (0: a, 1: b): for each target outside, how many of them leave through that end."""
+        x, share, outside = route(chain)
+        length = len(chain) - 1
+        via_a = np.clip((x + 1) // 2 - 1, 0, length - 1).astype(np.float64)
+        tie = (x % 2 == 0) & (x >= 2) & (x <= 2 * length - 2)
+        via_a += np.where(tie, share, 0.0)
+        result = via_a if end == 0 else (length - 1) - via_a
+        result[~outside] = 0.0
+        return result
+
+    ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
+    around_weights: dict[int, list[tuple[int, float]]] = {}  # a -> (b, weight of target b)
+    for number, chain in enumerate(chains):
+        ends.setdefault(chain[0], []).append((number, 0))
+        ends.setdefault(chain[-1], []).append((number, 1))
+        a, b = chain[0], chain[-1]
+        length = len(chain) - 1
+        x, share, outside = route(chain)
+        da, sa = kdist[row[a]], ksigma[row[a]]
+        # A_i: targets outside leaving through a, for each inner source i
+        counts = np.bincount(x[outside], minlength=2 * length + 2).astype(np.float64)
+        ties = np.bincount(x[outside], weights=share[outside], minlength=2 * length + 2)
+        beyond = np.cumsum(counts[::-1])[::-1]  # beyond[k] = #targets with x >= k
+        i = np.arange(1, length)
+        leave_a = beyond[2 * i + 1] + ties[2 * i]
+        leave_b = (n - (length - 1)) - leave_a
+        d_ab = int(da[b])
+        s_ab = float(sa[b])
+        # the end cells themselves as targets: a from source i, b from source i
+        at_a = np.where(2 * i < length + d_ab, 1.0, 0.0)
+        at_a += np.where(2 * i == length + d_ab, 1.0 / (1.0 + s_ab), 0.0)
+        at_b_via_a = np.where(2 * i < length - d_ab, 1.0, 0.0)
+        at_b_via_a += np.where(2 * i == length - d_ab, s_ab / (s_ab + 1.0), 0.0)
+        inner_add = np.zeros(length + 1)  # by position 0..L along the chain
+        edge_add = np.zeros(length)  # edge k joins positions k and k + 1
+        after_a = np.cumsum(leave_a[::-1])[::-1]  # sum over i >= k of A_i (index k - 1)
+        before_b = np.cumsum(leave_b)  # sum over i <= k of B_i (index k - 1)
+        k = np.arange(1, length)
+        inner_add[k] += np.append(after_a[1:], 0.0)  # i > k
+        inner_add[k] += np.concatenate(([0.0], before_b[:-1]))  # i < k
+        inner_add[0] += float((leave_a - at_a).sum())
+        inner_add[length] += float((leave_b - (1.0 - at_b_via_a)).sum())
+        edges = np.arange(length)
+        edge_add += np.where(edges < length - 1, np.append(after_a, 0.0)[edges], 0.0)  # i > k
+        edge_add += np.concatenate(([0.0], before_b))[edges]  # i <= k
+        # pairs of inner cells: along the chain, or around through a ... b
+        reach = length + d_ab if a != b else length
+        paths_ab = s_ab if a != b else 1.0
+        around_total = 0.0
+        for gap in range(1, length - 1):
+            if 2 * gap < reach:
+                direct, around = 1.0, 0.0
+            elif 2 * gap > reach:
+                direct, around = 0.0, 1.0
+            else:
+                direct, around = 1.0 / (1.0 + paths_ab), paths_ab / (1.0 + paths_ab)
+            pairs = length - 1 - gap
+            if direct:
+                low = np.maximum(1, k - gap + 1)
+                high = np.minimum(k - 1, length - 1 - gap)
+                inner_add[k] += 2 * direct * np.maximum(0, high - low + 1)
+                low = np.maximum(1, edges - gap + 1)
+                high = np.minimum(edges, length - 1 - gap)
+                edge_add += 2 * direct * np.maximum(0, high - low + 1)
+            if around:
+                inner_add[k] += (
+                    2 * around * (np.maximum(0, length - 1 - gap - k) + np.maximum(0, k - gap - 1))
+                )
+                edge_add += (
+                    2
+                    * around
+                    * (np.maximum(0, length - 1 - gap - edges) + np.maximum(0, edges - gap))
+                )
+                inner_add[0] += 2 * around * pairs
+                if a != b:
+                    inner_add[length] += 2 * around * pairs
+                around_total += 2 * around * pairs
+        if a != b and around_total:  # the stretch between a and b: a target weight at a
+            around_weights.setdefault(a, []).append((b, around_total))
+        if a == b:
+            inner_add[0] += inner_add[length]
+            inner_add[length] = 0.0
+        cells = np.asarray(chain, dtype=np.int64)
+        np.add.at(nodes, cells, inner_add)
+        first, second = flat[cells[:-1]], flat[cells[1:]]
+        low_end = np.where(first < second, cells[:-1], cells[1:])
+        horizontal = np.abs(first - second) == 1
+        np.add.at(edge_value["E"], low_end[horizontal], edge_add[horizontal])
+        np.add.at(edge_value["S"], low_end[~horizontal], edge_add[~horizontal])
+
+    def weights(chunk: IntArray) -> FloatArray:
+        """Per key source: 1 for every target, plus what its chains route through it."""
+        result = np.ones((chunk.size, n))
+        for index, a in enumerate(chunk.tolist()):
+            for number, end in ends.get(a, ()):
+                result[index] += through(chains[number], end)
+            for b, weight in around_weights.get(a, ()):
+                result[index, b] += weight
+        return result
+
+    raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
+    return raw + nodes, east + edge_value["E"], south + edge_value["S"]
+
+
+def _workers(sources: int) -> int:
+    """Threads for a search from ``sources`` cells: _THREADS, at most the usable cores, and
+    one for fewer than 64 sources."""
+    return max(1, min(_THREADS, len(os.sched_getaffinity(0)), sources // 64))
+
+
 def _brandes_threads(
-    table: npt.NDArray[np.int32], sources: IntArray
+    table: npt.NDArray[np.int32],
+    sources: IntArray,
+    weights: Weights | None = None,
+    stored: Stored | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``_brandes`` on up to _THREADS interleaved shares of the sources, summed in order.
 
     numpy lets go of the interpreter lock inside its gathers, so threads use the cores; the
     sums are added in a fixed order, so the result does not depend on timing.
     """
-    workers = max(1, min(_THREADS, len(os.sched_getaffinity(0)), sources.size // 64))
+    workers = _workers(sources.size)
     if workers == 1:
-        return _brandes(table, sources)
+        return _brandes(table, sources, weights, stored)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
-        parts = list(pool.map(lambda k: _brandes(table, sources[k::workers]), range(workers)))
+        parts = list(
+            pool.map(
+                lambda k: _brandes(table, sources[k::workers], weights, stored), range(workers)
+            )
+        )
     nodes, east, south = parts[0]
     for more in parts[1:]:
         nodes, east, south = nodes + more[0], east + more[1], south + more[2]
     return nodes, east, south
 
 
-def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Betweenness:
+def default_samples(n: int) -> int:
+    """Sources of an estimate when none are asked for: SAMPLE_PAIRS / n, at least 16."""
+    return min(n, max(16, SAMPLE_PAIRS // max(n, 1)))
+
+
+def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betweenness:
     """Normalised betweenness of the reachable cells and their passages (specs/stats.md).
 
     Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
-    estimate from ``samples`` sources drawn with ``seed`` (without replacement), scaled up.
+    estimate from ``samples`` sources (default_samples when None) drawn with ``seed``, scaled up.
     """
     height, width = maze.walls.shape
-    reach, flat, table = _graph(maze)
+    reach, flat, table, dist = _graph(maze)
     n = flat.size
     edges = int((table >= 0).sum()) // 2
     east_open = np.zeros(height * width, dtype=bool)
@@ -401,12 +670,12 @@ def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Be
     drawn: int | None = None
     if n and edges == n - 1:
         method = "tree"
-        raw, up, parent = _tree_betweenness(maze.walls, maze.entry, flat, table)
+        raw, up, parent = _tree_betweenness(table, dist)
         node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
         edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
         cells[flat] = raw * node_scale
         child = np.flatnonzero(parent >= 0)
-        top = flat[parent[child].astype(np.int64)]
+        top = flat[parent[child]]
         low = flat[child]
         first = np.minimum(top, low)
         horizontal = np.abs(top - low) == 1
@@ -419,11 +688,12 @@ def betweenness(maze: Maze, samples: int = DEFAULT_SAMPLES, seed: int = 0) -> Be
             factor = 1.0
         else:
             method = "sampled"
-            used, drawn = min(samples, n), seed
+            used, drawn = min(samples or default_samples(n), n), seed
             generator = np.random.default_rng(seed)
             sources = np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
             factor = n / used
-        raw, e_raw, s_raw = _brandes_threads(table, sources)
+        found = _brandes_chains(table, flat) if method == "brandes" else None
+        raw, e_raw, s_raw = _brandes_threads(table, sources) if found is None else found
         if n > 2:
             cells[flat] = raw * factor / ((n - 1) * (n - 2))
         east[flat] = e_raw * factor / (n * (n - 1))
@@ -561,9 +831,7 @@ def _passages_among(maze: Maze, reach: npt.NDArray[np.bool_]) -> tuple[int, int]
     return east, south
 
 
-def graph_stats(
-    maze: Maze, top: int = 5, samples: int = DEFAULT_SAMPLES, seed: int = 0
-) -> GraphStats:
+def graph_stats(maze: Maze, top: int = 5, samples: int | None = None, seed: int = 0) -> GraphStats:
     """Every graph figure of ``stats --graph`` for ``maze``."""
     found = betweenness(maze, samples=samples, seed=seed)
     values = found.cells[found.reachable]

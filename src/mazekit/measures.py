@@ -1,7 +1,7 @@
 """The measures a reviewer wants of a maze, and one verdict: the core of ``mazekit stats``.
 
-specs/stats.md defines each measure. Everything is whole-grid numpy work over the shared facts
-of mazekit.rules.Context (passages, components, reachable cells, dead ends), except the two
+specs/stats.md defines each measure. Everything is whole-grid numpy work over the facts of one
+mazekit.analysis.Analysis (passages, components, loops, degrees, dead ends), except the two
 walks that must be sequential: the shortest path (mazekit.search) and the peeling of dead-end
 branches, a linear queue. The module is not named ``stats`` so that ``mazekit.stats`` stays
 the function once it is loaded.
@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .model import EAST, NORTH, SOUTH, WEST, Maze
-from .rules import Context, check_coherence, check_key_cells, check_loops, validate
-from .search import UNREACHED, distance_between, open_bits
+from .model import DEGREE, EAST, NORTH, SOUTH, WEST, Maze
+from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
+from .search import UNREACHED, distance_between
 
 __all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
 
@@ -30,8 +30,6 @@ VERDICTS: tuple[str, ...] = (
     "PACMAN-USABLE",
     "PACMAN-ARCADE",
 )
-
-_DEGREE = np.array([bin(n).count("1") for n in range(16)], dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -102,7 +100,7 @@ def longest_branch(
     cell of a branch peeled has the branch's depth. One queue pass: linear in the cells.
     """
     width = moves.shape[1]
-    degree = np.where(reach, _DEGREE[moves], 0).astype(np.uint8).ravel()
+    degree = np.where(reach, DEGREE[moves], 0).astype(np.uint8).ravel()
     leaves = np.flatnonzero(degree == 1)
     left = bytearray(degree.tobytes())
     for pin in pins:
@@ -147,13 +145,7 @@ def stats(maze: Maze) -> Stats:
     walls = maze.walls
     width, height = maze.width, maze.height
     reach, pattern = ctx.reachable, ctx.pattern
-    east, south = ctx.passages
-    labels = ctx.labels.ravel()
-    components = int((labels == np.arange(labels.size)).sum())
-    loops = int(east.sum()) + int(south.sum()) - labels.size + components
-
-    moves = open_bits(walls)
-    degree = np.where(reach, _DEGREE[moves], 0)
+    moves, degree = ctx.moves, ctx.degree
     straight_bits = (moves == (NORTH | SOUTH)) | (moves == (EAST | WEST))
     corridor = degree == 2
     real, enclosed = ctx.dead_ends
@@ -183,7 +175,7 @@ def stats(maze: Maze) -> Stats:
         reachable_cells=reachable_cells,
         pattern_cells=int(pattern.sum()),
         incoherent_walls=incoherent,
-        loops=loops,
+        loops=ctx.all_loops,
         real_dead_ends=real_count,
         enclosed_dead_ends=int(enclosed.sum()),
         three_way=int((degree == 3).sum()),
@@ -217,7 +209,7 @@ def _verdict(
     if ctx.loops == 0:
         return "PERFECT", None
     reasons: list[str] = []
-    report = validate(ctx.maze, skip=("path",), limit=1)  # rule 1 of a board: a valid maze
+    report = evaluate(ctx, skip=("path",), limit=1)  # rule 1 of a board: a valid maze
     if not report.valid:
         first = report.violations[0]
         reasons.append(f"{first.rule}: {first.message}")

@@ -16,6 +16,7 @@ __all__ = [
     "ALL_WALLS",
     "BY_BIT",
     "BY_LETTER",
+    "DEGREE",
     "DIRECTIONS",
     "EAST",
     "NORTH",
@@ -53,6 +54,9 @@ DIRECTIONS: tuple[Direction, ...] = (
 )
 BY_LETTER: dict[str, Direction] = {d.letter: d for d in DIRECTIONS}
 BY_BIT: dict[int, Direction] = {d.bit: d for d in DIRECTIONS}
+# Per set of wall bits 0..15, how many are set: a cell's degree from its open bits. The one
+# popcount table of mazekit (index it with an array, or with an int for one cell).
+DEGREE: npt.NDArray[np.uint8] = np.array([bin(n).count("1") for n in range(16)], dtype=np.uint8)
 
 
 @dataclass(eq=False)

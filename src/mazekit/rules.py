@@ -1,7 +1,7 @@
 """The rules of a valid maze, one function each; ``validate`` runs them and never prints.
 
-Each rule takes a Context (the maze, the options, and lazily computed shared facts such as
-the reachable cells) and a limit, and returns its first ``limit`` violations in reading order
+Each rule takes a Context (the maze's facts, an Analysis computed once, and the options)
+and a limit, and returns its first ``limit`` violations in reading order
 with the total count. specs/rules.md documents every rule id.
 """
 
@@ -9,25 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import islice
-from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from . import pacman as board
+from . import board
 from . import pattern as glyph
+from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config
 from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import (
-    UNREACHED,
-    component_labels,
-    distance_between,
-    distances,
-    open_bits,
-    passages,
-)
+from .search import UNREACHED, distance_between, distances
 from .textformat import Problem, scan
 
 __all__ = [
@@ -36,15 +28,13 @@ __all__ = [
     "RULES",
     "RULE_IDS",
     "Context",
+    "PatternMode",
     "Report",
     "Rule",
     "Violation",
+    "evaluate",
     "validate",
 ]
-
-PatternMode = Literal["strict", "any", "none"]
-PATTERN_MODES: tuple[PatternMode, ...] = ("strict", "any", "none")
-BoolGrid = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -61,12 +51,10 @@ class Violation:
 Findings = tuple[list[Violation], int]
 
 
-@dataclass
-class Context:
-    """What every rule looks at: the maze, the options, and facts computed once on demand."""
+@dataclass(eq=False)
+class Context(Analysis):
+    """What every rule looks at: the maze and its facts (an Analysis), and the options."""
 
-    maze: Maze
-    pattern_mode: PatternMode = "strict"
     config: Config | None = None
     path_readable: bool = True
     min_loops: int = board.MIN_LOOPS
@@ -84,53 +72,6 @@ class Context:
     def path_line(self) -> int:
         return self.maze.height + 4
 
-    @cached_property
-    def pattern(self) -> BoolGrid:
-        """The cells exempt from connectivity: the "42" (strict), every F cell (any), none."""
-        maze = self.maze
-        if self.pattern_mode == "strict":
-            return glyph.pattern_mask(maze.width, maze.height)
-        if self.pattern_mode == "any":
-            return np.asarray(maze.walls == ALL_WALLS)
-        return np.zeros(maze.walls.shape, dtype=bool)
-
-    @cached_property
-    def passages(self) -> tuple[BoolGrid, BoolGrid]:
-        return passages(self.maze.walls)
-
-    @cached_property
-    def labels(self) -> npt.NDArray[np.int32]:
-        return component_labels(self.maze.walls)
-
-    @cached_property
-    def entry_ok(self) -> bool:
-        """Whether the entry lies inside the grid, so that searches can start there."""
-        return self.maze.contains(self.maze.entry)
-
-    @cached_property
-    def reachable(self) -> BoolGrid:
-        """Cells connected to the entry (all False when the entry is outside the grid)."""
-        if not self.entry_ok:
-            return np.zeros(self.maze.walls.shape, dtype=bool)
-        x, y = self.maze.entry
-        return np.asarray(self.labels == self.labels[y, x])
-
-    @cached_property
-    def loops(self) -> int:
-        """Independent loops among the reachable cells: open walls - cells + 1."""
-        reach = self.reachable
-        cells = int(reach.sum())
-        if cells == 0:
-            return 0
-        east, south = self.passages
-        edges = int((east & reach[:, :-1]).sum() + (south & reach[:-1, :]).sum())
-        return edges - cells + 1
-
-    @cached_property
-    def dead_ends(self) -> tuple[BoolGrid, BoolGrid]:
-        """(real, enclosed) dead-end masks of specs/dead-ends.md, under this pattern mode."""
-        return board.classify_dead_ends(open_bits(self.maze.walls), self.reachable, self.pattern)
-
 
 def _at(rule: str, message: str, cell: Cell) -> Violation:
     """A violation placed on a grid cell: its row's line and its digit's column."""
@@ -139,13 +80,6 @@ def _at(rule: str, message: str, cell: Cell) -> Violation:
 
 def _capped(found: Iterable[Violation], limit: int, total: int) -> Findings:
     return list(islice(found, limit)), total
-
-
-def _cells(mask: BoolGrid, limit: int) -> list[Cell]:
-    """The first ``limit`` True cells of ``mask`` in reading order (row by row)."""
-    flat = np.flatnonzero(mask.ravel())[:limit]
-    width = mask.shape[1]
-    return [(int(i % width), int(i // width)) for i in flat]
 
 
 # --- the rules -------------------------------------------------------------------------------
@@ -162,7 +96,7 @@ def check_coherence(ctx: Context, limit: int) -> Findings:
     across = east_closed != west_closed
     down = south_closed != north_closed
     found: list[Violation] = []
-    for x, y in _cells(across, limit):
+    for x, y in cells_of_mask(across, limit):
         closed = bool(east_closed[y, x])
         found.append(
             _at(
@@ -172,7 +106,7 @@ def check_coherence(ctx: Context, limit: int) -> Findings:
                 (x, y),
             )
         )
-    for x, y in _cells(down, limit):
+    for x, y in cells_of_mask(down, limit):
         closed = bool(south_closed[y, x])
         found.append(
             _at(
@@ -197,7 +131,7 @@ def check_border(ctx: Context, limit: int) -> Findings:
     open_out[-1, :] += (walls[-1, :] & SOUTH) == 0
 
     def found() -> Iterable[Violation]:
-        for x, y in _cells(open_out > 0, limit):
+        for x, y in cells_of_mask(open_out > 0, limit):
             for name, bit, on_side in (
                 ("north", NORTH, y == 0),
                 ("west", WEST, x == 0),
@@ -280,7 +214,7 @@ def check_connectivity(ctx: Context, limit: int) -> Findings:
     entry = ctx.maze.entry
     found = (
         _at("connectivity", f"cell ({x},{y}) is not reachable from the entry {_pt(entry)}", (x, y))
-        for x, y in _cells(lost, limit)
+        for x, y in cells_of_mask(lost, limit)
     )
     return _capped(found, limit, int(lost.sum()))
 
@@ -306,7 +240,7 @@ def check_open_area(ctx: Context, limit: int) -> Findings:
     )
     found = (
         _at("open-area", f"3x3 open area with its top-left cell at ({x},{y})", (x, y))
-        for x, y in _cells(blocks, limit)
+        for x, y in cells_of_mask(blocks, limit)
     )
     return _capped(found, limit, int(blocks.sum()))
 
@@ -340,7 +274,7 @@ def check_path(ctx: Context, limit: int) -> Findings:
     # Step i goes from (xs[i], ys[i]) to (xs[i+1], ys[i+1]). Every step before the first bad
     # one stays inside, so clipping only touches steps that are never reported.
     lands_inside = (xs[1:] >= 0) & (xs[1:] < width) & (ys[1:] >= 0) & (ys[1:] < height)
-    moves = open_bits(walls)[np.clip(ys[:-1], 0, height - 1), np.clip(xs[:-1], 0, width - 1)]
+    moves = ctx.moves[np.clip(ys[:-1], 0, height - 1), np.clip(xs[:-1], 0, width - 1)]
     crosses_open = (moves & _STEP_BIT[steps].astype(np.uint8)) != 0
     bad = ~lands_inside | ~crosses_open
     if bad.any():
@@ -404,11 +338,11 @@ def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
     # or a second edge into a cell from the level above, closes a loop.
     same = east & (depth[:, :-1] == depth[:, 1:]) & (depth[:, :-1] >= 0)
     if same.any():
-        x, y = _cells(same, 1)[0]
+        x, y = cells_of_mask(same, 1)[0]
         return (x, y), (x + 1, y)
     same = south & (depth[:-1, :] == depth[1:, :]) & (depth[:-1, :] >= 0)
     if same.any():
-        x, y = _cells(same, 1)[0]
+        x, y = cells_of_mask(same, 1)[0]
         return (x, y), (x, y + 1)
     # every loop edge joins levels d and d+1: find a cell with two parents
     parents = np.zeros(maze.walls.shape, dtype=np.int64)
@@ -416,7 +350,7 @@ def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
     parents[:, :-1] += east & (depth[:, 1:] == depth[:, :-1] - 1)
     parents[1:, :] += south & (depth[:-1, :] == depth[1:, :] - 1)
     parents[:-1, :] += south & (depth[1:, :] == depth[:-1, :] - 1)
-    x, y = _cells(parents > 1, 1)[0]
+    x, y = cells_of_mask(parents > 1, 1)[0]
     for d in BY_BIT.values():
         nx, ny = x + d.dx, y + d.dy
         if (
@@ -488,7 +422,7 @@ def check_dead_ends(ctx: Context, limit: int) -> Findings:
             f"{ctx.max_dead_ends} allowed",
             cell,
         )
-        for cell in _cells(real, limit)
+        for cell in cells_of_mask(real, limit)
     )
     return _capped(found, limit, total)
 
@@ -607,6 +541,50 @@ def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
     return found, len(ordered)
 
 
+def _record(report: Report, rule: str, findings: Findings) -> None:
+    """Add a rule's findings to ``report``, counting those left out."""
+    shown, total = findings
+    report.violations.extend(shown)
+    if total > len(shown):
+        report.omitted[rule] = total - len(shown)
+
+
+def _skipped(skip: Iterable[str]) -> set[str]:
+    """The rule ids to skip; ValueError names any id that is no rule's."""
+    skipped = set(skip)
+    unknown = skipped - set(RULE_IDS)
+    if unknown:
+        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    return skipped
+
+
+def evaluate(
+    ctx: Context,
+    *,
+    perfect: bool = False,
+    pacman: bool = False,
+    skip: Iterable[str] = (),
+    limit: int | None = 20,
+    report: Report | None = None,
+) -> Report:
+    """Run every rule but ``format`` over ``ctx``, whose facts the caller may share (pacmanize
+    braids with the same Analysis); the options are those of ``validate``."""
+    skipped = _skipped(skip)
+    cap = limit if limit is not None else 2**62
+    report = report if report is not None else Report()
+    config = ctx.config
+    wanted = {
+        "perfect": perfect or (config is not None and config.perfect),
+        "config": config is not None,
+        **dict.fromkeys(PACMAN_RULES, pacman),
+    }
+    for rule in RULES[1:]:
+        if rule.id in skipped or (rule.opt_in and not wanted.get(rule.id, False)):
+            continue
+        _record(report, rule.id, rule.check(ctx, cap))
+    return report
+
+
 def validate(
     maze: Maze | bytes | str,
     *,
@@ -629,36 +607,24 @@ def validate(
     """
     if pattern not in PATTERN_MODES:
         raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
-    skipped = set(skip)
-    unknown = skipped - set(RULE_IDS)
-    if unknown:
-        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
-    cap = limit if limit is not None else 2**62
+    skipped = _skipped(skip)
     report = Report(source=source)
-
-    def record(rule: str, findings: Findings) -> None:
-        shown, total = findings
-        report.violations.extend(shown)
-        if total > len(shown):
-            report.omitted[rule] = total - len(shown)
-
     path_readable = True
     if isinstance(maze, (bytes, str)):
         scanned = scan(maze)
         if "format" not in skipped:
-            record("format", _format_findings(scanned.problems, cap))
+            cap = limit if limit is not None else 2**62
+            _record(report, "format", _format_findings(scanned.problems, cap))
         path_readable = not any(p.on_path_line for p in scanned.problems)
         if scanned.maze is None:
             return report
         maze = scanned.maze
-    ctx = Context(maze, pattern, config, path_readable, min_loops, max_dead_ends)
-    wanted = {
-        "perfect": perfect or (config is not None and config.perfect),
-        "config": config is not None,
-        **dict.fromkeys(PACMAN_RULES, pacman),
-    }
-    for rule in RULES[1:]:
-        if rule.id in skipped or (rule.opt_in and not wanted.get(rule.id, False)):
-            continue
-        record(rule.id, rule.check(ctx, cap))
-    return report
+    ctx = Context(
+        maze,
+        pattern,
+        config=config,
+        path_readable=path_readable,
+        min_loops=min_loops,
+        max_dead_ends=max_dead_ends,
+    )
+    return evaluate(ctx, perfect=perfect, pacman=pacman, skip=skipped, limit=limit, report=report)

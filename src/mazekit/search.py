@@ -1,4 +1,4 @@
-"""Graph work on the grid shared by every command: passages, components, BFS and walks.
+"""Graph work on the grid shared by every command: passages, components, BFS, loops, the walk.
 
 A wall counts as open only when both cells agree it is open (an incoherent wall is closed),
 so a search never leaves the grid and never trusts half a passage. Whole-grid work is numpy;
@@ -7,27 +7,27 @@ the breadth-first search is a tight loop over flat lists, since it must be seque
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from .model import ALL_WALLS, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from .model import ALL_WALLS, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
 
 __all__ = [
     "UNREACHED",
     "bfs_flat",
     "component_labels",
+    "count_loops",
     "distance_between",
     "distances",
     "flat_open_bits",
     "open_bits",
     "passages",
-    "path_from_parents",
     "reachable_mask",
     "shortest_path",
     "step_offsets",
-    "walk",
+    "walk_shortest",
 ]
 
 UNREACHED = -1
@@ -92,6 +92,18 @@ def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
                 break
             parent = grand
     return parent.reshape(height, width)
+
+
+def count_loops(east: BoolGrid, south: BoolGrid, within: BoolGrid, components: int = 1) -> int:
+    """Independent loops (the cycle rank) among the ``within`` cells: open walls between two of
+    them, minus their number, plus the ``components`` they form (1 for the cells reached from
+    one cell); 0 when there are no cells. The one way mazekit counts loops."""
+    cells = int(within.sum())
+    if cells == 0:
+        return 0
+    edges = int((east & within[:, :-1] & within[:, 1:]).sum())
+    edges += int((south & within[:-1, :] & within[1:, :]).sum())
+    return edges - cells + components
 
 
 def reachable_mask(walls: Walls, start: Cell) -> BoolGrid:
@@ -188,53 +200,46 @@ def distances(walls: Walls, start: Cell, goal: Cell | None = None) -> list[int]:
     return bfs_flat(flat_open_bits(walls), width, start[1] * width + start[0], target)[0]
 
 
-def path_from_parents(dist: list[int], walls: Walls, goal: Cell) -> str:
-    """Walk back from ``goal`` along decreasing distances; the letters of one shortest path.
+def walk_shortest(
+    bits: Sequence[int], width: int, dist: Sequence[int], start: int, moves: int = ALL_WALLS
+) -> str:
+    """The first shortest path from ``start`` in N, E, S, W order, as letters: THE walker.
 
-    Among equal choices the first of N, E, S, W (seen from the goal side) wins, so the result
-    is deterministic.
+    ``dist`` holds steps to the goal (exact on every cell of every shortest path, -1 or no
+    lower elsewhere). At each cell the walk takes the first allowed open move, in N, E, S, W
+    order, that gets one step nearer the goal; of all shortest paths this picks the one whose
+    letters come first in that order (specs/solve.md, "Tie-breaking"). Every command that
+    writes a path (generate, solve, pacmanize, render --path) walks with it.
     """
-    width = walls.shape[1]
-    bits = open_bits(walls)
-    moves = _flat_moves(width)
-    cell = goal[1] * width + goal[0]
+    table = [
+        tuple((d.dy * width + d.dx, d.letter) for d in DIRECTIONS if options & moves & d.bit)
+        for options in range(ALL_WALLS + 1)
+    ]
     letters: list[str] = []
-    while dist[cell] > 0:
-        y, x = divmod(cell, width)
-        here = int(bits[y, x])
-        for direction, (bit, offset) in zip(DIRECTIONS, moves, strict=True):
-            previous = cell + offset
-            if here & bit and dist[previous] == dist[cell] - 1:
-                # we came into ``cell`` from ``previous``: the step was the opposite direction
-                letters.append(_OPPOSITE_LETTER[direction.letter])
-                cell = previous
+    cell = start
+    remaining = dist[start]
+    while remaining > 0:
+        remaining -= 1
+        for offset, letter in table[bits[cell]]:
+            if dist[cell + offset] == remaining:
+                letters.append(letter)
+                cell += offset
                 break
-    letters.reverse()
+        else:  # only distances breaking the contract above can get here
+            raise RuntimeError(f"no step from cell {cell} gets nearer the goal")
     return "".join(letters)
 
 
-_OPPOSITE_LETTER = {"N": "S", "E": "W", "S": "N", "W": "E"}
-
-
 def shortest_path(walls: Walls, start: Cell, goal: Cell) -> str | None:
-    """The letters of a shortest path from ``start`` to ``goal``, or None when unreachable."""
-    dist = distances(walls, start, goal)
-    if dist[goal[1] * walls.shape[1] + goal[0]] < 0:
+    """The letters of the first shortest path (walk_shortest) from ``start`` to ``goal``, or
+    None when unreachable. Distances are counted from the goal, which the walk reads."""
+    width = walls.shape[1]
+    bits = flat_open_bits(walls)
+    origin = start[1] * width + start[0]
+    dist = bfs_flat(bits, width, goal[1] * width + goal[0], origin)[0]
+    if dist[origin] < 0:
         return None
-    return path_from_parents(dist, walls, goal)
-
-
-def walk(start: Cell, path: str) -> Iterator[tuple[int, Cell, Cell, int]]:
-    """Each step of ``path`` from ``start``: (index, from cell, to cell, wall bit crossed).
-
-    The walk does not look at walls or bounds; callers decide what a bad step means.
-    """
-    x, y = start
-    for index, letter in enumerate(path):
-        direction = BY_LETTER[letter]
-        nx, ny = x + direction.dx, y + direction.dy
-        yield index, (x, y), (nx, ny), direction.bit
-        x, y = nx, ny
+    return walk_shortest(bits, width, dist, origin)
 
 
 def distance_between(walls: Walls, start: Cell, goal: Cell) -> int:

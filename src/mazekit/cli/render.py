@@ -23,7 +23,6 @@ from ..drawing.theme import RGB, parse_color
 from ..errors import ConfigError, MazeError
 from ._common import (
     display_name,
-    fail,
     input_argument,
     output_option,
     read_input,
@@ -98,6 +97,7 @@ Examples:
   mazekit render maze.txt -o maze.svg --theme dark --dead-ends
   mazekit solve maze.txt | mazekit render --charset unicode
   mazekit render maze.txt --format png -o - | display
+  mazekit render board.txt --heat betweenness --no-path -o heat.png
   mazekit render board.txt -o board.html      a page with the chasers, editable
 Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
 )
@@ -151,6 +151,13 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
 )
 @click.option("--dead-ends", is_flag=True, help="Mark real and enclosed dead ends.")
 @click.option(
+    "--heat",
+    type=click.Choice(("betweenness", "distance")),
+    default=None,
+    help="Colour each reachable cell by its betweenness (top bottlenecks ringed) or its "
+    "distance from the entry, with a legend (png, svg).",
+)
+@click.option(
     "--charset",
     type=click.Choice(CHARSETS),
     default="ascii",
@@ -175,6 +182,7 @@ def command(
     theme: str,
     show_path: bool | None,
     dead_ends: bool,
+    heat: str | None,
     charset: str,
     color_mode: str,
     **colors: RGB | None,
@@ -185,10 +193,12 @@ def command(
     can be changed. Text goes to stdout unless -o is given.
     """
     kind = _format(output, output_format)
+    if heat is not None and kind == "text":
+        raise click.UsageError("--heat draws png or svg: name the output .png or .svg")
     to_stdout = output is None or output == "-"
     to_terminal = to_stdout and _stdout_is_terminal()
     if kind == "png" and to_terminal:
-        fail("refusing to write a PNG to a terminal: redirect stdout or use -o FILE.png")
+        raise MazeError("refusing to write a PNG to a terminal: redirect stdout or use -o FILE.png")
     ansi = color_mode == "always" or (color_mode == "auto" and to_terminal)
     if os.environ.get("NO_COLOR"):
         ansi = False
@@ -208,15 +218,15 @@ def command(
     except ConfigError as error:
         raise click.BadParameter(error.message, param_hint=f"'--{error.source}'") from error
     maze = read_input(file, ignore_path=show_path is False)  # --no-path: the path line is moot
-    try:
-        check_maze(maze, options)  # the size limit, before the dead ends are computed
-        if dead_ends:
-            from ..pacman import dead_ends as find_dead_ends  # only --dead-ends needs it
+    source = display_name(file)
+    check_maze(maze, options, source)  # the size limit, before the dead ends are computed
+    if dead_ends:
+        from ..analysis import dead_ends as find_dead_ends  # only --dead-ends needs it
 
-            options = replace(options, dead_ends=find_dead_ends(maze))
-        data = render_bytes(maze, options)
-    except MazeError as error:
-        if error.source is None:
-            error.source = display_name(file)
-        fail(error)
-    write_output(data, output)
+        options = replace(options, dead_ends=find_dead_ends(maze))
+    if heat is not None:
+        from ..drawing.heat import heat_bytes  # specs/render.md, "Heat maps"
+
+        write_output(heat_bytes(maze, options, heat, source), output)
+        return
+    write_output(render_bytes(maze, options, source), output)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
+from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError
-from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report, validate
 from ..textformat import read_bytes, source_name
-from ._common import fail, json_format_option
+from ._common import COUNT, json_format_option
 
 __all__ = ["command"]
 
@@ -93,13 +93,13 @@ Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
 )
 @click.option(
     "--min-loops",
-    type=click.IntRange(min=0),
+    type=COUNT,
     metavar="N",
     help=f"With --pacman: at least N independent loops [{MIN_LOOPS}].",
 )
 @click.option(
     "--max-dead-ends",
-    type=click.IntRange(min=0),
+    type=COUNT,
     metavar="N",
     help="With --pacman: at most N real dead ends "
     f"[MAX_DEAD_ENDS of CONFIG, else {MAX_DEAD_ENDS}].",
@@ -138,10 +138,7 @@ def command(
                 raise click.UsageError(f"{option} needs --pacman")
     config: Config | None = None
     if config_path is not None:
-        try:
-            config = load_config(config_path)
-        except MazeError as error:
-            fail(error)
+        config = load_config(config_path)
     if max_dead_ends is None:
         max_dead_ends = MAX_DEAD_ENDS
         if config is not None and config.max_dead_ends is not None:

@@ -41,14 +41,15 @@ __all__ = [
 ]
 
 
-def render_bytes(maze: Maze, options: RenderOptions) -> bytes:
-    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes."""
-    check_maze(maze, options)  # the size limit comes before any work
+def render_bytes(maze: Maze, options: RenderOptions, source: str | None = None) -> bytes:
+    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes;
+    ``source`` names the maze in a MazeError."""
+    check_maze(maze, options, source)  # the size limit comes before any work
     if options.format == "html":  # the page draws itself: no Scene needed
         from .html import render_html
 
         return render_html(maze, options).encode("utf-8")
-    scene = build_scene(maze, options)
+    scene = build_scene(maze, options, source)
     if options.format == "png":
         from .png import render_png
 

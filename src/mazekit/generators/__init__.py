@@ -3,7 +3,7 @@
 Every algorithm is a module of this package with ``carve(grid, rng)``, which opens walls of a
 ``Grid`` (all closed at first, the "42" blocked) with a seeded ``random.Random``, and a flag
 ``PERFECT`` saying whether it carves a spanning tree. An imperfect maze is the algorithm's maze
-braided into a Pac-Man board by mazekit.pacman. specs/generate.md documents the whole command.
+braided into a Pac-Man board by mazekit.braid. specs/generate.md documents the whole command.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ __all__ = [
     "check",
     "generate",
     "load_algorithm",
+    "parse_algorithm",
 ]
 
 # algorithm name -> module of this package
@@ -59,6 +60,14 @@ class Algorithm(Protocol):
     PERFECT: bool
 
     def carve(self, grid: Grid, rng: random.Random) -> None: ...
+
+
+def parse_algorithm(name: str, text: str, source: str | None = None) -> str:
+    """An algorithm name in any case (``--algorithm`` or ALGORITHM), as registered; ConfigError
+    naming ``name`` for any other text."""
+    if text.lower() in ALGORITHMS:
+        return text.lower()
+    raise ConfigError(f"{name} must be one of {', '.join(ALGORITHMS)}, got {echo(text)}", source)
 
 
 def load_algorithm(name: str) -> Algorithm:
@@ -151,7 +160,6 @@ def check(request: Request, origins: Origins | None = None) -> None:
 
 def build(request: Request) -> Maze:
     """Carve the maze a checked Request describes, braid it when imperfect, add its path."""
-    from ..pacman import MIN_LOOPS, braid_walls
     from ..rng import make_rng
     from ..search import shortest_path
     from .grid import Grid
@@ -159,20 +167,16 @@ def build(request: Request) -> Maze:
     rng = make_rng(request.seed)
     grid = Grid(request.width, request.height, request.entry, request.exit)
     load_algorithm(request.algorithm).carve(grid, rng)
-    walls = grid.array()
-    path = grid.path
+    maze = Maze(grid.array(), request.entry, request.exit, grid.path or "")
     if not request.perfect:
-        walls = braid_walls(
-            walls,
-            request.entry,
-            max_dead_ends=request.max_dead_ends,
-            min_loops=MIN_LOOPS,
-            rng=rng,
-        )
-        path = None  # braiding may have made a shorter way
-    if path is None:
-        path = shortest_path(walls, request.entry, request.exit) or ""
-    return Maze(walls, request.entry, request.exit, path)
+        from ..board import MIN_LOOPS
+        from ..braid import braid
+
+        # braiding writes a new path: it may have made a shorter way
+        return braid(maze, max_dead_ends=request.max_dead_ends, min_loops=MIN_LOOPS, rng=rng)
+    if grid.path is None:
+        maze.path = shortest_path(maze.walls, request.entry, request.exit) or ""
+    return maze
 
 
 def _shown(value: object) -> str:

@@ -83,12 +83,6 @@ class Grid:
         south = np.flatnonzero(free[:-stride] & free[stride:])
         return np.sort(np.concatenate((east * 2, south * 2 + 1)))
 
-    def open_wall(self, index: int, direction: int) -> None:
-        """Open the wall of ``index`` towards ``direction`` (0..3 = N, E, S, W) on both sides."""
-        offset, mine, theirs = self.moves[direction]
-        self.walls[index] &= mine
-        self.walls[index + offset] &= theirs
-
     def letters(self, cells: Sequence[int]) -> str:
         """The path letters of a walk through consecutive neighbouring cells."""
         if len(cells) < 2:

@@ -1,16 +1,16 @@
-"""Reading paths off distances to the goal: the one tie-breaking walk, and path counting.
+"""Counting shortest paths off distances to the goal, and the cells of a path.
 
-Both follow the same steps: from a cell at distance k, an allowed open move to a cell at
-distance k - 1. Those steps, from the start, are exactly the shortest paths (a layered graph:
-the BFS layers), so the walk never backtracks and the count never enumerates.
+The count follows the steps of mazekit.search.walk_shortest (the one tie-breaking walk): from
+a cell at distance k, an allowed open move to a cell at distance k - 1. Those steps, from the
+start, are exactly the shortest paths (the BFS layers), so the count never enumerates.
 """
 
 from __future__ import annotations
 
 from ..model import ALL_WALLS, BY_LETTER, DIRECTIONS, Cell
-from .grid import Grid
+from .grid import SearchGrid
 
-__all__ = ["cells_of", "count_shortest_paths", "first_shortest_path"]
+__all__ = ["cells_of", "count_shortest_paths"]
 
 
 def _steps(width: int, moves: int) -> list[tuple[tuple[int, str], ...]]:
@@ -21,29 +21,9 @@ def _steps(width: int, moves: int) -> list[tuple[tuple[int, str], ...]]:
     ]
 
 
-def first_shortest_path(grid: Grid, dist: list[int], start: int, moves: int = ALL_WALLS) -> str:
-    """The first shortest path from ``start`` in N, E, S, W order, as letters.
-
-    At each cell it takes the first allowed move that gets one step nearer the goal; this
-    picks, among all shortest paths, the one that comes first in that letter order.
-    """
-    steps, bits = _steps(grid.width, moves), grid.bits
-    letters: list[str] = []
-    cell = start
-    remaining = dist[start]
-    while remaining > 0:
-        remaining -= 1
-        for offset, letter in steps[bits[cell]]:
-            if dist[cell + offset] == remaining:
-                letters.append(letter)
-                cell += offset
-                break
-        else:  # only a solver breaking the Search contract can get here
-            raise RuntimeError(f"no step from cell {cell} gets nearer the goal")
-    return "".join(letters)
-
-
-def count_shortest_paths(grid: Grid, dist: list[int], start: int, moves: int = ALL_WALLS) -> int:
+def count_shortest_paths(
+    grid: SearchGrid, dist: list[int], start: int, moves: int = ALL_WALLS
+) -> int:
     """How many distinct shortest paths lead from ``start`` to the goal (1 = unique).
 
     Dynamic programming over the layers, start first: the ways to reach each cell of the next

@@ -1,20 +1,35 @@
 # Two commands matter: `make run` and `make test`. Both work on a fresh clone
 # with nothing but python3: they create .venv and install what they need.
+# `make run` installs mazekit with its runtime dependencies only (click, numpy, pillow);
+# `make test` adds the test tools, `make lint` the linters (pyproject.toml's extras).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-dev
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: run test test-thorough lint bench docs clean
 
-$(STAMP): pyproject.toml
+$(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
+
+$(RUN_STAMP): pyproject.toml | $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(VENV)/.created
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@
 
 # The main job, on the subject's config: generate, check, solve, draw.
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/mazekit generate samples/config.txt -v
 	$(BIN)/mazekit validate --config samples/config.txt maze.txt
 	$(BIN)/mazekit solve maze.txt | $(BIN)/mazekit validate --config samples/config.txt
@@ -25,13 +40,13 @@ run: $(STAMP)
 
 # Hypothesis runs its "quick" profile here (tests/conftest.py); test-thorough tries ~25 times
 # more examples per property (minutes, not seconds).
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
-test-thorough: $(STAMP)
+test-thorough: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q --hypothesis-profile thorough
 
-lint: $(STAMP) node_modules/.installed
+lint: $(DEV_STAMP) node_modules/.installed
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
@@ -46,7 +61,7 @@ node_modules/.installed: package.json package-lock.json
 
 # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
 # and the start-up figures would measure the compiler, not mazekit.
-bench: $(STAMP)
+bench: $(RUN_STAMP)
 	$(BIN)/python -m compileall -q src
 	$(BIN)/python bench/run.py
 
@@ -54,7 +69,8 @@ bench: $(STAMP)
 DOCS_MAZE := samples/valid-20x15-perfect.txt
 # The page's board enters on the west side: a chaser starting on the entry would catch at once.
 PAGE_MAZE := --imperfect --width 30 --height 20 --entry 0,9 --exit 29,10 --seed 14
-docs: $(STAMP)
+# the page's screenshot needs Playwright, a test tool
+docs: $(DEV_STAMP)
 	mkdir -p docs
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.png
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg

@@ -54,7 +54,7 @@ def test_writes_the_same_maze_with_the_first_shortest_path(invoke: Invoke, maze_
     assert (solved.entry, solved.exit) == (MAZE.entry, MAZE.exit)
     assert len(solved.path) == reference_distance(MAZE, MAZE.entry, MAZE.exit)
     assert result.stdout == dump(solved)  # canonical bytes
-    assert validate(result.stdout, pattern="none").valid
+    assert validate(result.stdout_bytes, pattern="none").valid
 
 
 @pytest.mark.parametrize(

@@ -116,3 +116,14 @@ def test_top_below_one_is_a_usage_error(invoke: Invoke) -> None:
     result = invoke(["stats", "--graph", "--top", "0", PERFECT])
     assert result.exit_code == 2
     assert "Invalid value for '--top'" in result.stderr
+
+
+def test_a_single_cell(invoke: Invoke) -> None:
+    result = invoke(["stats", "--graph", "-"], input="F\n\n0,0\n0,0\n\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.splitlines()[-4:] == [
+        "  betweenness: peak 0.00% at (0,0), Gini 0.000 (exact, tree)",
+        "  bottlenecks: (0,0) 0.00%",
+        "  busiest passages: none",
+        "  cop number: 1 (the reachable cells form a tree)",
+    ]

@@ -110,6 +110,21 @@ class Analysis:
         return np.where(self.reachable, DEGREE[self.moves], 0).astype(np.uint8)
 
     @cached_property
+    def closed_in_blocks(self) -> npt.NDArray[np.uint8]:
+        """Per 3x3 block, by its top-left cell ((H-2) x (W-2), empty when a side is under 3),
+        how many of its 12 inner walls are closed: 0 is an open area (rule open-area), and a
+        wall whose opening would make one is the last closed wall of some block (braiding)."""
+        height, width = self.maze.walls.shape
+        if height < 3 or width < 3:
+            return np.zeros((max(height - 2, 0), max(width - 2, 0)), dtype=np.uint8)
+        east, south = (side.astype(np.uint8) for side in self.passages)
+        opened = np.zeros((height - 2, width - 2), dtype=np.uint8)
+        for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)):
+            opened += east[dy : height - 2 + dy, dx : width - 2 + dx]  # 3 rows of 2 walls
+            opened += south[dx : height - 2 + dx, dy : width - 2 + dy]  # 2 rows of 3 walls
+        return np.asarray(12 - opened, dtype=np.uint8)
+
+    @cached_property
     def dead_ends(self) -> tuple[BoolGrid, BoolGrid]:
         """(real, enclosed) dead-end masks of specs/dead-ends.md, under this pattern."""
         return classify_dead_ends(self.moves, self.reachable, self.pattern)

@@ -17,14 +17,15 @@ import numpy.typing as npt
 from .analysis import Analysis, BoolGrid
 from .board import MAX_DEAD_ENDS, MIN_LOOPS, openable_bits
 from .errors import BoardError
-from .model import ALL_WALLS, DEGREE, EAST, NORTH, SOUTH, WEST, Maze, Walls
+from .model import ALL_WALLS, DEGREE, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze, Walls
 from .rng import make_rng, pop_random, shuffle
 from .search import shortest_path
 
 __all__ = ["braid", "braid_walls"]
 
-_BITS = (NORTH, EAST, SOUTH, WEST)
-_OPPOSITE = (SOUTH, WEST, NORTH, EAST)
+# Per direction 0..3 (N, E, S, W: model.DIRECTIONS), its wall bit and its opposite's.
+_BITS = tuple(d.bit for d in DIRECTIONS)
+_OPPOSITE = tuple(d.opposite for d in DIRECTIONS)
 
 
 def braid_walls(
@@ -96,22 +97,17 @@ _SWAP_ROUNDS = 12
 _SWAP_BUDGET = 60_000
 
 
-def _block_counts(moves: npt.NDArray[np.uint8], stride: int) -> bytearray:
-    """Closed inner walls of every 3x3 block, by its top-left cell's framed index + 2 rows.
+def _block_counts(facts: Analysis, stride: int) -> bytearray:
+    """Closed inner walls of every 3x3 block (Analysis.closed_in_blocks), by its top-left
+    cell's framed index + 2 rows.
 
     A wall completes an open area exactly when some block holding it has it as its one closed
     wall (a count of 1). Slots of blocks that do not fit in the grid hold _NO_BLOCK.
     """
-    height, width = moves.shape
+    height, width = facts.maze.walls.shape
     counts = np.full((height + 4, stride), _NO_BLOCK, dtype=np.uint8)
     if height >= 3 and width >= 3:
-        east = ((moves & EAST) != 0).astype(np.uint8)
-        south = ((moves & SOUTH) != 0).astype(np.uint8)
-        opened = np.zeros((height - 2, width - 2), dtype=np.uint8)
-        for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)):
-            opened += east[dy : height - 2 + dy, dx : width - 2 + dx]  # 3 rows of 2 walls
-            opened += south[dx : height - 2 + dx, dy : width - 2 + dy]  # 2 rows of 3 walls
-        counts[3 : height + 1, 1 : width - 1] = 12 - opened
+        counts[3 : height + 1, 1 : width - 1] = facts.closed_in_blocks
     return bytearray(counts.tobytes())
 
 
@@ -146,7 +142,7 @@ class _Board:
         self.openable = framed(openable_bits(facts.pattern), 0)
         self.remaining = int(real.sum())
         self.offsets = (-stride, 1, stride, -1)
-        self.blocks = _block_counts(moves, stride)
+        self.blocks = _block_counts(facts, stride)
         # Per direction, the block slots (relative to the cell) of the blocks holding that wall.
         base = 2 * stride
         east = tuple(base + dx + dy * stride for dy in (-2, -1, 0) for dx in (-1, 0))

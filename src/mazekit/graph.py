@@ -7,7 +7,9 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 1. Number the reachable cells in flat order and build an n x 4 neighbour table (N, E, S, W).
 2. Betweenness: on a tree, from subtree sizes in O(n); otherwise Brandes' algorithm run for a
    batch of sources at once, layer by layer in numpy (exact up to EXACT_LIMIT cells, else from
-   a seeded sample of sources, scaled up: an estimate).
+   a seeded sample of sources, scaled up: an estimate). When few cells are junctions or dead
+   ends (key cells), only the key cells are searched and the corridor cells between them are
+   counted by formula (the chain method), with the same result.
 3. Gini of the cells' values; the busiest cells and passages, ties by (y, x).
 4. Cop number: 1 for a tree; else the two-cop game solved on bit sets of all states (cops'
    cells, robber's cell) up to COP_LIMIT grid cells; else 2-3, the planar bound.
@@ -287,6 +289,7 @@ def _tree_betweenness(
     size = np.asarray(size_list, dtype=np.float64)
     has_parent = parent >= 0
     squares = np.bincount(parent[has_parent], weights=size[has_parent] ** 2, minlength=n)
+    squares = squares.astype(np.float64)  # an int array when nothing has a parent (n = 1)
     squares += np.where(has_parent, (n - size) ** 2, 0.0)
     nodes = ((n - 1) ** 2 - squares) / 2
     edges = np.where(has_parent, size * (n - size), 0.0)
@@ -456,7 +459,7 @@ def _chains(table: npt.NDArray[np.int32], key: npt.NDArray[np.bool_]) -> list[li
 
 
 def _brandes_chains(
-    table: npt.NDArray[np.int32], flat: IntArray
+    table: npt.NDArray[np.int32], flat: IntArray, width: int
 ) -> tuple[FloatArray, FloatArray, FloatArray] | None:
     """Brandes' sums over every source, running the searches only from the key cells.
 
@@ -592,7 +595,7 @@ def _brandes_chains(
         np.add.at(nodes, cells, inner_add)
         first, second = flat[cells[:-1]], flat[cells[1:]]
         low_end = np.where(first < second, cells[:-1], cells[1:])
-        horizontal = np.abs(first - second) == 1
+        horizontal = first // width == second // width  # same row (W may be 1)
         np.add.at(edge_value["E"], low_end[horizontal], edge_add[horizontal])
         np.add.at(edge_value["S"], low_end[~horizontal], edge_add[~horizontal])
 
@@ -678,7 +681,7 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
         top = flat[parent[child]]
         low = flat[child]
         first = np.minimum(top, low)
-        horizontal = np.abs(top - low) == 1
+        horizontal = top // width == low // width  # same row (W may be 1)
         east[first[horizontal]] = up[child[horizontal]] * edge_scale
         south[first[~horizontal]] = up[child[~horizontal]] * edge_scale
     elif n:
@@ -692,7 +695,7 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
             generator = np.random.default_rng(seed)
             sources = np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
             factor = n / used
-        found = _brandes_chains(table, flat) if method == "brandes" else None
+        found = _brandes_chains(table, flat, width) if method == "brandes" else None
         raw, e_raw, s_raw = _brandes_threads(table, sources) if found is None else found
         if n > 2:
             cells[flat] = raw * factor / ((n - 1) * (n - 2))

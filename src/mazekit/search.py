@@ -12,7 +12,18 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .model import ALL_WALLS, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from .model import (
+    ALL_WALLS,
+    DIRECTIONS,
+    EAST,
+    LETTER_DX,
+    LETTER_DY,
+    NORTH,
+    SOUTH,
+    WEST,
+    Cell,
+    Walls,
+)
 
 __all__ = [
     "UNREACHED",
@@ -24,9 +35,11 @@ __all__ = [
     "flat_open_bits",
     "open_bits",
     "passages",
+    "path_positions",
     "reachable_mask",
     "shortest_path",
     "step_offsets",
+    "step_table",
     "walk_shortest",
 ]
 
@@ -113,26 +126,41 @@ def reachable_mask(walls: Walls, start: Cell) -> BoolGrid:
     return np.asarray(labels == labels[y, x])
 
 
-def _flat_moves(width: int) -> tuple[tuple[int, int], ...]:
-    """(bit, flat offset) for N, E, S, W on a grid ``width`` cells wide."""
-    return tuple((d.bit, d.dy * width + d.dx) for d in DIRECTIONS)
-
-
 def flat_open_bits(walls: Walls) -> list[int]:
     """``open_bits`` as a flat Python list (index y * W + x), the form the searches loop over."""
     result: list[int] = open_bits(walls).ravel().tolist()
     return result
 
 
-def step_offsets(width: int, moves: int = ALL_WALLS) -> list[tuple[int, ...]]:
-    """For each set of open bits 0..15, the flat offsets of its steps allowed by ``moves``.
-
-    Offsets come in N, E, S, W order; a table lookup per cell replaces four bit tests.
-    """
+def step_table(width: int, moves: int = ALL_WALLS) -> list[tuple[tuple[int, str], ...]]:
+    """For each set of open bits 0..15, its steps allowed by ``moves`` as (flat offset,
+    letter), in N, E, S, W order: a table lookup per cell replaces four bit tests."""
     return [
-        tuple(d.dy * width + d.dx for d in DIRECTIONS if bits & moves & d.bit)
+        tuple((d.dy * width + d.dx, d.letter) for d in DIRECTIONS if bits & moves & d.bit)
         for bits in range(ALL_WALLS + 1)
     ]
+
+
+def step_offsets(width: int, moves: int = ALL_WALLS) -> list[tuple[int, ...]]:
+    """step_table without the letters: the flat offsets only, as the searches loop over them."""
+    return [tuple(offset for offset, _ in steps) for steps in step_table(width, moves)]
+
+
+def path_positions(start: Cell, path: str) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """The x and y of every cell a path of letters visits from ``start`` (len(path) + 1 each).
+
+    Bounds and walls are not looked at: callers decide what a step outside means. int32, so
+    that a path of millions of steps stays small.
+    """
+    steps = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
+    xs = np.empty(len(steps) + 1, dtype=np.int32)
+    ys = np.empty(len(steps) + 1, dtype=np.int32)
+    xs[0], ys[0] = start
+    np.cumsum(LETTER_DX[steps], out=xs[1:])
+    np.cumsum(LETTER_DY[steps], out=ys[1:])
+    xs[1:] += start[0]
+    ys[1:] += start[1]
+    return xs, ys
 
 
 def bfs_flat(
@@ -211,10 +239,7 @@ def walk_shortest(
     letters come first in that order (specs/solve.md, "Tie-breaking"). Every command that
     writes a path (generate, solve, pacmanize, render --path) walks with it.
     """
-    table = [
-        tuple((d.dy * width + d.dx, d.letter) for d in DIRECTIONS if options & moves & d.bit)
-        for options in range(ALL_WALLS + 1)
-    ]
+    table = step_table(width, moves)
     letters: list[str] = []
     cell = start
     remaining = dist[start]

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 import click
 
 from .. import __version__
-from ..errors import ExitStatus, MazeError
+from ..errors import ExitStatus, MazeError, printable
 
 # command name -> module under mazekit.cli that defines ``command``
 COMMANDS: dict[str, str] = {
@@ -131,9 +131,9 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         click.echo(
-            f"Error: internal error: {type(error).__name__}: {error} "
+            f"Error: internal error: {type(error).__name__}: {printable(str(error))} "
             "(run with --debug for the traceback, and please report it)",
             err=True,
         )
-        sys.exit(ExitStatus.INVALID)
+        sys.exit(ExitStatus.RUN)  # a problem of the run, not of the input
     sys.exit(code if isinstance(code, int) else ExitStatus.OK)

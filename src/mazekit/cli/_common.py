@@ -8,7 +8,7 @@ the command group, which turns it into ``Error: <source>: <message>`` and its ex
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
@@ -26,6 +26,7 @@ __all__ = [
     "CommandError",
     "ConfigValue",
     "fail",
+    "forced",
     "input_argument",
     "json_format_option",
     "output_option",
@@ -88,17 +89,29 @@ def input_argument(function: F) -> F:
 
 
 def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Refuse ``-o ''``: an empty name is a slip of the shell, not a file."""
+    """Refuse ``-o ''`` (a slip of the shell, not a file); a name of stdout becomes ``-``.
+
+    ``-o /dev/stdout`` (or ``/dev/fd/1``, ``/proc/self/fd/1``) is then exactly ``-o -``: the
+    data goes down the descriptor the shell opened, never over the file behind it.
+    """
     if value == "":
         raise click.BadParameter("the path must not be empty ('-' writes to stdout)")
+    if value is not None and value != "-":
+        from ..outfile import descriptor_of
+
+        if descriptor_of(value) == 1:
+            return "-"
     return value
 
 
 def output_option(
     help_text: str = "Write to PATH instead of stdout ('-' = stdout).",
 ) -> Callable[[F], F]:
-    """``-o/--output PATH``, written atomically (temporary file, then rename)."""
-    return click.option(
+    """``-o/--output PATH``, written atomically (temporary file, then rename), and ``--force``.
+
+    ``--force`` reaches write_output through the context, so commands need no parameter for it.
+    """
+    output = click.option(
         "-o",
         "--output",
         "output",
@@ -107,6 +120,33 @@ def output_option(
         callback=_not_empty,
         help=help_text,
     )
+    force = click.option(
+        "--force",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember_force,
+        help="Replace a read-only output file instead of refusing it.",
+    )
+
+    def decorate(function: F) -> F:
+        return output(force(function))
+
+    return decorate
+
+
+_FORCE_KEY = "mazekit.force"
+
+
+def forced() -> bool:
+    """Whether ``--force`` was given to the running command (edit also lets it unlock walls)."""
+    context = click.get_current_context(silent=True)
+    return bool(context is not None and context.meta.get(_FORCE_KEY))
+
+
+def _remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """Keep ``--force`` where write_output finds it."""
+    ctx.meta[_FORCE_KEY] = value
+    return value
 
 
 def json_format_option(help_text: str) -> Callable[[F], F]:
@@ -131,19 +171,24 @@ def read_input(file: str, *, ignore_path: bool = False) -> Maze:
     return read(file, ignore_path=ignore_path)
 
 
-def write_output(data: bytes | str, target: str | PathLike[str] | None) -> None:
-    """Write to a file atomically, or to stdout for None or ``-``."""
-    if target is None or str(target) == "-":
+def write_output(data: bytes | str | Iterable[bytes], target: str | PathLike[str] | None) -> None:
+    """Write to a file safely (outfile.atomic_write), or to stdout for None, ``-`` or a name
+    of stdout such as ``/dev/stdout``; ``data`` may come as an iterable of byte chunks."""
+    from ..outfile import atomic_write, descriptor_of
+
+    chunks = data.encode("utf-8") if isinstance(data, str) else data
+    if target is None or str(target) == "-" or descriptor_of(target) == 1:
         try:
             stream = sys.stdout.buffer
-            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+            for chunk in [chunks] if isinstance(chunks, bytes) else chunks:
+                stream.write(chunk)
             stream.flush()
         except OSError as error:
             raise MazeError(f"cannot write: {error.strerror or error}", STDOUT_NAME) from error
         return
-    from ..outfile import atomic_write  # tempfile is only needed when writing a file
-
-    atomic_write(target, data.encode("utf-8") if isinstance(data, str) else data)
+    context = click.get_current_context(silent=True)
+    force = bool(context is not None and context.meta.get(_FORCE_KEY))
+    atomic_write(target, chunks, force=force)
 
 
 def display_name(file: str) -> str:

@@ -9,7 +9,15 @@ import click
 
 from ..errors import MazeError
 from ..textformat import dump
-from ._common import display_name, fail, input_argument, output_option, read_input, write_output
+from ._common import (
+    display_name,
+    fail,
+    forced,
+    input_argument,
+    output_option,
+    read_input,
+    write_output,
+)
 
 __all__ = ["command"]
 
@@ -46,7 +54,7 @@ Examples:
   mazekit edit --close-bottleneck 1 board.txt | mazekit stats --graph
   mazekit edit --force --open 0,0,N maze.txt -o door.txt
 Opens come first, then closes, then --close-bottleneck; the path line is rewritten with the
-shortest path `mazekit solve` writes.
+shortest path `mazekit solve` writes. --force also allows changing border walls and the "42".
 Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error."""
 )
 @input_argument
@@ -73,7 +81,6 @@ Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""
     metavar="N",
     help="Close the N busiest passages (edge betweenness) that do not cut the maze in two.",
 )
-@click.option("--force", is_flag=True, help='Allow changing border walls and "42" cells.')
 @click.option(
     "--allow-disconnect",
     is_flag=True,
@@ -85,7 +92,6 @@ def command(
     closes: tuple[Any, ...],
     opens: tuple[Any, ...],
     close_bottleneck: int | None,
-    force: bool,
     allow_disconnect: bool,
     output: str | None,
 ) -> None:
@@ -102,7 +108,7 @@ def command(
             maze,
             [*opens, *closes],
             close_bottleneck=close_bottleneck or 0,
-            force=force,
+            force=forced(),  # the one --force of every command that writes
             allow_disconnect=allow_disconnect,
         )
     except MazeError as error:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
-from ..config import Config, load_config
+from ..config import Config, Origin, load_config
+from ..errors import MazeError
 from ..generators import ALGORITHMS, build, parse_algorithm
 from ..generators.settings import resolve
 from ..model import Cell
+from ..outfile import same_file
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import dump
 from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
@@ -87,6 +89,17 @@ def command(
         max_dead_ends=max_dead_ends,
         output=output,
     )
+    if config is not None and plan.output is not None and same_file(plan.output, config.source):
+        # The config is read already, but the maze would replace it: the user's input is lost.
+        if output is None:
+            setting = Origin("OUTPUT_FILE").show(plan.output)
+            raise MazeError(
+                f"{setting} names this config file: the maze would replace it", config.source
+            )
+        setting = Origin("--output").show(plan.output)
+        raise MazeError(
+            f"{setting} names the config file {config.source}: the maze would replace it"
+        )
     request = plan.request
     if verbose:
         click.echo(f"seed: {request.seed}", err=True)

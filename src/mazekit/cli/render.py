@@ -16,11 +16,11 @@ from ..drawing import (
     RenderOptions,
     check_maze,
     format_from_name,
-    render_bytes,
+    render_chunks,
 )
 from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
-from ..errors import ConfigError, MazeError
+from ..errors import ConfigError, MazeError, printable
 from ._common import (
     display_name,
     input_argument,
@@ -83,8 +83,8 @@ def _format(output: str | None, output_format: str | None) -> Format:
     found = format_from_name(output)
     if found is None:
         raise click.UsageError(
-            f"cannot tell the format of '{output}': name it .png, .svg, .txt or .html, "
-            "or give --format png|svg|text|html"
+            f"cannot tell the format of '{printable(output)}': name it .png, .svg, .txt or "
+            ".html, or give --format png|svg|text|html"
         )
     return found
 
@@ -229,4 +229,5 @@ def command(
 
         write_output(heat_bytes(maze, options, heat, source), output)
         return
-    write_output(render_bytes(maze, options, source), output)
+    data = render_chunks(maze, options, source)  # text and SVG are made as they are written
+    write_output(data, output)

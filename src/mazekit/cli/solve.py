@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import click
 
 from ..errors import MazeError
 from ..model import Cell
+from ..search import path_positions
 from ..solvers import ALGORITHMS, Solution, find_path
 from ..textformat import dump
 from ._common import (
@@ -35,22 +37,31 @@ def _moves(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return "".join(letter for letter in "NESW" if letter in letters)
 
 
-def _json(solution: Solution) -> str:
-    """The JSON document of specs/solve.md, on one line (the cells list can be long)."""
+def _json(solution: Solution) -> Iterator[bytes]:
+    """The JSON document of specs/solve.md, on one line, in chunks: the cells of a long path
+    are written as they are made, never held as Python lists (specs/errors.md, Memory)."""
     import json
 
-    document = {
+    head = {
         "algorithm": solution.algorithm,
         "moves": solution.moves,
         "from": list(solution.start),
         "to": list(solution.goal),
         "length": len(solution.path),
         "path": solution.path,
-        "cells": [list(cell) for cell in solution.cells],
-        "visited": solution.visited,
-        "count": solution.count,
     }
-    return json.dumps(document) + "\n"
+    tail = {"visited": solution.visited, "count": solution.count}
+    yield (json.dumps(head)[:-1] + ', "cells": [').encode("ascii")
+    xs, ys = path_positions(solution.start, solution.path)  # what Solution.cells lists
+    for first in range(0, xs.size, _CELLS_BLOCK):
+        last = first + _CELLS_BLOCK
+        pairs = zip(xs[first:last].tolist(), ys[first:last].tolist(), strict=True)
+        text = ", ".join(f"[{x}, {y}]" for x, y in pairs)
+        yield (f", {text}" if first else text).encode("ascii")
+    yield ("], " + json.dumps(tail)[1:] + "\n").encode("ascii")
+
+
+_CELLS_BLOCK = 1 << 12  # cells turned into text at a time
 
 
 @click.command(
@@ -127,6 +138,7 @@ def command(
     solution = find_path(
         maze, start, goal, algorithm=algorithm, moves=moves, count=count, source=source
     )
+    text: str | Iterator[bytes]
     if output_format == "json":
         text = _json(solution)
     elif count:

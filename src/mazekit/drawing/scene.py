@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ..errors import ConfigError, MazeError, NoPathError, TooLargeError
 from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from ..search import passages, shortest_path
+from ..search import passages, path_positions, shortest_path
 from .theme import RGB, THEMES, Ink, Palette, palette_for
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "format_from_name",
     "glyph_joints",
     "path_cells",
+    "path_mask",
 ]
 
 Format = Literal["png", "svg", "text", "html"]
@@ -53,7 +54,11 @@ CHARSETS: tuple[Charset, ...] = ("ascii", "unicode")
 MAX_PIXELS = 200_000_000
 
 BoolGrid = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
+IntArray = npt.NDArray[np.int32]  # path cells: int32 holds any coordinate, in half the memory
+
+# Path steps handled at a time where a whole-path array operation would need several
+# temporary arrays as long as the path (specs/errors.md: 20 bytes per path step).
+STEP_BLOCK = 1 << 20
 # Cells given by a caller: (x, y) pairs, an N x 2 array of them, or an H x W boolean mask.
 CellSet = Iterable[Cell] | npt.NDArray[np.generic]
 
@@ -191,30 +196,36 @@ def check_maze(maze: Maze, options: RenderOptions, source: str | None = None) ->
             )
 
 
-_DX = np.zeros(256, dtype=np.int64)
-_DY = np.zeros(256, dtype=np.int64)
-for _letter, _dx, _dy in (("N", 0, -1), ("E", 1, 0), ("S", 0, 1), ("W", -1, 0)):
-    _DX[ord(_letter)], _DY[ord(_letter)] = _dx, _dy
-
-
 def path_cells(maze: Maze, path: str, source: str | None = None) -> tuple[IntArray, IntArray]:
     """The cells a path visits from the entry, x and y arrays of len(path) + 1 (or 0).
 
     MazeError names the first step that leaves the grid; crossing a closed wall is drawn as is.
     """
     if not path:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    letters = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
-    xs = np.concatenate(([maze.entry[0]], maze.entry[0] + np.cumsum(_DX[letters])))
-    ys = np.concatenate(([maze.entry[1]], maze.entry[1] + np.cumsum(_DY[letters])))
-    outside = (xs < 0) | (xs >= maze.width) | (ys < 0) | (ys >= maze.height)
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)
+    xs, ys = path_positions(maze.entry, path)  # int32: half the memory of a long path
+    outside = np.zeros(0, dtype=bool)
+    for first in range(0, xs.size, STEP_BLOCK):
+        x, y = xs[first : first + STEP_BLOCK], ys[first : first + STEP_BLOCK]
+        outside = (x < 0) | (x >= maze.width) | (y < 0) | (y >= maze.height)
+        if outside.any():
+            break
     if outside.any():
-        step = int(np.argmax(outside))
+        step = first + int(np.argmax(outside))
         raise MazeError(
             f"step {step} ({path[step - 1]}) from ({xs[step - 1]},{ys[step - 1]}) leaves the grid",
             source,
         )
     return xs, ys
+
+
+def path_mask(scene: Scene) -> BoolGrid:
+    """An H x W mask of the cells the path visits, made a block of steps at a time."""
+    mask = np.zeros(scene.cells.shape, dtype=bool)
+    for first in range(0, scene.path_x.size, STEP_BLOCK):
+        last = first + STEP_BLOCK
+        mask[scene.path_y[first:last], scene.path_x[first:last]] = True
+    return mask
 
 
 def _resolve_path(

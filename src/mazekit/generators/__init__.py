@@ -13,9 +13,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from itertools import islice
-from typing import TYPE_CHECKING, Protocol, SupportsIndex
+from os import PathLike
+from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
 
-from ..config import Origin, check_count, check_geometry, check_seed, check_size, echo
+from ..config import (
+    Config,
+    Origin,
+    check_count,
+    check_geometry,
+    check_seed,
+    check_size,
+    echo,
+    load_config,
+)
 from ..errors import ConfigError
 from ..model import Cell, Maze
 from ..rng import draw_seed
@@ -36,6 +46,7 @@ __all__ = [
     "build",
     "check",
     "generate",
+    "generate_from_config",
     "load_algorithm",
     "parse_algorithm",
 ]
@@ -250,3 +261,42 @@ def generate(
     )
     check(request, Origins.arguments(entry_default=entry is None, exit_default=exit is None))
     return build(request)
+
+
+_OVERRIDES = ("width", "height", "entry", "exit", "perfect", "seed", "algorithm", "max_dead_ends")
+
+
+def generate_from_config(config: Config | str | PathLike[str], **overrides: Any) -> Maze:
+    """The maze a config file (a Config or its path) describes, as ``mazekit generate CONFIG``
+    makes it; ``overrides`` are ``generate()``'s arguments and win over the config's values.
+
+    A config that cannot be read or is invalid raises its ConfigError (naming the file); the
+    merged settings are checked as ``generate()`` checks its arguments.
+    """
+    if isinstance(config, (str, PathLike)):
+        config = load_config(config)
+    elif not isinstance(config, Config):
+        raise TypeError(
+            f"config must be a Config or the path of a config file, got {type(config).__name__}"
+        )
+    unknown = sorted(set(overrides) - set(_OVERRIDES))
+    if unknown:
+        raise TypeError(
+            f"generate_from_config() got unknown override(s) {', '.join(unknown)} "
+            f"(known: {', '.join(_OVERRIDES)})"
+        )
+    settings: dict[str, Any] = {
+        "width": config.width,
+        "height": config.height,
+        "entry": config.entry,
+        "exit": config.exit,
+        "perfect": config.perfect,
+        "seed": config.seed,
+        "algorithm": config.algorithm if config.algorithm is not None else DEFAULT_ALGORITHM,
+        "max_dead_ends": (
+            config.max_dead_ends if config.max_dead_ends is not None else DEFAULT_MAX_DEAD_ENDS
+        ),
+    }
+    settings.update(overrides)
+    width, height = settings.pop("width"), settings.pop("height")
+    return generate(width, height, **settings)

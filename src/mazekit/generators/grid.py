@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import pattern as glyph
-from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from ..model import ALL_WALLS, DIRECTIONS, Cell, Walls
 
 __all__ = ["Grid"]
 
@@ -47,11 +47,8 @@ class Grid:
         self.entry = self.index(*entry)
         self.exit = self.index(*exit)
         self.path: str | None = None
-        self.moves: tuple[tuple[int, int, int], ...] = (
-            (-stride, ALL_WALLS ^ NORTH, ALL_WALLS ^ SOUTH),
-            (1, ALL_WALLS ^ EAST, ALL_WALLS ^ WEST),
-            (stride, ALL_WALLS ^ SOUTH, ALL_WALLS ^ NORTH),
-            (-1, ALL_WALLS ^ WEST, ALL_WALLS ^ EAST),
+        self.moves: tuple[tuple[int, int, int], ...] = tuple(
+            (d.dy * stride + d.dx, ALL_WALLS ^ d.bit, ALL_WALLS ^ d.opposite) for d in DIRECTIONS
         )
 
     def index(self, x: int, y: int) -> int:

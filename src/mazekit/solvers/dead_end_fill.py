@@ -10,13 +10,13 @@ a perfect maze only the path itself is left. Visited = cells filled + cells the 
 
 from __future__ import annotations
 
-from ..model import ALL_WALLS, DIRECTIONS
+from ..model import ALL_WALLS, DEGREE, DIRECTIONS
 from ..search import bfs_flat
 from .grid import Search, SearchGrid
 
 __all__ = ["fill", "search"]
 
-_OPEN_COUNT = [bin(bits).count("1") for bits in range(ALL_WALLS + 1)]
+_OPEN_COUNT: list[int] = DEGREE.tolist()
 # for a cell whose only open wall is ``bit``: the bits its neighbour keeps open
 _KEEP = [ALL_WALLS] * (ALL_WALLS + 1)
 for _direction in DIRECTIONS:

@@ -7,18 +7,11 @@ start, are exactly the shortest paths (the BFS layers), so the count never enume
 
 from __future__ import annotations
 
-from ..model import ALL_WALLS, BY_LETTER, DIRECTIONS, Cell
+from ..model import ALL_WALLS, Cell
+from ..search import path_positions, step_table
 from .grid import SearchGrid
 
 __all__ = ["cells_of", "count_shortest_paths"]
-
-
-def _steps(width: int, moves: int) -> list[tuple[tuple[int, str], ...]]:
-    """For each set of open bits, its allowed (offset, letter) steps in N, E, S, W order."""
-    return [
-        tuple((d.dy * width + d.dx, d.letter) for d in DIRECTIONS if bits & moves & d.bit)
-        for bits in range(ALL_WALLS + 1)
-    ]
 
 
 def count_shortest_paths(
@@ -31,7 +24,7 @@ def count_shortest_paths(
     """
     if dist[start] < 0:
         return 0
-    steps, bits = _steps(grid.width, moves), grid.bits
+    steps, bits = step_table(grid.width, moves), grid.bits
     layer = {start: 1}
     for remaining in range(dist[start] - 1, -1, -1):
         following: dict[int, int] = {}
@@ -46,11 +39,5 @@ def count_shortest_paths(
 
 def cells_of(start: Cell, path: str) -> list[Cell]:
     """The cells a path visits from ``start``, both ends included."""
-    x, y = start
-    cells = [(x, y)]
-    for letter in path:
-        direction = BY_LETTER[letter]
-        x += direction.dx
-        y += direction.dy
-        cells.append((x, y))
-    return cells
+    xs, ys = path_positions(start, path)
+    return list(zip(xs.tolist(), ys.tolist(), strict=True))

@@ -46,11 +46,18 @@ test: $(TEST_STAMP)
 test-thorough: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q --hypothesis-profile thorough
 
-lint: $(DEV_STAMP)
+lint: $(DEV_STAMP) node_modules/.installed
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
 	$(BIN)/lint-imports
+	npx --no-install eslint .
+
+# The page's JavaScript is linted by eslint, a dev-only tool from npm (package-lock.json);
+# make test never needs npm (specs/html.md, "Lint").
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
 
 # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
 # and the start-up figures would measure the compiler, not mazekit.
@@ -60,7 +67,10 @@ bench: $(RUN_STAMP)
 
 # The README's pictures, drawn by mazekit itself from a sample.
 DOCS_MAZE := samples/valid-20x15-perfect.txt
-docs: $(RUN_STAMP)
+# The page's board enters on the west side: a chaser starting on the entry would catch at once.
+PAGE_MAZE := --imperfect --width 30 --height 20 --entry 0,9 --exit 29,10 --seed 14
+# the page's screenshot needs Playwright, a test tool
+docs: $(DEV_STAMP)
 	mkdir -p docs
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.png
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg
@@ -68,6 +78,8 @@ docs: $(RUN_STAMP)
 	$(BIN)/mazekit pacmanize $(DOCS_MAZE) | $(BIN)/mazekit render --theme pacman --cell 24 --wall 4 -o docs/board-pacman.png
 	$(BIN)/mazekit render $(DOCS_MAZE) --heat betweenness --no-path -o docs/heat-betweenness.png
 	$(BIN)/mazekit chase samples/valid-30x20-board.txt --place pinky=10,5 --place inky=20,15 --runner patrol --ticks 160 --cell 10 -o docs/chase.gif
+	$(BIN)/mazekit generate $(PAGE_MAZE) -o - | $(BIN)/mazekit render --format html -o docs/board.html
+	$(BIN)/python tests/browser.py docs/board.html docs/board-page.png
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -401,8 +401,8 @@ def test_an_output_name_in_a_usage_error_is_shown_escaped(invoke: Invoke) -> Non
     result = invoke(["render", str(TINY), "-o", "maze\x1b[2J.bmp"])
     assert result.exit_code == 2
     assert result.stderr.endswith(
-        "Error: cannot tell the format of 'maze\\x1b[2J.bmp': name it .png, .svg or .txt, "
-        "or give --format png|svg|text\n"
+        "Error: cannot tell the format of 'maze\\x1b[2J.bmp': name it .png, .svg, .txt or "
+        ".html, or give --format png|svg|text|html\n"
     )
 
 

@@ -390,7 +390,7 @@ def test_the_pixel_limit_is_inclusive() -> None:
         ({"wall": 16}, "wall: must be at least 1 and less than the cell size (16), got 16"),
         ({"wall": 0}, "wall: must be at least 1 and less than the cell size (16), got 0"),
         ({"margin": -1}, "margin: must not be negative, got -1"),
-        ({"format": "gif"}, "format: unknown format 'gif' (known: png, svg, text)"),
+        ({"format": "gif"}, "format: unknown format 'gif' (known: png, svg, text, html)"),
         ({"charset": "ebcdic"}, "charset: unknown charset 'ebcdic' (known: ascii, unicode)"),
         ({"theme": "neon"}, "theme: unknown theme 'neon' (known: light, dark, pacman)"),
         (
@@ -525,7 +525,7 @@ def test_api_refuses_unknown_names_and_options(tmp_path: Path) -> None:
         mazekit.render(read(MAZE), tmp_path / "maze.gif")
     assert str(caught.value) == (
         f"format: cannot tell the format of '{tmp_path / 'maze.gif'}': give format='png', "
-        "'svg' or 'text', or a .png, .svg or .txt name"
+        "'svg', 'text' or 'html', or a .png, .svg, .txt or .html name"
     )
     with pytest.raises(TypeError):
         mazekit.render(read(MAZE), tmp_path / "maze.png", colour="red")

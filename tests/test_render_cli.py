@@ -90,8 +90,8 @@ def test_unknown_extension_is_a_usage_error(invoke: Invoke) -> None:
     result = invoke(["render", MAZE, "-o", "maze.gif"])
     assert result.exit_code == 2
     assert result.stderr.endswith(
-        "Error: cannot tell the format of 'maze.gif': name it .png, .svg or .txt, "
-        "or give --format png|svg|text\n"
+        "Error: cannot tell the format of 'maze.gif': name it .png, .svg, .txt or .html, "
+        "or give --format png|svg|text|html\n"
     )
     assert not Path("maze.gif").exists()
 
@@ -195,7 +195,7 @@ def test_a_file_gets_colour_only_with_always(invoke: Invoke, tmp_path: Path) -> 
          "navy, olive, orange, purple, red, silver, teal, white, yellow)"),
         (["--theme", "neon"], "Invalid value for '--theme': 'neon' is not one of 'light', 'dark', 'pacman'."),
         (["--format", "gif"], "Invalid value for '--format': 'gif' is not one of 'png', 'svg', "
-         "'text'."),
+         "'text', 'html'."),
         (["--charset", "x"], "Invalid value for '--charset': 'x' is not one of 'ascii', "
          "'unicode'."),
         (["--color", "x"], "Invalid value for '--color': 'x' is not one of 'auto', 'always', "

@@ -1,4 +1,4 @@
-"""``mazekit render``: draw a maze as PNG, SVG or terminal text (specs/render.md)."""
+"""``mazekit render``: draw a maze as PNG, SVG, terminal text or an HTML page (specs/render.md)."""
 
 from __future__ import annotations
 
@@ -83,8 +83,8 @@ def _format(output: str | None, output_format: str | None) -> Format:
     found = format_from_name(output)
     if found is None:
         raise click.UsageError(
-            f"cannot tell the format of '{printable(output)}': name it .png, .svg or .txt, "
-            "or give --format png|svg|text"
+            f"cannot tell the format of '{printable(output)}': name it .png, .svg, .txt or "
+            ".html, or give --format png|svg|text|html"
         )
     return found
 
@@ -98,6 +98,7 @@ Examples:
   mazekit solve maze.txt | mazekit render --charset unicode
   mazekit render maze.txt --format png -o - | display
   mazekit render board.txt --heat betweenness --no-path -o heat.png
+  mazekit render board.txt -o board.html      a page with the chasers, editable
 Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
 )
 @input_argument
@@ -107,7 +108,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
     "output_format",
     type=click.Choice(FORMATS),
     default=None,
-    help="Output format. Default: from the extension of -o (.png, .svg, .txt), else text.",
+    help="Output format. Default: from the extension of -o (.png, .svg, .txt, .html), else text.",
 )
 @click.option(
     "--cell",

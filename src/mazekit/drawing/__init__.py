@@ -1,4 +1,4 @@
-"""Pictures of a maze: PNG and SVG images and terminal text, from one shared Scene.
+"""Pictures of a maze: PNG and SVG images, terminal text and a live HTML page.
 
 ``render(maze, "maze.png")`` writes a file whose format comes from its extension;
 ``render_bytes`` returns the bytes. Pillow is imported only when a PNG is drawn. The package
@@ -70,6 +70,10 @@ def render_chunks(maze: Maze, options: RenderOptions, source: str | None = None)
     as they are written, so a large maze never sits in memory as one string. A PNG is one chunk.
     """
     check_maze(maze, options, source)  # the size limit comes before any work
+    if options.format == "html":  # the page draws itself: no Scene needed
+        from .html import render_html
+
+        return iter([render_html(maze, options).encode("utf-8")])  # one chunk, as a PNG
     scene = build_scene(maze, options, source)
     if options.format == "png":
         from .png import render_png
@@ -91,7 +95,8 @@ def render_bytes(maze: Maze, options: RenderOptions, source: str | None = None) 
 
 
 def picture_bytes(maze: Maze, format: str = "png", **options: Any) -> bytes:
-    """The picture of ``maze`` as the bytes of a PNG, SVG or text file (``mazekit.render_bytes``).
+    """The picture of ``maze`` as the bytes of a PNG, SVG, text or HTML file
+    (``mazekit.render_bytes``).
 
     ``options`` are the fields of RenderOptions, as for ``render``; a bad one raises
     ConfigError naming it.
@@ -114,7 +119,7 @@ def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **optio
         if found is None:
             raise ConfigError(
                 f"cannot tell the format of {name or 'a stream'!r}: give format='png', "
-                "'svg' or 'text', or a .png, .svg or .txt name",
+                "'svg', 'text' or 'html', or a .png, .svg, .txt or .html name",
                 "format",
             )
         settings = RenderOptions(**{**options, "format": found})

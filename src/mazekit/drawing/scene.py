@@ -38,9 +38,15 @@ __all__ = [
     "path_mask",
 ]
 
-Format = Literal["png", "svg", "text"]
-FORMATS: tuple[Format, ...] = ("png", "svg", "text")
-_SUFFIXES: dict[str, Format] = {".png": "png", ".svg": "svg", ".txt": "text"}
+Format = Literal["png", "svg", "text", "html"]
+FORMATS: tuple[Format, ...] = ("png", "svg", "text", "html")
+_SUFFIXES: dict[str, Format] = {
+    ".png": "png",
+    ".svg": "svg",
+    ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
+}
 Charset = Literal["ascii", "unicode"]
 CHARSETS: tuple[Charset, ...] = ("ascii", "unicode")
 
@@ -142,7 +148,9 @@ class RenderOptions:
 
     def __post_init__(self) -> None:
         if self.format is not None and self.format not in FORMATS:
-            raise ConfigError(f"unknown format {self.format!r} (known: png, svg, text)", "format")
+            raise ConfigError(
+                f"unknown format {self.format!r} (known: png, svg, text, html)", "format"
+            )
         if self.charset not in CHARSETS:
             raise ConfigError(
                 f"unknown charset {self.charset!r} (known: ascii, unicode)", "charset"

@@ -1,0 +1,187 @@
+/* mazekit page, chase.js: the four chasers by the rules of specs/chase.md, tick by tick.
+ * One movement kernel (one cell of lookahead, no reversing by choice, the step whose next
+ * cell is nearest the target, ties N, W, S, E) and four target functions on top of it. Its
+ * trace has the keys of `mazekit chase --format jsonl`, and the browser tests hold the two
+ * equal. */
+"use strict";
+(function (mk) {
+  const { BY_LETTER } = mk.board;
+  const TIE_ORDER = ["N", "W", "S", "E"].map((letter) => BY_LETTER[letter]);
+  const OPPOSITE = { N: "S", S: "N", E: "W", W: "E" };
+  const NAMES = ["blinky", "pinky", "inky", "clyde"];
+  const DEFAULT_SCHEDULE = [56, 160, 56, 160, 40, 160, 40];
+  const DEFAULT_TICKS = 10000;
+
+  /** Where each chaser starts: its corner. */
+  function starts(width, height) {
+    return { blinky: [width - 1, 0], pinky: [0, 0], inky: [width - 1, height - 1], clyde: [0, height - 1] };
+  }
+
+  /** Each chaser's scatter target, outside the grid beyond its corner. */
+  function scatterTargets(width, height) {
+    return {
+      blinky: [width + 1, -2], pinky: [-2, -2], inky: [width + 1, height + 1], clyde: [-2, height + 1],
+    };
+  }
+
+  /** The mode of tick k (k >= 1): the schedule alternates scatter, chase, ...; then holds. */
+  function modeOf(tick, schedule, fixed) {
+    if (fixed) return fixed;
+    let left = tick;
+    for (let i = 0; i < schedule.length; i += 1) {
+      if (left <= schedule[i]) return i % 2 === 0 ? "scatter" : "chase";
+      left -= schedule[i];
+    }
+    return schedule.length % 2 === 0 ? "scatter" : "chase";
+  }
+
+  /** R + n v(F), and n more to the west when F is N (the arcade's overflow). */
+  function ahead(cell, facing, n) {
+    if (!facing) return [cell[0], cell[1]];
+    const d = BY_LETTER[facing];
+    const x = cell[0] + n * d.dx - (facing === "N" ? n : 0);
+    return [x, cell[1] + n * d.dy];
+  }
+
+  const square = (a, b) => (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2;
+
+  /** The chase target of each chaser (specs/chase.md), from the current positions. */
+  const CHASE_TARGETS = {
+    blinky: (run) => run.runner.cell,
+    pinky: (run) => ahead(run.runner.cell, run.runner.facing, 4),
+    inky: (run) => {
+      const q = ahead(run.runner.cell, run.runner.facing, 2);
+      const blinky = run.chasers.find((c) => c.name === "blinky");
+      const b = blinky ? blinky.cell : q;
+      return [2 * q[0] - b[0], 2 * q[1] - b[1]];
+    },
+    clyde: (run, self) => (square(self.cell, run.runner.cell) >= 64
+      ? run.runner.cell : run.scatter.clyde),
+  };
+
+  /** The runner's route: the path's letters, and for a patrol the way back after them. */
+  function route(path, patrol) {
+    if (!patrol || !path) return path;
+    return path + [...path].reverse().map((l) => OPPOSITE[l]).join("");
+  }
+
+  /** One run of the chasers on a board; `step()` plays one tick and returns its trace line. */
+  class Chase {
+    constructor(board, path, options = {}) {
+      this.board = board;
+      this.schedule = options.schedule ?? DEFAULT_SCHEDULE;
+      this.fixedMode = options.mode && options.mode !== "schedule" ? options.mode : null;
+      this.passThrough = options.passThrough ?? true;
+      this.patrol = options.runner === "patrol";
+      this.maxTicks = options.ticks ?? DEFAULT_TICKS;
+      this.route = route(path, this.patrol);
+      this.pathLength = path.length;
+      this.scatter = scatterTargets(board.width, board.height);
+      const places = { ...starts(board.width, board.height), ...(options.place ?? {}) };
+      const only = options.only ?? NAMES;
+      this.chasers = NAMES.filter((n) => only.includes(n)).map((name) => ({
+        name, cell: [...places[name]], heading: null, target: null,
+      }));
+      this.runner = { cell: [...board.entry], facing: path ? path[0] : null };
+      this.tick = 0;
+      this.mode = null;
+      this.result = null;
+      // A chaser that starts on the entry catches the runner at tick 0; --ticks 0 ends there.
+      const first = this.chasers.find((c) => c.cell[0] === board.entry[0] && c.cell[1] === board.entry[1]);
+      let event = null;
+      if (first) {
+        event = `caught:${first.name}`;
+        this.result = { result: "caught", tick: 0, by: first.name, cell: [...board.entry] };
+      } else if (this.maxTicks <= 0 || !this.route) {
+        event = "running";
+        this.result = { result: "running", tick: 0, by: null, cell: [...board.entry] };
+      }
+      this.trace = [this.line(event)];
+    }
+
+    /** The trace line of the current tick, with the keys of `mazekit chase --format jsonl`. */
+    line(event) {
+      return {
+        tick: this.tick,
+        mode: this.mode,
+        runner: { x: this.runner.cell[0], y: this.runner.cell[1], facing: this.runner.facing },
+        chasers: this.chasers.map((c) => ({
+          name: c.name, x: c.cell[0], y: c.cell[1], heading: c.heading,
+          target: c.target && [c.target[0], c.target[1]],
+        })),
+        event,
+      };
+    }
+
+    get done() {
+      return this.result !== null;
+    }
+
+    /** The kernel: the possible step nearest the target, never back unless forced. */
+    move(chaser, target, reversing) {
+      const [x, y] = chaser.cell;
+      const back = chaser.heading ? OPPOSITE[chaser.heading] : null;
+      let chosen = null;
+      if (reversing && back) {
+        chosen = BY_LETTER[back];
+      } else {
+        let best = Infinity;
+        for (const d of TIE_ORDER) {
+          if (d.letter === back || !this.board.isOpen(x, y, d)) continue;
+          const d2 = square([x + d.dx, y + d.dy], target);
+          if (d2 < best) {
+            best = d2;
+            chosen = d;
+          }
+        }
+        if (!chosen && back && this.board.isOpen(x, y, BY_LETTER[back])) chosen = BY_LETTER[back];
+      }
+      if (chosen) {
+        chaser.cell = [x + chosen.dx, y + chosen.dy];
+        chaser.heading = chosen.letter;
+      }
+    }
+
+    /** Play one tick; returns its trace line (null when the run is over). */
+    step() {
+      if (this.done) return null;
+      this.tick += 1;
+      const k = this.tick;
+      const letter = this.route[(k - 1) % this.route.length];
+      const from = this.runner.cell;
+      const d = BY_LETTER[letter];
+      this.runner = { cell: [from[0] + d.dx, from[1] + d.dy], facing: letter };
+      const mode = modeOf(k, this.schedule, this.fixedMode);
+      const reversing = this.mode !== null && mode !== this.mode;
+      this.mode = mode;
+      const before = new Map();
+      for (const chaser of this.chasers) {
+        before.set(chaser.name, chaser.cell);
+        chaser.target = mode === "scatter"
+          ? this.scatter[chaser.name] : CHASE_TARGETS[chaser.name](this, chaser);
+        this.move(chaser, chaser.target, reversing);
+      }
+      const here = this.runner.cell;
+      const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+      const catcher = this.chasers.find((c) => same(c.cell, here)
+        || (!this.passThrough && same(c.cell, from) && same(before.get(c.name), here)));
+      // the end of the run wins over a reversal
+      let event = reversing ? "reverse" : null;
+      if (catcher) {
+        event = `caught:${catcher.name}`;
+        this.result = { result: "caught", tick: k, by: catcher.name, cell: [...here] };
+      } else if (!this.patrol && k >= this.pathLength) {
+        event = "escaped";
+        this.result = { result: "escaped", tick: k, by: null, cell: [...here] };
+      } else if (k >= this.maxTicks) {
+        event = "running";
+        this.result = { result: "running", tick: k, by: null, cell: [...here] };
+      }
+      const entry = this.line(event);
+      this.trace.push(entry);
+      return entry;
+    }
+  }
+
+  mk.chase = { NAMES, DEFAULT_SCHEDULE, DEFAULT_TICKS, Chase, modeOf, starts, scatterTargets };
+})(globalThis.mazekit ??= {});

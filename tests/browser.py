@@ -1,0 +1,73 @@
+"""Headless Chromium for the page tests and for ``make docs``' screenshot of the page.
+
+Uses the Debian ``chromium`` package through Playwright for Python, never a browser build of
+Playwright's own (no ``playwright install``). ``python tests/browser.py PAGE.html SHOT.png``
+takes the README's screenshot with the same launch settings as the tests.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ARGS", "chromium_path", "launch", "screenshot", "skip_reason"]
+
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def chromium_path() -> str | None:
+    """The Debian Chromium binary, or None when it is not installed."""
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+def skip_reason() -> str | None:
+    """Why the browser tests cannot run here (None: they can)."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "browser tests skipped: Playwright for Python is not installed (pip install -e '.[test]')"
+    if chromium_path() is None:
+        return "browser tests skipped: no Chromium found (apt-get install chromium; .ci/run does)"
+    return None
+
+
+@contextmanager
+def launch() -> Iterator[Any]:
+    """One headless Chromium for a whole test session (or one screenshot)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def screenshot(page: Path, shot: Path, width: int = 1200, height: int = 960) -> None:
+    """A PNG of the page as a person first sees it, after a few ticks of the chase."""
+    with launch() as browser:
+        tab = browser.new_page(viewport={"width": width, "height": height})
+        tab.goto(page.resolve().as_uri())
+        tab.evaluate("mazekit.app.step(40)")
+        tab.screenshot(path=str(shot))
+
+
+if __name__ == "__main__":
+    screenshot(Path(sys.argv[1]), Path(sys.argv[2]))

@@ -1,0 +1,474 @@
+"""The HTML page in a real browser: what a person sees and does, in headless Chromium.
+
+One browser for the session and one page load for most tests (the board is reloaded through
+``mazekit.app.load``), so the suite stays fast. Skipped, with the reason, when Chromium or
+Playwright is missing; .ci/run installs Chromium so CI always runs them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mazekit
+from mazekit.drawing.html import board_data, render_html
+from mazekit.errors import MazeError
+from mazekit.graph import betweenness, gini
+from mazekit.measures import stats
+from mazekit.model import BY_LETTER, Maze
+from mazekit.pacman import dead_ends
+from mazekit.rules import validate
+from mazekit.textformat import dump, read
+from tests.browser import launch, skip_reason
+from tests.conftest import Invoke
+
+_REASON = skip_reason()
+pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
+
+BOARD = "samples/valid-30x20-board.txt"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with launch() as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("page") / "board.html"
+    out.write_text(render_html(read(BOARD)), encoding="utf-8")
+    return out
+
+
+class Tab:
+    """One loaded page, with what it logged and every request it made."""
+
+    def __init__(self, page: Any, errors: list[str], requests: list[str]) -> None:
+        self.page, self.errors, self.requests = page, errors, requests
+
+    def js(self, expression: str, arg: Any = None) -> Any:
+        return self.page.evaluate(expression, arg)
+
+    def table(self, table_id: str) -> list[list[str]]:
+        rows = self.page.locator(f"#{table_id} tbody tr")
+        return [row.locator("th, td").all_inner_texts() for row in rows.all()]
+
+    def figures(self) -> dict[str, str]:
+        return {key: value for key, value in self.table("figures")}
+
+    def status(self) -> str:
+        text: str = self.page.locator("#status").inner_text()
+        return text
+
+
+def _open(where: Any, path: Path) -> Tab:
+    """Load the page in a new tab of ``where`` (a browser, or a context to share)."""
+    if hasattr(where, "new_context"):
+        where = where.new_context(viewport={"width": 1200, "height": 800}, accept_downloads=True)
+    page = where.new_page()
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(path.resolve().as_uri())
+    return Tab(page, errors, requests)
+
+
+@pytest.fixture(scope="module")
+def tab(browser: Any, page_file: Path) -> Iterator[Tab]:
+    opened = _open(browser, page_file)
+    yield opened
+    opened.page.context.close()
+
+
+@pytest.fixture
+def fresh(tab: Tab) -> Tab:
+    """The module's page with the sample board loaded anew (no edits, tick 0)."""
+    tab.js("data => mazekit.app.load(data)", board_data(read(BOARD)))
+    return tab
+
+
+def _canvas_pixels(tab: Tab) -> tuple[Any, dict[str, int]]:
+    """A screenshot of the drawing as shown, and the page's geometry of it."""
+    from PIL import Image
+
+    shot = tab.page.locator("#board").screenshot()
+    geometry: dict[str, int] = tab.js("mazekit.app.state.geometry")
+    return Image.open(io.BytesIO(shot)).convert("RGB"), geometry
+
+
+def _shows(image: Any, point: tuple[float, float], colour: tuple[int, int, int]) -> bool:
+    """Whether the colour is at the point or next to it (the canvas may sit on half pixels)."""
+    x, y = int(point[0]), int(point[1])
+    return any(
+        image.getpixel((x + dx, y + dy)) == colour
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        if 0 <= x + dx < image.width and 0 <= y + dy < image.height
+    )
+
+
+def _cell_centre(g: dict[str, int], x: int, y: int) -> tuple[int, int]:
+    half = (g["cell"] + g["wall"]) // 2
+    return g["origin"] + x * g["cell"] + half, g["origin"] + y * g["cell"] + half
+
+
+def _wall_point(g: dict[str, int], x: int, y: int, letter: str) -> tuple[float, float]:
+    """The middle of the wall of (x, y) towards letter, in canvas pixels."""
+    cx, cy = _cell_centre(g, x, y)
+    d = BY_LETTER[letter]
+    return cx + d.dx * g["cell"] / 2, cy + d.dy * g["cell"] / 2
+
+
+def _toggled(maze: Maze, x: int, y: int, letter: str) -> Maze:
+    """The maze with that wall flipped on both sides and its path re-solved (as the page does)."""
+    edited = maze.copy()
+    d = BY_LETTER[letter]
+    closed = bool(edited.walls[y, x] & d.bit) or bool(edited.walls[y + d.dy, x + d.dx] & d.opposite)
+    if closed:
+        edited.walls[y, x] &= 15 ^ d.bit
+        edited.walls[y + d.dy, x + d.dx] &= 15 ^ d.opposite
+    else:
+        edited.walls[y, x] |= d.bit
+        edited.walls[y + d.dy, x + d.dx] |= d.opposite
+    edited.path = _solve(edited)
+    return edited
+
+
+def _solve(maze: Maze) -> str:
+    """The canonical shortest path of specs/solve.md ("" when the exit is cut off)."""
+    try:
+        return mazekit.solve(maze)
+    except MazeError:
+        return ""
+
+
+def test_the_page_loads_alone_without_errors(tab: Tab, page_file: Path) -> None:
+    assert tab.errors == []
+    assert tab.requests == [page_file.resolve().as_uri()]  # the page itself, nothing else
+    # ARIA: the drawing has a text alternative, the state is in a live region and tables
+    canvas = tab.page.locator("#board")
+    assert canvas.get_attribute("role") == "img"
+    assert "30 by 20 maze" in tab.page.locator("#board-text").inner_text()
+    assert tab.page.locator("#status").get_attribute("aria-live") == "polite"
+    assert tab.page.locator("#actors caption").inner_text() == "Actors"
+
+
+def test_the_tables_show_the_board_as_python_measures_it(fresh: Tab) -> None:
+    maze = read(BOARD)
+    measured = stats(maze)
+    found = dead_ends(maze)
+    figures = fresh.figures()
+    assert figures["size"] == "30x20"
+    assert figures["reachable cells"] == str(measured.reachable_cells)
+    assert figures["shortest path"] == f"{measured.path_length} steps"
+    assert figures["dead ends"] == f"{len(found.real)} real, {len(found.enclosed)} enclosed"
+    assert figures["loops"] == str(measured.loops)
+    assert fresh.js("mazekit.app.figures().path") == _solve(maze)  # the same tie rule
+    actors = fresh.table("actors")
+    assert [row[0] for row in actors] == ["runner", "blinky", "pinky", "inky", "clyde"]
+    assert actors[1][:2] == ["blinky", "(29,0)"] and actors[4][:2] == ["clyde", "(0,19)"]
+
+
+@pytest.mark.parametrize("size", [(1200, 800), (640, 560)])
+def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, int]) -> None:
+    tab = fresh
+    tab.page.set_viewport_size({"width": size[0], "height": size[1]})
+    tab.js("() => window.dispatchEvent(new Event('resize'))")  # as a person resizing it
+    try:
+        maze = read(BOARD)
+        image, g = _canvas_pixels(tab)
+        assert abs(image.width - g["width"]) <= 1 and abs(image.height - g["height"]) <= 1
+        assert g["width"] <= size[0]  # the board scales with the window
+        pattern = [
+            (x, y) for y in range(maze.height) for x in range(maze.width) if maze.walls[y, x] == 15
+        ]
+        assert _shows(image, _cell_centre(g, *pattern[0]), (128, 128, 128))  # the "42"
+        # a cell of the path, away from the corners where the chasers stand
+        x, y = maze.entry
+        for letter in maze.path[: len(maze.path) // 2]:
+            x, y = x + BY_LETTER[letter].dx, y + BY_LETTER[letter].dy
+        assert _shows(image, _cell_centre(g, x, y), (30, 144, 255))
+        # the ring on the betweenness peak, in the dead-end colour
+        px, py = _cell_centre(g, *tab.js("mazekit.app.figures().peakCell"))
+        assert _shows(image, (px + 0.42 * (g["cell"] - g["wall"]), py), (255, 140, 0))
+        top = (g["origin"] + 15 * g["cell"] + g["cell"] // 2, g["origin"] + g["wall"] // 2)
+        assert _shows(image, top, (0, 0, 0))  # the north border
+        assert _shows(image, (g["width"] // 2, g["origin"] // 2), (255, 255, 255))
+        assert not _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))
+        assert tab.errors == []
+    finally:
+        tab.page.set_viewport_size({"width": 1200, "height": 800})
+        tab.js("() => window.dispatchEvent(new Event('resize'))")
+
+
+def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
+    maze = read(BOARD)
+    # close the wall of the 20th step of the path: the path must go round
+    x, y = maze.entry
+    for letter in maze.path[:20]:
+        x, y = x + BY_LETTER[letter].dx, y + BY_LETTER[letter].dy
+    letter = maze.path[20]
+    expected = _toggled(maze, x, y, letter)
+    box = fresh.page.locator("#board").bounding_box()
+    g = fresh.js("mazekit.app.state.geometry")
+    px, py = _wall_point(g, x, y, letter)
+    fresh.page.mouse.click(box["x"] + px, box["y"] + py)
+    assert fresh.js("mazekit.app.figures().path") == expected.path
+    assert fresh.figures()["shortest path"] == f"{len(expected.path)} steps"
+    assert fresh.figures()["loops"] == str(stats(expected).loops)
+    assert fresh.status().startswith(
+        f"Closed the {dict(N='north', E='east', S='south', W='west')[letter]} wall of ({x},{y})"
+    )
+    assert fresh.errors == []
+
+
+def test_the_keyboard_edits_too_but_never_the_border_or_the_42(fresh: Tab) -> None:
+    fresh.page.locator("#board").focus()
+    fresh.page.keyboard.press("ArrowRight")
+    fresh.page.keyboard.press("Shift+ArrowUp")
+    assert fresh.status() == "The north wall of (1,0) is the border: it stays closed."
+    fresh.page.keyboard.press("Shift+ArrowDown")
+    expected = _toggled(read(BOARD), 1, 0, "S")
+    assert fresh.js("mazekit.app.mazeText()") == dump(expected)
+    px, py = next((x, y) for y in range(20) for x in range(30) if read(BOARD).walls[y, x] == 15)
+    assert fresh.js(f"mazekit.app.toggleWall({px}, {py - 1}, 'S')") is False
+    assert fresh.status().endswith('belongs to the "42": it stays closed.')
+
+
+def test_download_maze_gives_a_valid_file_with_the_path_re_solved(
+    fresh: Tab, tmp_path: Path, invoke: Invoke
+) -> None:
+    maze = read(BOARD)
+    # open a wall that keeps the board valid (no 3x3 open area)
+    candidates = [
+        (x, y)
+        for y in range(1, 19)
+        for x in range(1, 28)
+        if maze.walls[y, x] & 2 and maze.walls[y, x] != 15 and maze.walls[y, x + 1] != 15
+    ]
+    x, y = next(c for c in candidates if validate(_toggled(maze, *c, "E")).valid)
+    expected = _toggled(maze, x, y, "E")
+    assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
+    with fresh.page.expect_download() as caught:
+        fresh.page.click("#download")
+    saved = tmp_path / "maze.txt"
+    caught.value.save_as(saved)
+    assert caught.value.suggested_filename == "maze.txt"
+    assert saved.read_text() == dump(expected)
+    result = invoke(["validate", str(saved)])
+    assert (result.exit_code, result.stdout) == (0, f"{saved}: ok\n")
+
+
+def test_save_page_keeps_the_edited_board(fresh: Tab, tmp_path: Path) -> None:
+    assert fresh.js("mazekit.app.toggleWall(3, 4, 'E')") is True
+    text = fresh.js("mazekit.app.mazeText()")
+    with fresh.page.expect_download() as caught:
+        fresh.page.click("#save")
+    saved = tmp_path / "saved.html"
+    caught.value.save_as(saved)
+    again = _open(fresh.page.context, saved)
+    try:
+        assert again.js("mazekit.app.mazeText()") == text
+        assert again.errors == [] and len(again.requests) == 1
+        assert again.table("figures") == fresh.table("figures")
+    finally:
+        again.page.close()
+
+
+def test_controls_play_step_reset_and_the_live_region(fresh: Tab) -> None:
+    fresh.page.fill("#place-pinky", "10,10")  # pinky starts on the entry of this board
+    fresh.page.locator("#place-pinky").dispatch_event("change")
+    assert fresh.table("actors")[2][:2] == ["pinky", "(10,10)"]
+    fresh.page.click("#step")
+    assert fresh.figures()["tick"] == "1"
+    assert fresh.status().startswith("Tick 1, scatter: runner at")
+    fresh.page.click("#reset")
+    assert fresh.figures()["tick"] == "0" and fresh.status() == "Reset to tick 0."
+    fresh.page.fill("#speed", "60")
+    fresh.page.click("#play")
+    fresh.page.wait_for_function("() => mazekit.app.state.chase.tick >= 3")
+    fresh.page.click("#play")
+    assert fresh.status().startswith("Paused at tick ")
+    assert int(fresh.figures()["tick"]) >= 3
+    fresh.page.fill("#ticks", "2")  # the tick limit: --ticks 2
+    fresh.page.locator("#ticks").dispatch_event("change")
+    for _ in range(3):
+        fresh.page.click("#step")
+    assert fresh.figures()["result"] == "still running after 2 ticks"
+    assert fresh.status() == "Still running after 2 ticks."
+    fresh.page.select_option("#theme", "pacman")
+    image, g = _canvas_pixels(fresh)
+    assert _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))  # the pacman board
+    assert not _shows(image, (g["width"] // 2, g["origin"] // 2), (255, 255, 255))
+    fresh.page.select_option("#theme", "light")
+    assert fresh.errors == []
+
+
+# --- one kernel, two languages ------------------------------------------------------------
+
+_ALGORITHMS = {
+    True: ("backtracker", "prim", "kruskal", "wilson", "hunt-and-kill"),
+    False: ("backtracker", "prim", "flood"),
+}
+_OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"mode": "chase"},
+    {"mode": "scatter", "ticks": 200},
+    {"schedule": [5, 10, 5, 20]},
+    {"runner": "patrol", "ticks": 400},
+    {"passThrough": False},
+    {"only": ["blinky", "inky"]},
+    {"only": ["pinky", "clyde"], "runner": "patrol", "ticks": 300},
+    {"place": {"blinky": [0, 2], "clyde": [2, 0]}},
+    {"schedule": [1, 1, 1, 1, 1, 1], "passThrough": False, "runner": "patrol", "ticks": 250},
+]
+
+
+def _chase_case(index: int) -> tuple[Maze, dict[str, Any]]:
+    """Board and options number ``index``: sizes 9x7 to 30x20, perfect or not, many entries."""
+    width, height = 9 + (index * 7) % 22, 7 + (index * 5) % 14
+    perfect = index % 2 == 0
+    algorithms = _ALGORITHMS[perfect]
+    entries = [(0, height // 2), (width // 2, 0), (width // 2, height - 1), (width - 1, 1)]
+    entry = entries[index % len(entries)]
+    exit = (width - 1, height - 1) if entry != (width - 1, 1) else (0, height - 1)
+    maze = mazekit.generate(
+        width,
+        height,
+        entry=entry,
+        exit=exit,
+        perfect=perfect,
+        seed=index,
+        algorithm=algorithms[index % len(algorithms)],
+    )
+    return maze, _OPTION_SETS[index % len(_OPTION_SETS)]
+
+
+def _cli_args(options: dict[str, Any]) -> list[str]:
+    """The page's chase options spelt as ``mazekit chase`` options."""
+    args: list[str] = []
+    for key in ("mode", "runner", "ticks"):
+        if key in options:
+            args += [f"--{key}", str(options[key])]
+    if "schedule" in options:
+        args += ["--schedule", ",".join(map(str, options["schedule"]))]
+    if options.get("passThrough") is False:
+        args.append("--no-pass-through")
+    if "only" in options:
+        args += ["--only", ",".join(options["only"])]
+    for name, (x, y) in options.get("place", {}).items():
+        args += ["--place", f"{name}={x},{y}"]
+    return args
+
+
+def _page_options(args: list[str]) -> dict[str, Any]:
+    """``mazekit chase`` options as the page's (the inverse of _cli_args)."""
+    options: dict[str, Any] = {}
+    words = iter(args)
+    for word in words:
+        if word == "--no-pass-through":
+            options["passThrough"] = False
+        elif word in ("--mode", "--runner"):
+            options[word[2:]] = next(words)
+        elif word == "--ticks":
+            options["ticks"] = int(next(words))
+        elif word == "--schedule":
+            options["schedule"] = [int(n) for n in next(words).split(",")]
+        elif word == "--only":
+            options["only"] = next(words).split(",")
+        elif word == "--place":
+            name, cell = next(words).split("=")
+            options.setdefault("place", {})[name] = [int(n) for n in cell.split(",")]
+        else:
+            raise AssertionError(f"an option the page test does not know: {word}")
+    return options
+
+
+def _page_trace(tab: Tab, maze: Maze, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """Run the page's chasers on ``maze`` to the end and read ``window.mazekitTrace``."""
+    trace: list[dict[str, Any]] = tab.js(
+        """([data, options]) => {
+            mazekit.app.load(data);
+            mazekit.app.configure(options);
+            mazekit.app.step(options.ticks ?? 10000);
+            return window.mazekitTrace;
+        }""",
+        [board_data(maze), options],
+    )
+    return trace
+
+
+def _assert_same_trace(mine: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> None:
+    assert len(mine) == len(theirs)
+    for found, expected in zip(mine, theirs, strict=True):
+        assert found == expected, f"tick {expected['tick']}"
+
+
+@pytest.mark.parametrize("index", range(20))
+def test_the_page_chasers_make_the_trace_of_mazekit_chase(
+    tab: Tab, invoke: Invoke, index: int
+) -> None:
+    maze, options = _chase_case(index)
+    result = invoke(["chase", "--format", "jsonl", *_cli_args(options)], input=dump(maze))
+    assert result.exit_code == 0, result.stderr
+    expected = [json.loads(line) for line in result.stdout.splitlines()]
+    _assert_same_trace(_page_trace(tab, maze, options), expected)
+    assert tab.errors == []
+
+
+_GOLDEN = sorted(Path("tests/data/chase/golden").iterdir())
+
+
+@pytest.mark.parametrize("case", _GOLDEN, ids=[case.name for case in _GOLDEN])
+def test_the_page_chasers_replay_the_golden_traces(tab: Tab, case: Path) -> None:
+    command, board, *args = (case / "args").read_text().split()
+    assert command == "chase"
+    expected = [json.loads(line) for line in (case / "expected.jsonl").read_text().splitlines()]
+    _assert_same_trace(_page_trace(tab, read(board), _page_options(args)), expected)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: read(BOARD),
+        lambda: mazekit.generate(15, 10, seed=4),  # a tree: the formula of specs/stats.md
+        lambda: mazekit.generate(20, 15, perfect=False, seed=5, algorithm="prim"),
+    ],
+)
+def test_the_page_betweenness_and_gini_are_those_of_stats_graph(tab: Tab, make: Any) -> None:
+    maze = make()
+    measured = betweenness(maze)  # what stats --graph reports (no cop number needed here)
+    ((cell, peak),) = measured.top_cells(1)
+    expected_gini = gini(measured.cells[measured.reachable])
+    found = tab.js(
+        "data => { mazekit.app.load(data); return mazekit.app.figures(); }", board_data(maze)
+    )
+    assert tuple(found["peakCell"]) == cell
+    assert found["peak"] == pytest.approx(peak, rel=1e-9)
+    assert found["gini"] == pytest.approx(expected_gini, rel=1e-9)
+    shown = tab.figures()
+    assert shown["betweenness peak"] == f"{100 * peak:.2f}% at ({cell[0]},{cell[1]})"
+    assert shown["betweenness Gini"] == f"{expected_gini:.4f}"
+
+
+def test_a_60x60_board_is_measured_at_once_after_an_edit(tab: Tab) -> None:
+    maze = mazekit.generate(60, 60, perfect=False, seed=6)
+    elapsed, figures = tab.js(
+        """data => {
+            mazekit.app.load(data);
+            const start = performance.now();
+            mazekit.app.toggleWall(0, 0, 'E');
+            return [performance.now() - start, mazekit.app.figures()];
+        }""",
+        board_data(maze),
+    )
+    assert figures["gini"] is not None and figures["peak"] > 0  # exact, not left out
+    assert elapsed < 2000  # about 0.3 s on the development machine

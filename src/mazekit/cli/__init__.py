@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "solve": "solve",
     "pacmanize": "pacmanize",
     "stats": "stats",
+    "grade": "grade",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

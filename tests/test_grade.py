@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -21,7 +24,7 @@ from mazekit.grade import CASE_NAMES, CASES, Grade, Limits, Outcome
 from mazekit.grade.cases import config_text
 from mazekit.grade.checks import last_exception, run_problem
 from mazekit.grade.report import as_csv, as_json
-from mazekit.grade.sandbox import Run
+from mazekit.grade.sandbox import Run, Sandbox, stop_all
 from mazekit.model import Maze
 from tests.conftest import Invoke, open_wall
 
@@ -411,6 +414,7 @@ def test_the_table_as_csv_and_json() -> None:
         "passed": 1,
         "total": 2,
         "strict": False,
+        "warnings": [],
         "cases": [
             {"case": "perfect-20x15", "verdict": "PASS", "reason": "", "seconds": 0.0},
             {"case": "imperfect", "verdict": "CRASH", "reason": "KeyError: 'X'", "seconds": 0.0},
@@ -495,3 +499,57 @@ def test_signals_of_the_limits() -> None:
         "CRASH",
         "killed by SIGXFSZ: a file grew over 32 MiB",
     )
+
+
+def test_stop_all_ends_the_runs_of_other_threads(tmp_path: Path) -> None:
+    """What Ctrl-C does with -j: the main thread stops the programs that threads wait for."""
+    box = Sandbox(submission(tmp_path / "s", "while True:\n    pass\n"), PYTHON, Limits(timeout=30))
+    runs: list[Run] = []
+    box.start()
+    try:
+        worker = threading.Thread(target=lambda: runs.append(box.run([PYTHON, "a_maze_ing.py"])))
+        start = time.monotonic()
+        worker.start()
+        time.sleep(0.2)
+        stop_all()
+        worker.join(timeout=10)
+        assert time.monotonic() - start < 5
+        assert runs[0].returncode == -signal.SIGKILL
+        assert box.run([PYTHON, "-c", "pass"]).timed_out  # no new run starts
+    finally:
+        box.close()
+
+
+def test_ctrl_c_stops_every_run_and_removes_the_copies(tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", "while True:\n    pass\n")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    process = subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "mazekit",
+            "grade",
+            "-j",
+            "2",
+            "--timeout",
+            "60",
+            "--python",
+            PYTHON,
+            str(folder),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temp)},
+    )
+    deadline = time.monotonic() + 20
+    while len(list(temp.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # until both copies exist: the runs have begun
+    time.sleep(0.2)
+    start = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert time.monotonic() - start < 10  # not the 60 s of the time limit
+    assert b"Traceback" not in stderr
+    assert list(temp.iterdir()) == []

@@ -9,10 +9,11 @@ from __future__ import annotations
 import os
 import queue
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from ..config import Config, parse_config
 from ..errors import ConfigError
@@ -27,7 +28,7 @@ from .cases import (
 )
 from .checks import Outcome, Verdict, output_problem, run_problem, says_too_small
 from .files import FileCheck, find_config, required_files
-from .sandbox import GradeError, Limits, Run, Sandbox
+from .sandbox import GradeError, Limits, Run, Sandbox, stop_all
 
 __all__ = ["DEFAULT_ENTRY", "LINT_SECONDS", "Grade", "Options", "grade", "grade_all"]
 
@@ -88,6 +89,23 @@ def resolve_python(python: str) -> str:
     if found is None:
         raise GradeError(f"cannot find '{python}'", "--python")
     return os.path.abspath(found)
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _parallel(function: Callable[[T], R], items: Iterable[T], workers: int) -> list[R]:
+    """``function`` over ``items`` in ``workers`` threads, in order; Ctrl-C stops them all."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(function, items))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_all()
+        raise
+    finally:
+        pool.shutdown(wait=True)
 
 
 class _Grader:
@@ -229,8 +247,7 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
             finally:
                 free.put(box)
 
-        with ThreadPoolExecutor(max_workers=len(boxes)) as pool:
-            outcomes = tuple(pool.map(run_case, chosen))
+        outcomes = tuple(_parallel(run_case, chosen, len(boxes)))
         if options.lint:
             files.append(_Grader(first, python, options).lint())
     finally:
@@ -268,8 +285,7 @@ def grade_all(
     A sub-folder that cannot be graded (no entry script) gets its error and score 0; a
     missing interpreter stops everything (GradeError).
     """
-    paths: Sequence[Path] = submissions(folder)
+    paths = submissions(folder)
     resolve_python(options.python)
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        grades = list(pool.map(lambda path: _grade_or_error(path, options), paths))
+    grades = _parallel(lambda path: _grade_or_error(path, options), paths, jobs)
     return sorted(grades, key=lambda g: (-g.score, g.submission))

@@ -43,6 +43,7 @@ def _document(grade: Grade) -> dict[str, object]:
         "passed": grade.passed,
         "total": grade.total,
         "strict": grade.strict,
+        "warnings": list(grade.warnings),
         "cases": [
             {
                 "case": o.case,

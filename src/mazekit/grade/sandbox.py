@@ -31,6 +31,7 @@ __all__ = [
     "Sandbox",
     "cpu_seconds",
     "default_identity",
+    "stop_all",
 ]
 
 MIB = 1024 * 1024
@@ -84,6 +85,22 @@ class Run:
     stderr: str
     timed_out: bool
     seconds: float
+
+
+_OPEN: set[Sandbox] = set()
+_OPEN_LOCK = threading.Lock()
+
+
+def stop_all() -> None:
+    """Kill every running program and refuse new runs, in every open sandbox.
+
+    Ctrl-C reaches only the main thread, and the programs sit in process groups of their
+    own: with -j, this is how the other threads' runs end at once.
+    """
+    with _OPEN_LOCK:
+        boxes = list(_OPEN)
+    for box in boxes:
+        box.stop()
 
 
 def default_identity() -> tuple[int, int] | None:
@@ -145,6 +162,10 @@ class Sandbox:
         self.limits = limits
         self.identity = default_identity() if identity == "auto" else identity
         self.warnings: list[str] = []
+        self._running: subprocess.Popen[bytes] | None = None
+        self._stopped = False
+        with _OPEN_LOCK:
+            _OPEN.add(self)
         self.root = Path(tempfile.mkdtemp(prefix="mazekit-grade-"))
         self.work = self.root / "submission"
         self.home = self.root / "home"
@@ -224,6 +245,8 @@ class Sandbox:
 
     def run(self, argv: list[str], timeout: float | None = None) -> Run:
         """Run ``argv`` (never through a shell) in the copy; kill its group when done."""
+        if self._stopped:
+            return Run(-signal.SIGKILL, "", "", True, 0.0)
         limits = self.limits
         wall = limits.timeout if timeout is None else timeout
         cpu = cpu_seconds(wall)
@@ -254,8 +277,12 @@ class Sandbox:
                 )
             except OSError as error:  # the interpreter cannot start (as this user)
                 return Run(127, "", f"{error.strerror or error}\n", False, 0.0)
+            self._running = process
             # a timer kills the group at the limit; a blocking wait needs no polling
             expired = threading.Event()
+            if self._stopped:  # stop() came between the check above and Popen
+                expired.set()
+                kill_group(process.pid)
 
             def kill() -> None:
                 expired.set()
@@ -268,10 +295,20 @@ class Sandbox:
             finally:
                 timer.cancel()
                 kill_group(process.pid)  # any children the program left behind
+                self._running = None
         timed_out = expired.is_set() and process.returncode == -signal.SIGKILL
         seconds = time.monotonic() - start
         return Run(process.returncode, _excerpt(out), _excerpt(err), timed_out, seconds)
 
+    def stop(self) -> None:
+        """Kill the running program, if any; later runs end at once as timed out."""
+        self._stopped = True
+        running = self._running
+        if running is not None:
+            kill_group(running.pid)
+
     def close(self) -> None:
         """Remove the temporary folder and everything the program left in it."""
+        with _OPEN_LOCK:
+            _OPEN.discard(self)
         shutil.rmtree(self.root, ignore_errors=True)

@@ -20,7 +20,7 @@ import pytest
 
 from mazekit import dump_maze, generate
 from mazekit.config import dump_config, parse_config
-from mazekit.grade import CASE_NAMES, CASES, Grade, Limits, Outcome
+from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome
 from mazekit.grade.cases import config_text
 from mazekit.grade.checks import last_exception, run_problem
 from mazekit.grade.report import as_csv, as_json
@@ -64,7 +64,7 @@ def submission(folder: Path, program: str, *, config: str | None = CONFIG, **fil
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "a_maze_ing.py").write_text(program)
     if config is not None:
-        (folder / "config.txt").write_text(config)
+        (folder / "config.txt").write_bytes(config.encode("utf-8", "surrogateescape"))
     for name, text in files.items():
         (folder / name.replace("__", ".")).write_text(text)
     return folder
@@ -365,6 +365,7 @@ def test_an_unwritable_output_needs_a_message(invoke: Invoke, tmp_path: Path) ->
             CONFIG.replace("maze.txt", "../maze.txt"),
             "config.txt: OUTPUT_FILE leaves the submission",
         ),
+        ("WIDTH=\udcff\n", "config.txt: cannot read: not UTF-8 text"),
     ],
 )
 def test_the_own_config(invoke: Invoke, tmp_path: Path, config: str | None, reason: str) -> None:
@@ -553,3 +554,48 @@ def test_ctrl_c_stops_every_run_and_removes_the_copies(tmp_path: Path) -> None:
     assert time.monotonic() - start < 10  # not the 60 s of the time limit
     assert b"Traceback" not in stderr
     assert list(temp.iterdir()) == []
+
+
+def test_a_submission_without_a_config_file_misses_it(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT), config=None, my_config__cfg=CONFIG)
+    _, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert "PASS    own-config\n" in stdout  # my_config.cfg is the default config
+    assert "ok      config: my_config.cfg\n" in stdout
+    (folder / "my_config.cfg").unlink()
+    _, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15")
+    assert "MISSING config: no default config file\n" in stdout
+
+
+def test_a_long_output_keeps_its_end_where_the_traceback_is(invoke: Invoke, tmp_path: Path) -> None:
+    program = "import sys\nsys.stderr.write('x' * 300_000)\nraise RuntimeError('at the end')\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: RuntimeError: at the end"]
+
+
+def test_lint_without_make_and_lint_that_hangs(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT), Makefile="lint:\n\tsleep 30\n")
+    args = ["grade", "--python", PYTHON, "--case", "perfect-20x15", "--lint", str(folder)]
+    with monkeypatch.context() as patch:
+        patch.setenv("PATH", str(tmp_path))  # no make on this PATH
+        result = invoke(args)
+    assert (
+        "MISSING make lint: exit 127: mazekit grade: cannot run make: No such file or directory\n"
+        in result.stdout
+    )
+    monkeypatch.setattr("mazekit.grade.grader.LINT_SECONDS", 0.3)
+    result = invoke([*args[:-1], "--timeout", "0.2", str(folder)])
+    assert "MISSING make lint: no exit after 0.3 s\n" in result.stdout
+
+
+def test_a_submission_that_cannot_be_copied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("shutil.copytree", refuse)
+    with pytest.raises(GradeError) as error:
+        Sandbox(tmp_path, PYTHON, Limits())
+    assert str(error.value) == f"{tmp_path}: cannot copy: Permission denied"

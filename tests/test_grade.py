@@ -172,6 +172,23 @@ def test_a_readme_without_the_42_line(invoke: Invoke, tmp_path: Path) -> None:
     assert "MISSING README.md: the first line is not the italic 42 line: '# A-Maze-ing'\n" in stdout
 
 
+def test_the_program_runs_in_a_copy_with_a_clean_environment(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    folder = tmp_path / "s"
+    program = f"""\
+import os, sys
+facts = [sorted(os.environ), sys.stdin.read(), os.getcwd() == {str(folder)!r}]
+facts.append(os.environ["HOME"].startswith(os.path.dirname(os.getcwd())))
+if facts != [["HOME", "LANG", "PATH"], "", False, True] or os.environ["LANG"] != "C.UTF-8":
+    raise SystemExit(repr(facts))
+open("maze.txt", "w").write({TEXT!r})
+"""
+    _, stdout, _ = grade(invoke, submission(folder, program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["PASS    perfect-20x15"]
+    assert not (folder / "maze.txt").exists()
+
+
 # --- one fake per failure kind --------------------------------------------------------------
 
 CRASHES_ON_BROKEN = """\

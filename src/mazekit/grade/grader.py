@@ -124,8 +124,12 @@ class _Grader:
         return run_problem(run, limits, limits.timeout)
 
     def output(self, name: str) -> bytes | None:
+        """The file the program wrote, or None: none, not a regular file, or a symbolic link
+        (which could point anywhere the grader may read)."""
         path = self.box.work / name
-        return path.read_bytes() if path.is_file() else None
+        if path.is_symlink() or not path.is_file():
+            return None
+        return path.read_bytes()
 
     def case(self, case: Case) -> Outcome:
         if case.kind == "own":
@@ -134,6 +138,7 @@ class _Grader:
         self.box.write(config_name, config_text(case).encode())
         output = case.config.output_file
         self.box.remove(OUTPUT)
+        self.box.remove(Path(output).parts[0])  # a folder an earlier run made for it, too
         if case.kind == "broken":
             self.box.write(OUTPUT, PREVIOUS_OUTPUT)
         if case.name == "output-unwritable":

@@ -458,6 +458,12 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
         "",
         f"Error: {folder}: no entry script main.py\n",
     )
+    (tmp_path / "outside.py").write_text("")
+    assert grade(invoke, folder, "--entry", "../outside.py") == (
+        2,
+        "",
+        f"Error: {folder}: no entry script ../outside.py\n",
+    )
     assert grade(invoke, folder, python="no-such-python") == (
         2,
         "",

@@ -230,7 +230,8 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
     if not root.is_dir():
         reason = "not a folder" if root.exists() else "no such folder"
         raise GradeError(reason, name)
-    if not (root / options.entry).is_file():
+    inside = not os.path.isabs(options.entry) and ".." not in Path(options.entry).parts
+    if not inside or not (root / options.entry).is_file():
         raise GradeError(f"no entry script {options.entry}", name)
     python = resolve_python(options.python)
     first = Sandbox(root, python, options.limits)

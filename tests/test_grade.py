@@ -304,6 +304,12 @@ def test_a_huge_file_is_cut_by_the_file_size_limit(invoke: Invoke, tmp_path: Pat
     assert verdict_lines(stdout) == ["CRASH   perfect-20x15: OSError: [Errno 27] File too large"]
 
 
+def test_a_memory_hog_meets_the_address_space_limit(invoke: Invoke, tmp_path: Path) -> None:
+    program = "hog = bytearray(3 * 2**30)\n"  # 3 GiB, over the 2 GiB limit
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: MemoryError"]
+
+
 def test_a_signal_is_a_crash(invoke: Invoke, tmp_path: Path) -> None:
     program = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")

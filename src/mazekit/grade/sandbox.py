@@ -269,7 +269,7 @@ class Sandbox:
                     stdin=subprocess.DEVNULL,
                     stdout=stdout,
                     stderr=stderr,
-                    process_group=0,
+                    start_new_session=True,  # its own group (and no terminal); 3.10 too
                     close_fds=True,
                     user=uid,
                     group=gid,

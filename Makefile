@@ -1,20 +1,35 @@
 # Two commands matter: `make run` and `make test`. Both work on a fresh clone
 # with nothing but python3: they create .venv and install what they need.
+# `make run` installs mazekit with its runtime dependencies only (click, numpy, pillow);
+# `make test` adds the test tools, `make lint` the linters (pyproject.toml's extras).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-dev
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench docs clean
+.PHONY: run test test-thorough lint bench docs clean
 
-$(STAMP): pyproject.toml
+$(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
+
+$(RUN_STAMP): pyproject.toml | $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(VENV)/.created
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(VENV)/.created
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $@
 
 # The main job, on the subject's config: generate, check, solve, draw.
-run: $(STAMP)
+run: $(RUN_STAMP)
 	$(BIN)/mazekit generate samples/config.txt -v
 	$(BIN)/mazekit validate --config samples/config.txt maze.txt
 	$(BIN)/mazekit solve maze.txt | $(BIN)/mazekit validate --config samples/config.txt
@@ -23,23 +38,29 @@ run: $(STAMP)
 	@echo "maze.png and board.png written; the maze as text:"
 	$(BIN)/mazekit render maze.txt --charset unicode
 
-test: $(STAMP)
+# Hypothesis runs its "quick" profile here (tests/conftest.py); test-thorough tries ~25 times
+# more examples per property (minutes, not seconds).
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
-lint: $(STAMP)
+test-thorough: $(TEST_STAMP)
+	$(BIN)/python -m pytest -q --hypothesis-profile thorough
+
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
+	$(BIN)/lint-imports
 
 # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
 # and the start-up figures would measure the compiler, not mazekit.
-bench: $(STAMP)
+bench: $(RUN_STAMP)
 	$(BIN)/python -m compileall -q src
 	$(BIN)/python bench/run.py
 
 # The README's pictures, drawn by mazekit itself from a sample.
 DOCS_MAZE := samples/valid-20x15-perfect.txt
-docs: $(STAMP)
+docs: $(RUN_STAMP)
 	mkdir -p docs
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.png
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg

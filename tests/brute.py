@@ -84,10 +84,11 @@ def grid_loops(maze: Maze) -> int:
     return loops
 
 
-def dead_ends(maze: Maze) -> tuple[set[Cell], set[Cell]]:
+def dead_ends(maze: Maze, pattern: set[Cell] | None = None) -> tuple[set[Cell], set[Cell]]:
     """(real, enclosed): reachable non-"42" cells with one open wall; enclosed when every
-    closed wall faces the border or a "42" cell."""
-    pattern = set(pattern_cells(maze.width, maze.height))
+    closed wall faces the border or a "42" cell (``pattern``: the "42" unless given)."""
+    if pattern is None:
+        pattern = set(pattern_cells(maze.width, maze.height))
     real, enclosed = set(), set()
     for cell in reachable(maze) - pattern:
         if len(neighbours(maze, cell)) != 1:

@@ -2,14 +2,44 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 import numpy as np
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, settings
 
 from mazekit.cli import cli
 from mazekit.model import Maze
+
+# Hypothesis profiles: "quick" for `make test` (few examples per property, so the whole suite
+# stays well under a minute on two cores) and "thorough" for `make test-thorough` (many more).
+# Tests set no example counts of their own; --hypothesis-profile or HYPOTHESIS_PROFILE picks one.
+settings.register_profile(
+    "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the profile once per run: --hypothesis-profile, else $HYPOTHESIS_PROFILE, else
+    quick. Not at import: test modules import this file again as tests.conftest."""
+    chosen = config.getoption("--hypothesis-profile", default=None)
+    settings.load_profile(chosen or os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """``--update-golden``: rewrite the expected files of tests/golden from today's output."""
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite stdout, stderr and exit of every golden case (tests/golden/README.md)",
+    )
+
 
 # 4 x 2: east along the top row, south, west along the bottom row.
 SMALL_MAZE = "D553\nD556\n\n0,0\n0,1\nEEESWWW\n"

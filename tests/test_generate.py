@@ -10,7 +10,7 @@ from collections import deque
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import pattern
@@ -99,7 +99,6 @@ def _too_small_for_loops(width: int, height: int) -> bool:
 # --- the main property -----------------------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
 @given(
     width=st.integers(1, 60),
     height=st.integers(1, 60),

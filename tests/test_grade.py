@@ -262,7 +262,8 @@ open("maze.txt", "w").write({TEXT!r})
         ),
         (
             writes(with_walls("42")),
-            'maze.txt:6:11: pattern: cell (10,5) of the "42" pattern is D, not F (and 1 more violation)',
+            'maze.txt:6:11: pattern: cell (10,5) of the "42" must have all four walls closed (F), '
+            "but its E wall is open (D) (and 1 more violation)",
         ),
         ("print('done')\n", "wrote no output file maze.txt"),
     ],
@@ -309,6 +310,12 @@ def test_a_memory_hog_meets_the_address_space_limit(invoke: Invoke, tmp_path: Pa
     program = "hog = bytearray(3 * 2**30)\n"  # 3 GiB, over the 2 GiB limit
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
     assert verdict_lines(stdout) == ["CRASH   perfect-20x15: MemoryError"]
+
+
+def test_control_characters_from_the_program_are_escaped(invoke: Invoke, tmp_path: Path) -> None:
+    program = "raise RuntimeError('\\x1b[2J gone')\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: RuntimeError: \\x1b[2J gone"]
 
 
 def test_a_signal_is_a_crash(invoke: Invoke, tmp_path: Path) -> None:

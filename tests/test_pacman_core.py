@@ -1,4 +1,4 @@
-"""mazekit.pacman: real and enclosed dead ends, and braiding under the board's constraints."""
+"""Real and enclosed dead ends (board, analysis), and braiding under the board's constraints."""
 
 from __future__ import annotations
 
@@ -6,21 +6,17 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import pattern
+from mazekit.analysis import Analysis, dead_ends
+from mazekit.board import DeadEnds
+from mazekit.braid import braid, braid_walls
+from mazekit.errors import BoardError
 from mazekit.generators import ALGORITHMS, generate
 from mazekit.model import ALL_WALLS, Maze
-from mazekit.pacman import (
-    BoardError,
-    DeadEnds,
-    braid,
-    braid_walls,
-    count_loops,
-    dead_ends,
-    pacmanize,
-)
+from mazekit.pacman import pacmanize
 from mazekit.rng import make_rng
 from mazekit.rules import validate
 from mazekit.textformat import dump
@@ -61,6 +57,11 @@ def test_unreachable_cells_are_not_dead_ends() -> None:
     assert dead_ends(maze) == DeadEnds(real=((1, 0),), enclosed=((0, 0),))
 
 
+def count_loops(maze: Maze) -> int:
+    """Independent loops among the cells reachable from the entry."""
+    return Analysis(maze).loops
+
+
 def test_count_loops() -> None:
     walls = closed_grid(2, 3)
     for x, y, letter in ((0, 0, "E"), (0, 0, "S"), (1, 0, "S"), (0, 1, "E"), (0, 1, "S")):
@@ -81,7 +82,6 @@ def _border_and_pattern_walls(maze: Maze) -> np.ndarray:
     return keep
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     width=st.integers(3, 30),
     height=st.integers(3, 30),
@@ -147,7 +147,7 @@ def test_braid_swaps_a_wall_rather_than_make_a_3x3_open_area() -> None:
 def test_braid_opens_extra_walls_for_loops() -> None:
     maze = serpentine(6, 2)  # two dead ends, no loop
     board = braid(maze, max_dead_ends=2, min_loops=2)
-    assert np.array_equal(board.walls, braid_walls(maze.walls, maze.entry, min_loops=2))
+    assert np.array_equal(board.walls, braid_walls(Analysis(maze), min_loops=2))
     assert count_loops(board) == 2
     assert validate(board).valid
 
@@ -187,7 +187,6 @@ FOUND = re.compile(
 )
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     width=st.integers(3, 6),
     height=st.integers(3, 5),

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
-from mazekit.errors import ConfigError
+from mazekit.errors import BoardError, ConfigError, InvalidMazeError
 from mazekit.generators import ALGORITHMS, generate
-from mazekit.pacman import BoardError, InvalidMazeError, pacmanize
+from mazekit.pacman import pacmanize
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse
 from tests import brute
@@ -103,8 +103,8 @@ def test_its_own_output_is_a_fixed_point(invoke: Invoke) -> None:
         ),
         (
             lambda m: setattr(m, "entry", (6, 5)),
-            '<stdin>:17:1: not a valid maze: entry-exit: entry (6,5) lies on the "42" pattern '
-            "(and 282 more violations: mazekit validate lists them)",
+            '<stdin>:17:1: not a valid maze: entry-exit: entry (6,5) lies on the "42" pattern: '
+            "connectivity and the path cannot be checked from it",
         ),
     ],
 )
@@ -122,8 +122,8 @@ def test_a_sample_that_breaks_rules_is_named(invoke: Invoke) -> None:
     result = invoke(["pacmanize", str(sample)])
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
-        f"Error: {sample}:1:14: not a valid maze: connectivity: cell (13,0) is not reachable "
-        "from the entry (0,0)\n"
+        f"Error: {sample}:1:14: not a valid maze: connectivity: cell (13,0) is fully closed (F) "
+        'but is not part of the "42", so it cannot be reached from the entry (0,0)\n'
     )
     room = SAMPLES / "invalid-open-area-3x3-room.txt"
     assert invoke(["pacmanize", str(room)]).stderr == (
@@ -246,15 +246,12 @@ def test_an_existing_output_is_untouched_on_error(invoke: Invoke, tmp_path: Path
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (
-            ["--max-dead-ends", "-1"],
-            "Invalid value for '--max-dead-ends': -1 is not in the range x>=0.",
-        ),
-        (
-            ["--min-loops", "x"],
-            "Invalid value for '--min-loops': 'x' is not a valid integer range.",
-        ),
-        (["--seed", "1.5"], "Invalid value for '--seed': '1.5' is not a valid integer."),
+        (["--max-dead-ends", "-1"], "--max-dead-ends must be a non-negative integer, got '-1'"),
+        (["--min-loops", "x"], "--min-loops must be a non-negative integer, got 'x'"),
+        (["--seed", "1.5"], "--seed must be an integer, got '1.5'"),
+        # the config's reader: Python's int() would take these, mazekit takes ASCII digits only
+        (["--seed", "1_000"], "--seed must be an integer, got '1_000'"),
+        (["--min-loops", "+2"], "--min-loops must be a non-negative integer, got '+2'"),
     ],
 )
 def test_usage_errors_exit_2(invoke: Invoke, args: list[str], fragment: str) -> None:
@@ -294,7 +291,6 @@ def test_api_errors() -> None:
         pacmanize(serpentine(6, 1))
 
 
-@settings(max_examples=40, deadline=None)
 @given(
     width=st.integers(2, 24),
     height=st.integers(2, 24),

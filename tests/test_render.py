@@ -11,10 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
+from mazekit.analysis import dead_ends
 from mazekit.drawing import RenderOptions, build_scene, render_bytes
 from mazekit.drawing.png import rasterize
 from mazekit.drawing.scene import Geometry
@@ -23,7 +24,6 @@ from mazekit.drawing.text import render_text
 from mazekit.drawing.theme import THEMES, Ink, parse_color
 from mazekit.errors import ConfigError, MazeError, NoPathError, TooLargeError
 from mazekit.model import Maze
-from mazekit.pacman import dead_ends
 from mazekit.rules import validate
 from mazekit.search import shortest_path
 from mazekit.textformat import parse, read
@@ -226,7 +226,6 @@ def drawable(draw: st.DrawFn) -> tuple[Maze, RenderOptions]:
     return Maze(walls, entry, exit_, shortest_path(walls, entry, exit_) or ""), options
 
 
-@settings(max_examples=60, deadline=None)
 @given(drawable())
 def test_png_and_svg_agree_and_text_has_its_shape(case: tuple[Maze, RenderOptions]) -> None:
     maze, options = case

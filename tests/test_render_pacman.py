@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 from mazekit.drawing import RenderOptions, build_scene, render_bytes
 from mazekit.drawing.png import rasterize
@@ -151,7 +151,6 @@ def test_svg_paints_exactly_the_png_pixels(options: RenderOptions) -> None:
         assert (np.array(colours, dtype=object)[svg_image] == png_colours).all()
 
 
-@settings(max_examples=40, deadline=None)
 @given(drawable())
 def test_png_and_svg_agree_on_any_grid(case: tuple[Maze, RenderOptions]) -> None:
     maze, options = case

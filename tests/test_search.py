@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit.search import (
@@ -15,8 +15,8 @@ from mazekit.search import (
     distances,
     open_bits,
     shortest_path,
-    walk,
 )
+from mazekit.solvers.paths import cells_of
 
 
 @st.composite
@@ -46,7 +46,6 @@ def reference_distances(walls: np.ndarray, start: tuple[int, int]) -> dict[tuple
     return seen
 
 
-@settings(max_examples=200)
 @given(grids(), st.data())
 def test_distances_match_a_reference_bfs(walls: np.ndarray, data: st.DataObject) -> None:
     height, width = walls.shape
@@ -61,14 +60,13 @@ def test_distances_match_a_reference_bfs(walls: np.ndarray, data: st.DataObject)
     path = shortest_path(walls, start, goal)
     if goal in expected:
         assert path is not None and len(path) == expected[goal]
-        cells = [start] + [there for _, _, there, _ in walk(start, path)]
+        cells = cells_of(start, path)
         assert cells[-1] == goal
         assert all(b in expected for b in cells)
     else:
         assert path is None
 
 
-@settings(max_examples=200)
 @given(grids())
 def test_component_labels_match_reachability(walls: np.ndarray) -> None:
     labels = component_labels(walls)

@@ -11,7 +11,7 @@ from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
@@ -19,7 +19,7 @@ from mazekit.errors import MazeError, NoPathError
 from mazekit.model import Maze
 from mazekit.rules import RULE_IDS, validate
 from mazekit.search import bfs_flat, distances, flat_open_bits
-from mazekit.solvers import ALGORITHMS, Grid, find_path, moves_mask, solve
+from mazekit.solvers import ALGORITHMS, SearchGrid, find_path, moves_mask, solve
 from mazekit.solvers.dead_end_fill import fill
 from tests.conftest import closed_grid, open_wall, serpentine
 from tests.solve_helpers import (
@@ -55,7 +55,6 @@ def small_mazes(draw: st.DrawFn) -> Maze:
 # --- brute force: length, tie-breaking, counting ---------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
 @given(small_mazes())
 def test_every_algorithm_returns_the_first_shortest_path_and_the_true_count(maze: Maze) -> None:
     expected = brute_force_shortest(maze, maze.entry, maze.exit)
@@ -68,7 +67,6 @@ def test_every_algorithm_returns_the_first_shortest_path_and_the_true_count(maze
         assert (solution.count, solution.path) == expected, name
 
 
-@settings(max_examples=150, deadline=None)
 @given(small_mazes(), st.sets(st.sampled_from("NESW"), min_size=1))
 def test_restricted_moves_match_brute_force(maze: Maze, letters: set[str]) -> None:
     moves = "".join(letter for letter in "NESW" if letter in letters)
@@ -82,14 +80,13 @@ def test_restricted_moves_match_brute_force(maze: Maze, letters: set[str]) -> No
     assert set(solution.path) <= letters
 
 
-@settings(max_examples=60, deadline=None)
 @given(small_mazes(), st.sets(st.sampled_from("NESW"), min_size=1))
 def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
     maze: Maze, letters: set[str]
 ) -> None:
     from mazekit.solvers.restricted import mark
 
-    grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
     moves = "".join(sorted(letters))
     found = mark(grid, grid.flat(maze.exit), moves_mask(moves))
     for y in range(maze.height):
@@ -100,7 +97,7 @@ def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
 
 
 def test_east_south_moves_in_an_open_grid_count_like_the_seed() -> None:
-    """Only right and down steps (shared/seeds/003): C(w + h - 2, w - 1) monotone paths."""
+    """Only right and down steps (specs/solve.md, --moves): C(w + h - 2, w - 1) monotone paths."""
     walls = np.zeros((6, 8), dtype=np.uint8)
     walls[0, :] |= 1
     walls[-1, :] |= 4
@@ -212,7 +209,7 @@ def test_visited_counts_on_a_comb() -> None:
 def test_dead_end_fill_leaves_exactly_the_path_of_a_perfect_maze() -> None:
     rng = random.Random(7)
     maze = tree_maze(rng, 30, 20)
-    grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
     start, goal = grid.flat(maze.entry), grid.flat(maze.exit)
     left, filled = fill(grid, (start, goal))
     on_path = {grid.flat(cell) for cell in find_path(maze).cells}
@@ -238,7 +235,6 @@ def test_start_equal_to_goal_gives_the_empty_path() -> None:
 # --- the shared BFS primitive ----------------------------------------------------------------
 
 
-@settings(max_examples=60, deadline=None)
 @given(small_mazes())
 def test_bfs_flat_matches_a_textbook_bfs(maze: Maze) -> None:
     width = maze.width

@@ -85,7 +85,8 @@ def test_at_most_20_lines_per_rule_then_a_count(invoke: Invoke) -> None:
         ),
         (
             lambda m: setattr(m, "entry", (9, 0)),
-            "<stdin>:4:1: entry-exit: entry (9,0) is outside the 4x2 grid",
+            "<stdin>:4:1: entry-exit: entry (9,0) is outside the 4x2 grid: connectivity and the "
+            "path cannot be checked from it",
         ),
         (
             lambda m: setattr(m, "exit", (0, 7)),
@@ -125,10 +126,12 @@ def test_entry_equal_to_exit(invoke: Invoke) -> None:
 
 def test_entry_on_the_42(invoke: Invoke) -> None:
     text = _edit(PERFECT_20x15, lambda m: setattr(m, "entry", (6, 5)))
-    lines = _lines(
-        invoke(["validate", "--skip", "path", "--skip", "connectivity"], input=text).stdout
-    )
-    assert lines[0] == '<stdin>:17:1: entry-exit: entry (6,5) lies on the "42" pattern'
+    lines = _lines(invoke(["validate"], input=text).stdout)
+    assert lines == [  # one root cause, not every cell of the maze unreachable
+        '<stdin>:17:1: entry-exit: entry (6,5) lies on the "42" pattern: connectivity and the '
+        "path cannot be checked from it",
+        "<stdin>: 1 violation (entry-exit 1)",
+    ]
 
 
 def test_pattern_cell_not_closed(invoke: Invoke) -> None:
@@ -137,7 +140,8 @@ def test_pattern_cell_not_closed(invoke: Invoke) -> None:
 
     result = invoke(["validate"], input=_edit(PERFECT_20x15, open_42))
     assert _lines(result.stdout) == [
-        '<stdin>:6:7: pattern: cell (6,5) of the "42" pattern is E, not F',
+        '<stdin>:6:7: pattern: cell (6,5) of the "42" must have all four walls closed (F), '
+        "but its N wall is open (E)",
         "<stdin>: 1 violation (pattern 1)",
     ]
 
@@ -162,13 +166,18 @@ def test_pattern_modes(invoke: Invoke) -> None:
 
 def test_any_mode_requires_unreachable_cells_to_be_closed(invoke: Invoke) -> None:
     maze = parse(PERFECT_20x15)
-    maze.walls[0, 0] = 15  # entry walled in: everything else unreachable, and not all F
-    maze.walls[0, 1] |= 8
+    maze.walls[0, 0], maze.walls[0, 1] = 13, 7  # the entry and (1,0): a room of two cells
     maze.walls[1, 0] |= 1
+    maze.walls[1, 1] |= 1
+    maze.walls[0, 2] |= 8
     lines = _lines(
         invoke(["validate", "--pattern", "any", "--skip", "path"], input=dump(maze)).stdout
     )
-    assert "<stdin>:1:2: connectivity: cell (1,0) is not reachable from the entry (0,0)" in lines
+    assert lines == [  # the "42" cells are F, so any mode exempts them; the rest is one region
+        "<stdin>:1:3: connectivity: a region of 280 cells is not reachable from the entry (0,0); "
+        "its first cell is (2,0)",
+        "<stdin>: 1 violation (connectivity 1)",
+    ]
 
 
 def test_connectivity_and_open_area_messages(invoke: Invoke) -> None:
@@ -186,9 +195,14 @@ def test_connectivity_and_open_area_messages(invoke: Invoke) -> None:
     open_wall(walls, 0, 0, "E")
     lines = _lines(invoke(["validate"], input=dump(Maze(walls, (0, 0), (1, 0), "E"))).stdout)
     assert lines == [
-        "<stdin>:1:3: connectivity: cell (2,0) is not reachable from the entry (0,0)",
+        '<stdin>:1:3: connectivity: cell (2,0) is fully closed (F) but is not part of the "42", '
+        "so it cannot be reached from the entry (0,0)",
         "<stdin>: 1 violation (connectivity 1)",
     ]
+    open_wall(walls, 1, 0, "E")
+    walls[0, 1] |= 2  # (2,0) open towards (1,0) on its side only: not F, still unreachable
+    lines = _lines(invoke(["validate"], input=dump(Maze(walls, (0, 0), (1, 0), "E"))).stdout)
+    assert "<stdin>:1:3: connectivity: cell (2,0) is not reachable from the entry (0,0)" in lines
 
 
 def test_path_longer_than_shortest(invoke: Invoke) -> None:
@@ -252,11 +266,11 @@ def test_perfect_config_turns_on_the_perfect_rule(invoke: Invoke, tmp_path: Path
     assert "perfect" in result.stdout.splitlines()[-1]
 
 
-def test_bad_config_is_fatal(invoke: Invoke, tmp_path: Path) -> None:
+def test_a_bad_config_is_a_problem_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     config = tmp_path / "config.txt"
     config.write_text("WIDTH=20\n")
     result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == (
         f"Error: {config}: missing mandatory keys HEIGHT, ENTRY, EXIT, OUTPUT_FILE, PERFECT\n"
@@ -265,7 +279,7 @@ def test_bad_config_is_fatal(invoke: Invoke, tmp_path: Path) -> None:
 
 def test_a_config_path_that_is_a_directory_cannot_be_read(invoke: Invoke, tmp_path: Path) -> None:
     result = invoke(["validate", "--config", str(tmp_path)], input=SMALL_MAZE)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stdout == ""
     assert result.stderr == f"Error: {tmp_path}: cannot read: Is a directory\n"
 
@@ -274,7 +288,7 @@ def test_config_numbers_are_ascii_digits_only(invoke: Invoke, tmp_path: Path) ->
     config = tmp_path / "config.txt"
     config.write_text("WIDTH=+4\nHEIGHT=2\nENTRY=0,0\nEXIT=0,1\nOUTPUT_FILE=m.txt\nPERFECT=True\n")
     result = invoke(["validate", "--config", str(config)], input=SMALL_MAZE)
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr == f"Error: {config}: WIDTH must be a positive integer, got '+4'\n"
 
 
@@ -320,14 +334,24 @@ def test_malformed_path_line_is_a_format_problem_only(invoke: Invoke) -> None:
 def test_several_files_one_unreadable(invoke: Invoke, tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text(SMALL_MAZE)
-    missing = tmp_path / "missing.txt"
-    result = invoke(["validate", str(good), str(missing), str(tmp_path)])
+    locked = tmp_path / "locked.txt"
+    locked.symlink_to(locked)  # a loop of links: it exists, but cannot be read
+    result = invoke(["validate", str(good), str(locked)])
     assert result.exit_code == 1
-    assert _lines(result.stdout) == [f"{good}: ok", "3 files: 1 ok, 2 invalid"]
+    assert _lines(result.stdout) == [f"{good}: ok", "2 files: 1 ok, 1 invalid"]
     assert _lines(result.stderr) == [
-        f"Error: {missing}: cannot read: No such file or directory",
-        f"Error: {tmp_path}: cannot read: Is a directory",
+        f"Error: {locked}: cannot read: Too many levels of symbolic links",
     ]
+
+
+def test_a_path_that_names_nothing_is_a_problem_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text(SMALL_MAZE)
+    missing = tmp_path / "missing.txt"
+    result = invoke(["validate", str(good), str(missing)])
+    assert result.exit_code == 2  # a typo of the grader, not a bad submission
+    assert _lines(result.stdout) == [f"{good}: ok", "2 files: 1 ok, 0 invalid, 1 not found"]
+    assert result.stderr == f"Error: {missing}: cannot read: No such file or directory\n"
 
 
 def test_json_report(invoke: Invoke, tmp_path: Path) -> None:
@@ -336,15 +360,18 @@ def test_json_report(invoke: Invoke, tmp_path: Path) -> None:
         _edit(SMALL_MAZE, lambda m: m.walls.__setitem__((1, 3), m.walls[1, 3] & ~np.uint8(2)))
     )
     result = invoke(["validate", "--format", "json", str(bad), str(tmp_path / "none.txt")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     document = json.loads(result.stdout)
     assert document == {
+        "schema_version": 1,
         "valid": False,
+        "error": f"{tmp_path / 'none.txt'}: cannot read: No such file or directory",
         "files": [
             {
                 "file": str(bad),
                 "valid": False,
                 "error": None,
+                "counts": {"border": 1},
                 "violations": [
                     {
                         "rule": "border",
@@ -360,10 +387,12 @@ def test_json_report(invoke: Invoke, tmp_path: Path) -> None:
                 "file": str(tmp_path / "none.txt"),
                 "valid": False,
                 "error": "cannot read: No such file or directory",
+                "counts": {},
                 "violations": [],
                 "omitted": {},
             },
         ],
+        "totals": {"files": 2, "valid": 0, "invalid": 2, "violations": {"border": 1}},
     }
 
 
@@ -402,7 +431,10 @@ def test_help_lists_every_rule_and_an_example(invoke: Invoke) -> None:
             b"D553\nD556\n\n0.5,0\n0,1\n\n",
             "<stdin>:4:1: format: entry must be two non-negative integers x,y, got '0.5,0'",
         ),
-        (b"D553\nD556\n", "<stdin>:3:1: format: missing the empty line after the grid"),
+        (
+            b"D553\nD556\n",
+            "<stdin>:2:5: format: the file ends after the grid: no entry, exit or path lines",
+        ),
         (b"\n\n", "<stdin>:1:1: format: no grid rows: the file must start with the grid"),
     ],
 )
@@ -427,6 +459,9 @@ def test_any_mode_refuses_an_entry_on_a_closed_cell(invoke: Invoke) -> None:
     maze.entry = (6, 5)  # a cell of the "42": fully closed, so a pattern cell in any mode too
     args = ["validate", "--pattern", "any", "--skip", "path", "--skip", "connectivity"]
     lines = _lines(invoke(args, input=dump(maze)).stdout)
-    assert lines[0] == '<stdin>:17:1: entry-exit: entry (6,5) lies on the "42" pattern'
+    assert lines[0] == (
+        '<stdin>:17:1: entry-exit: entry (6,5) lies on the "42" pattern: connectivity and the '
+        "path cannot be checked from it"
+    )
     none_mode = ["validate", "--pattern", "none", "--skip", "path", "--skip", "connectivity"]
     assert invoke(none_mode, input=dump(maze)).exit_code == 0

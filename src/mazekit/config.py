@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import pattern as glyph
-from .errors import ConfigError
+from .errors import ConfigError, printable
 from .model import Cell
 from .textformat import MAX_CELLS
 
@@ -74,7 +74,8 @@ class Config:
 
 
 def _cut(text: str) -> str:
-    return f"{text[:ECHO_LIMIT]}..." if len(text) > ECHO_LIMIT else text
+    """A value as messages quote it: at most ECHO_LIMIT characters, control bytes escaped."""
+    return printable(f"{text[:ECHO_LIMIT]}..." if len(text) > ECHO_LIMIT else text)
 
 
 def _excerpt(text: str) -> str:
@@ -145,7 +146,7 @@ def parse_size(name: str, text: str, source: str | None = None) -> int:
 
     Spaces around the number are ignored, as around every value of a config file.
     """
-    value = _integer(text.strip())
+    value = _integer(text.strip(_BLANKS))
     if value is None:
         raise ConfigError(f"{name} must be a positive integer, got {_excerpt(text)}", source)
     return check_size(name, value, _excerpt(text), source)
@@ -153,7 +154,7 @@ def parse_size(name: str, text: str, source: str | None = None) -> int:
 
 def parse_count(name: str, text: str, source: str | None = None) -> int:
     """MAX_DEAD_ENDS (or ``--max-dead-ends``) from its text."""
-    value = _integer(text.strip())
+    value = _integer(text.strip(_BLANKS))
     if value is None:
         raise ConfigError(f"{name} must be a non-negative integer, got {_excerpt(text)}", source)
     return check_count(name, value, _excerpt(text), source)
@@ -161,7 +162,7 @@ def parse_count(name: str, text: str, source: str | None = None) -> int:
 
 def parse_seed(name: str, text: str, source: str | None = None) -> int:
     """SEED (or ``--seed``) from its text: ASCII digits, with a leading ``-`` allowed."""
-    value = _integer(text.strip(), signed=True)
+    value = _integer(text.strip(_BLANKS), signed=True)
     if value is None:
         raise ConfigError(f"{name} must be an integer, got {_excerpt(text)}", source)
     return check_seed(name, value, _excerpt(text), source)
@@ -173,7 +174,7 @@ def parse_cell(name: str, text: str, source: str | None = None) -> Cell:
     Whether the cell lies inside the grid is checked later (check_geometry), against the final
     size; a coordinate of more than MAX_DIGITS digits lies outside every grid, and says so here.
     """
-    parts = [_integer(part.strip(), signed=True) for part in text.split(",")]
+    parts = [_integer(part.strip(_BLANKS), signed=True) for part in text.split(",")]
     if len(parts) != 2 or parts[0] is None or parts[1] is None:
         raise ConfigError(f"{name} must be two integers x,y, got {_excerpt(text)}", source)
     x, y = parts[0], parts[1]
@@ -182,22 +183,34 @@ def parse_cell(name: str, text: str, source: str | None = None) -> Cell:
     return x, y
 
 
+# Spaces and tabs around keys and values are tolerated; other control characters are content.
+_BLANKS = " \t"
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of a config file: they end at LF (or CRLF) only, never at a form feed,
+    vertical tab, NEL or U+2028, which str.splitlines would also split on."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
 def parse_config(text: str, source: str = "config") -> Config:
     """Parse the text of a config file; ConfigError (naming ``source``) on the first problem."""
     values: dict[str, str] = {}
     first_line: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+    for number, raw in enumerate(_lines(text), start=1):
+        line = raw.strip(_BLANKS)
         if not line or line.startswith("#"):
             continue
         if "=" not in line:
             raise ConfigError(f"line {number}: expected KEY=VALUE, got {_excerpt(line)}", source)
         key, _, value = line.partition("=")
-        key = key.strip().upper()
+        key = key.strip(_BLANKS).upper()
         if key not in KNOWN_KEYS:
             raise ConfigError(
-                f"line {number}: unknown key {_excerpt(key.strip())} "
-                f"(known keys: {', '.join(KNOWN_KEYS)})",
+                f"line {number}: unknown key {_excerpt(key)} (known keys: {', '.join(KNOWN_KEYS)})",
                 source,
             )
         if key in values:
@@ -205,8 +218,14 @@ def parse_config(text: str, source: str = "config") -> Config:
                 f"line {number}: duplicate key {key} (first set on line {first_line[key]})",
                 source,
             )
-        values[key] = value.strip()
+        values[key] = value.strip(_BLANKS)
         first_line[key] = number
+        if key == "OUTPUT_FILE" and "\0" in values[key]:
+            raise ConfigError(
+                f"line {number}: OUTPUT_FILE must not contain a NUL byte, "
+                f"got {_excerpt(values[key])}",
+                source,
+            )
     missing = [key for key in MANDATORY_KEYS if key not in values]
     if missing:
         plural = "s" if len(missing) > 1 else ""

@@ -8,22 +8,47 @@ from __future__ import annotations
 from enum import IntEnum
 
 __all__ = [
+    "BoardError",
     "ConfigError",
     "ExitStatus",
     "FormatError",
+    "InvalidMazeError",
     "MazeError",
     "NoPathError",
     "PlacedError",
     "TooLargeError",
+    "printable",
 ]
+
+
+def printable(text: str) -> str:
+    r"""``text`` safe to show: control and other unprintable characters as Python escapes.
+
+    ``\x00``, ``\t``, ``\x1b``, ``\u2028``...; a byte that was not UTF-8 (a file name read
+    with surrogateescape) as ``\xff``. Backslashes are kept as they are, so applying it twice
+    changes nothing: messages built from escaped parts can be escaped again safely.
+    """
+    if text.isprintable():
+        return text
+    shown: list[str] = []
+    for char in text:
+        code = ord(char)
+        if char.isprintable():
+            shown.append(char)
+        elif 0xDC80 <= code <= 0xDCFF:  # surrogateescape: the undecodable byte itself
+            shown.append(f"\\x{code - 0xDC00:02x}")
+        else:
+            shown.append(repr(char)[1:-1])
+    return "".join(shown)
 
 
 class ExitStatus(IntEnum):
     """Process exit codes, the same for every command."""
 
     OK = 0
-    INVALID = 1  # malformed input, rule violation, bad config, unreadable file
-    USAGE = 2  # click's own usage errors
+    INVALID = 1  # a problem of the input: malformed, invalid, unreadable, an impossible request
+    USAGE = 2  # a problem of the run: usage, the grader's own --config, no such input, a bug
+    RUN = 2  # the same code, named for what validate means by it (specs/errors.md)
     INTERRUPTED = 130  # Ctrl-C
 
 
@@ -35,8 +60,14 @@ class MazeError(Exception):
         self.message = message
         self.source = source
 
+    @property
+    def detail(self) -> str:
+        """The text after ``<source>: ``: the message, with its place when it has one."""
+        return self.message
+
     def __str__(self) -> str:
-        return f"{self.source}: {self.message}" if self.source else self.message
+        """``<source>: <detail>``, control characters and undecodable bytes escaped."""
+        return printable(f"{self.source}: {self.detail}" if self.source else self.detail)
 
 
 class PlacedError(MazeError):
@@ -47,9 +78,12 @@ class PlacedError(MazeError):
         self.line = line
         self.column = column
 
+    @property
+    def detail(self) -> str:
+        return f"{self.line}:{self.column}: {self.message}"
+
     def __str__(self) -> str:
-        where = f"{self.line}:{self.column}: {self.message}"
-        return f"{self.source}:{where}" if self.source else where
+        return printable(f"{self.source}:{self.detail}" if self.source else self.detail)
 
 
 class FormatError(PlacedError):
@@ -66,3 +100,11 @@ class NoPathError(MazeError):
 
 class TooLargeError(MazeError):
     """A request that would need more memory or time than mazekit allows."""
+
+
+class BoardError(MazeError):
+    """A maze that cannot be braided into a board within the limits asked for."""
+
+
+class InvalidMazeError(PlacedError):
+    """A maze that breaks a rule of validate, so it cannot be made a board; names the first."""

@@ -1,7 +1,7 @@
 """The measures a reviewer wants of a maze, and one verdict: the core of ``mazekit stats``.
 
-specs/stats.md defines each measure. Everything is whole-grid numpy work over the shared facts
-of mazekit.rules.Context (passages, components, reachable cells, dead ends), except the two
+specs/stats.md defines each measure. Everything is whole-grid numpy work over the facts of one
+mazekit.analysis.Analysis (passages, components, loops, degrees, dead ends), except the two
 walks that must be sequential: the shortest path (mazekit.search) and the peeling of dead-end
 branches, a linear queue. The module is not named ``stats`` so that ``mazekit.stats`` stays
 the function once it is loaded.
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from .model import EAST, NORTH, SOUTH, WEST, Maze
-from .rules import Context, check_coherence, check_key_cells, check_loops, validate
-from .search import UNREACHED, distance_between, open_bits
+from .analysis import PATTERN_MODES, Analysis, PatternMode
+from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Maze
+from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
+from .search import UNREACHED, distance_between
 
 __all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
 
@@ -30,8 +30,6 @@ VERDICTS: tuple[str, ...] = (
     "PACMAN-USABLE",
     "PACMAN-ARCADE",
 )
-
-_DEGREE = np.array([bin(n).count("1") for n in range(16)], dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -50,8 +48,8 @@ class Stats:
     four_way: int
     straight: int
     turning: int
-    longest_branch: int
-    path_length: int | None
+    longest_dead_end_branch: int
+    shortest_path: int | None
     tortuosity: float | None
     perfect: bool
     verdict: str
@@ -61,6 +59,16 @@ class Stats:
     def cells(self) -> int:
         """W x H."""
         return self.width * self.height
+
+    @property
+    def longest_branch(self) -> int:
+        """The name of ``longest_dead_end_branch`` before 0.2 (the JSON key is the new one)."""
+        return self.longest_dead_end_branch
+
+    @property
+    def path_length(self) -> int | None:
+        """The name of ``shortest_path`` before 0.2 (the JSON key is the new one)."""
+        return self.shortest_path
 
     @property
     def junction_share(self) -> float:
@@ -83,8 +91,8 @@ class Stats:
             "dead_ends": {"real": self.real_dead_ends, "enclosed": self.enclosed_dead_ends},
             "junctions": {"three_way": self.three_way, "four_way": self.four_way, "share": share},
             "corridors": {"straight": self.straight, "turning": self.turning},
-            "longest_dead_end_branch": self.longest_branch,
-            "shortest_path": self.path_length,
+            "longest_dead_end_branch": self.longest_dead_end_branch,
+            "shortest_path": self.shortest_path,
             "tortuosity": tortuosity,
             "perfect": self.perfect,
             "verdict": self.verdict,
@@ -92,17 +100,16 @@ class Stats:
         }
 
 
-def longest_branch(
-    moves: npt.NDArray[np.uint8], reach: npt.NDArray[np.bool_], pins: list[int]
-) -> int:
+def longest_branch(facts: Analysis, pins: list[int]) -> int:
     """Cells of the longest dead-end branch: peel leaves level by level, never a pinned cell.
 
     A reachable cell with one open wall is a leaf; removing it may make its neighbour one. A
     cell's level is one more than the highest level of the cells peeled into it, so the last
     cell of a branch peeled has the branch's depth. One queue pass: linear in the cells.
     """
+    moves = facts.moves
     width = moves.shape[1]
-    degree = np.where(reach, _DEGREE[moves], 0).astype(np.uint8).ravel()
+    degree = facts.degree.ravel()
     leaves = np.flatnonzero(degree == 1)
     left = bytearray(degree.tobytes())
     for pin in pins:
@@ -141,26 +148,27 @@ def longest_branch(
     return deepest
 
 
-def stats(maze: Maze) -> Stats:
-    """Measure ``maze`` (specs/stats.md) and give the first verdict of VERDICTS that applies."""
-    ctx = Context(maze)
+def stats(maze: Maze, *, pattern: PatternMode = "strict") -> Stats:
+    """Measure ``maze`` (specs/stats.md) and give the first verdict of VERDICTS that applies.
+
+    ``pattern`` says where the "42" is looked for, as validate's ``--pattern``; the measures
+    take the cells as they are: only the fully closed cells of that "42" count as pattern.
+    """
+    if pattern not in PATTERN_MODES:
+        raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
+    mask = Analysis(maze, pattern).pattern & (maze.walls == ALL_WALLS)
+    ctx = Context(maze, pattern, pattern_mask=mask)
     walls = maze.walls
     width, height = maze.width, maze.height
-    reach, pattern = ctx.reachable, ctx.pattern
-    east, south = ctx.passages
-    labels = ctx.labels.ravel()
-    components = int((labels == np.arange(labels.size)).sum())
-    loops = int(east.sum()) + int(south.sum()) - labels.size + components
-
-    moves = open_bits(walls)
-    degree = np.where(reach, _DEGREE[moves], 0)
+    reach, closed_42 = ctx.reachable, ctx.pattern
+    moves, degree = ctx.moves, ctx.degree
     straight_bits = (moves == (NORTH | SOUTH)) | (moves == (EAST | WEST))
     corridor = degree == 2
     real, enclosed = ctx.dead_ends
 
     pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
     pins = [pin for pin in pins if reach.flat[pin]]
-    branch = longest_branch(moves, reach, pins)
+    branch = longest_branch(ctx, pins)
 
     path_length: int | None = None
     tortuosity: float | None = None
@@ -173,7 +181,7 @@ def stats(maze: Maze) -> Stats:
 
     incoherent = check_coherence(ctx, 0)[1]
     reachable_cells = int(reach.sum())
-    connected = not bool((~reach & ~pattern).any())
+    connected = not bool((~reach & ~closed_42).any())
     perfect = ctx.entry_ok and connected and ctx.loops == 0
     real_count = int(real.sum())
     verdict, reason = _verdict(ctx, incoherent, reachable_cells, connected, real_count)
@@ -181,17 +189,17 @@ def stats(maze: Maze) -> Stats:
         width=width,
         height=height,
         reachable_cells=reachable_cells,
-        pattern_cells=int(pattern.sum()),
+        pattern_cells=int(closed_42.sum()),
         incoherent_walls=incoherent,
-        loops=loops,
+        loops=ctx.all_loops,
         real_dead_ends=real_count,
         enclosed_dead_ends=int(enclosed.sum()),
         three_way=int((degree == 3).sum()),
         four_way=int((degree == 4).sum()),
         straight=int((corridor & straight_bits).sum()),
         turning=int((corridor & ~straight_bits).sum()),
-        longest_branch=branch,
-        path_length=path_length,
+        longest_dead_end_branch=branch,
+        shortest_path=path_length,
         tortuosity=tortuosity,
         perfect=perfect,
         verdict=verdict,
@@ -217,7 +225,7 @@ def _verdict(
     if ctx.loops == 0:
         return "PERFECT", None
     reasons: list[str] = []
-    report = validate(ctx.maze, skip=("path",), limit=1)  # rule 1 of a board: a valid maze
+    report = evaluate(ctx, skip=("path",), limit=1)  # rule 1 of a board: a valid maze
     if not report.valid:
         first = report.violations[0]
         reasons.append(f"{first.rule}: {first.message}")

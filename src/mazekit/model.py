@@ -16,8 +16,12 @@ __all__ = [
     "ALL_WALLS",
     "BY_BIT",
     "BY_LETTER",
+    "DEGREE",
     "DIRECTIONS",
     "EAST",
+    "LETTER_BIT",
+    "LETTER_DX",
+    "LETTER_DY",
     "NORTH",
     "SOUTH",
     "WEST",
@@ -53,6 +57,21 @@ DIRECTIONS: tuple[Direction, ...] = (
 )
 BY_LETTER: dict[str, Direction] = {d.letter: d for d in DIRECTIONS}
 BY_BIT: dict[int, Direction] = {d.bit: d for d in DIRECTIONS}
+# Per set of wall bits 0..15, how many are set: a cell's degree from its open bits. The one
+# popcount table of mazekit (index it with an array, or with an int for one cell).
+DEGREE: npt.NDArray[np.uint8] = np.array([bin(n).count("1") for n in range(16)], dtype=np.uint8)
+
+
+def _by_letter(field: str) -> npt.NDArray[np.int32]:
+    """Per byte, the ``field`` of the direction whose path letter it is; 0 for any other."""
+    table = np.zeros(256, dtype=np.int32)
+    for direction in DIRECTIONS:
+        table[ord(direction.letter)] = getattr(direction, field)
+    return table
+
+
+# The direction table again, indexed by a path letter's byte: for whole-path numpy work.
+LETTER_DX, LETTER_DY, LETTER_BIT = (_by_letter(name) for name in ("dx", "dy", "bit"))
 
 
 @dataclass(eq=False)

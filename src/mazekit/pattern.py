@@ -1,6 +1,6 @@
 """The "42": its glyph, where it sits on a W x H grid, and whether it fits.
 
-Follows shared/seeds/004: a 7x5 block centred at ((W-7)//2, (H-5)//2), 18 fully closed
+specs/rules.md defines it: a 7x5 block centred at ((W-7)//2, (H-5)//2), 18 fully closed
 cells, present only when W >= 9 and H >= 7 (one corridor cell between block and border).
 """
 

@@ -1,7 +1,7 @@
 """The rules of a valid maze, one function each; ``validate`` runs them and never prints.
 
-Each rule takes a Context (the maze, the options, and lazily computed shared facts such as
-the reachable cells) and a limit, and returns its first ``limit`` violations in reading order
+Each rule takes a Context (the maze's facts, an Analysis computed once, and the options)
+and a limit, and returns its first ``limit`` violations in reading order
 with the total count. specs/rules.md documents every rule id.
 """
 
@@ -9,42 +9,34 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import islice
-from typing import Literal
+from os import PathLike
+from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from . import pacman as board
+from . import board
 from . import pattern as glyph
-from .config import Config
-from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import (
-    UNREACHED,
-    component_labels,
-    distance_between,
-    distances,
-    open_bits,
-    passages,
-)
-from .textformat import Problem, scan
+from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
+from .config import Config, load_config
+from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, LETTER_BIT, NORTH, SOUTH, WEST, Cell, Maze
+from .search import UNREACHED, distance_between, distances, path_positions
+from .textformat import Problem, lowercase_digits, read_bytes, scan, source_name
 
 __all__ = [
+    "GRID_RULES",
     "PACMAN_RULES",
     "PATTERN_MODES",
     "RULES",
     "RULE_IDS",
     "Context",
+    "PatternMode",
     "Report",
     "Rule",
     "Violation",
+    "evaluate",
     "validate",
 ]
-
-PatternMode = Literal["strict", "any", "none"]
-PATTERN_MODES: tuple[PatternMode, ...] = ("strict", "any", "none")
-BoolGrid = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -61,12 +53,10 @@ class Violation:
 Findings = tuple[list[Violation], int]
 
 
-@dataclass
-class Context:
-    """What every rule looks at: the maze, the options, and facts computed once on demand."""
+@dataclass(eq=False)
+class Context(Analysis):
+    """What every rule looks at: the maze and its facts (an Analysis), and the options."""
 
-    maze: Maze
-    pattern_mode: PatternMode = "strict"
     config: Config | None = None
     path_readable: bool = True
     min_loops: int = board.MIN_LOOPS
@@ -84,53 +74,6 @@ class Context:
     def path_line(self) -> int:
         return self.maze.height + 4
 
-    @cached_property
-    def pattern(self) -> BoolGrid:
-        """The cells exempt from connectivity: the "42" (strict), every F cell (any), none."""
-        maze = self.maze
-        if self.pattern_mode == "strict":
-            return glyph.pattern_mask(maze.width, maze.height)
-        if self.pattern_mode == "any":
-            return np.asarray(maze.walls == ALL_WALLS)
-        return np.zeros(maze.walls.shape, dtype=bool)
-
-    @cached_property
-    def passages(self) -> tuple[BoolGrid, BoolGrid]:
-        return passages(self.maze.walls)
-
-    @cached_property
-    def labels(self) -> npt.NDArray[np.int32]:
-        return component_labels(self.maze.walls)
-
-    @cached_property
-    def entry_ok(self) -> bool:
-        """Whether the entry lies inside the grid, so that searches can start there."""
-        return self.maze.contains(self.maze.entry)
-
-    @cached_property
-    def reachable(self) -> BoolGrid:
-        """Cells connected to the entry (all False when the entry is outside the grid)."""
-        if not self.entry_ok:
-            return np.zeros(self.maze.walls.shape, dtype=bool)
-        x, y = self.maze.entry
-        return np.asarray(self.labels == self.labels[y, x])
-
-    @cached_property
-    def loops(self) -> int:
-        """Independent loops among the reachable cells: open walls - cells + 1."""
-        reach = self.reachable
-        cells = int(reach.sum())
-        if cells == 0:
-            return 0
-        east, south = self.passages
-        edges = int((east & reach[:, :-1]).sum() + (south & reach[:-1, :]).sum())
-        return edges - cells + 1
-
-    @cached_property
-    def dead_ends(self) -> tuple[BoolGrid, BoolGrid]:
-        """(real, enclosed) dead-end masks of specs/dead-ends.md, under this pattern mode."""
-        return board.classify_dead_ends(open_bits(self.maze.walls), self.reachable, self.pattern)
-
 
 def _at(rule: str, message: str, cell: Cell) -> Violation:
     """A violation placed on a grid cell: its row's line and its digit's column."""
@@ -139,13 +82,6 @@ def _at(rule: str, message: str, cell: Cell) -> Violation:
 
 def _capped(found: Iterable[Violation], limit: int, total: int) -> Findings:
     return list(islice(found, limit)), total
-
-
-def _cells(mask: BoolGrid, limit: int) -> list[Cell]:
-    """The first ``limit`` True cells of ``mask`` in reading order (row by row)."""
-    flat = np.flatnonzero(mask.ravel())[:limit]
-    width = mask.shape[1]
-    return [(int(i % width), int(i // width)) for i in flat]
 
 
 # --- the rules -------------------------------------------------------------------------------
@@ -162,7 +98,7 @@ def check_coherence(ctx: Context, limit: int) -> Findings:
     across = east_closed != west_closed
     down = south_closed != north_closed
     found: list[Violation] = []
-    for x, y in _cells(across, limit):
+    for x, y in cells_of_mask(across, limit):
         closed = bool(east_closed[y, x])
         found.append(
             _at(
@@ -172,7 +108,7 @@ def check_coherence(ctx: Context, limit: int) -> Findings:
                 (x, y),
             )
         )
-    for x, y in _cells(down, limit):
+    for x, y in cells_of_mask(down, limit):
         closed = bool(south_closed[y, x])
         found.append(
             _at(
@@ -197,7 +133,7 @@ def check_border(ctx: Context, limit: int) -> Findings:
     open_out[-1, :] += (walls[-1, :] & SOUTH) == 0
 
     def found() -> Iterable[Violation]:
-        for x, y in _cells(open_out > 0, limit):
+        for x, y in cells_of_mask(open_out > 0, limit):
             for name, bit, on_side in (
                 ("north", NORTH, y == 0),
                 ("west", WEST, x == 0),
@@ -219,20 +155,13 @@ def check_entry_exit(ctx: Context, limit: int) -> Findings:
         ("exit", maze.exit, ctx.exit_line),
     ):
         x, y = cell
+        ending = ENTRY_UNUSABLE if name == "entry" else ""
         if not maze.contains(cell):
-            found.append(
-                Violation(
-                    "entry-exit",
-                    f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid",
-                    line,
-                    1,
-                    cell,
-                )
-            )
+            message = f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid{ending}"
+            found.append(Violation("entry-exit", message, line, 1, cell))
         elif ctx.pattern[y, x]:  # the 42 (strict) or any fully closed cell (any)
-            found.append(
-                Violation("entry-exit", f'{name} ({x},{y}) lies on the "42" pattern', line, 1, cell)
-            )
+            message = f'{name} ({x},{y}) lies on the "42" pattern{ending}'
+            found.append(Violation("entry-exit", message, line, 1, cell))
     if maze.entry == maze.exit:
         x, y = maze.exit
         found.append(
@@ -262,27 +191,72 @@ def check_pattern(ctx: Context, limit: int) -> Findings:
         if maze.walls[y, x] != ALL_WALLS
     ]
     found = (
-        _at(
-            "pattern",
-            f'cell ({x},{y}) of the "42" pattern is {int(maze.walls[y, x]):X}, not F',
-            (x, y),
-        )
+        _at("pattern", _open_walls_message((x, y), int(maze.walls[y, x])), (x, y))
         for x, y in broken
     )
     return _capped(found, limit, len(broken))
 
 
+def _open_walls_message(cell: Cell, walls: int) -> str:
+    """A "42" cell that is not F, in the words of walls: which of them are open."""
+    letters = [d.letter for d in DIRECTIONS if not walls & d.bit]
+    named = letters[0] if len(letters) == 1 else f"{', '.join(letters[:-1])} and {letters[-1]}"
+    verb = "wall is" if len(letters) == 1 else "walls are"
+    return (
+        f'cell {_pt(cell)} of the "42" must have all four walls closed (F), but its {named} '
+        f"{verb} open ({walls:X})"
+    )
+
+
 def check_connectivity(ctx: Context, limit: int) -> Findings:
-    """Every cell but the pattern's is reachable from the entry."""
-    if not ctx.entry_ok:
+    """Every cell but the pattern's is reachable from the entry: one violation per region of
+    unreachable cells (its size, its first cell in reading order), the root cause once."""
+    if _entry_problem(ctx) is not None:
         return [], 0
     lost = ~ctx.reachable & ~ctx.pattern
-    entry = ctx.maze.entry
-    found = (
-        _at("connectivity", f"cell ({x},{y}) is not reachable from the entry {_pt(entry)}", (x, y))
-        for x, y in _cells(lost, limit)
-    )
-    return _capped(found, limit, int(lost.sum()))
+    if not lost.any():
+        return [], 0
+    flat = np.flatnonzero(lost.ravel())
+    _, first, sizes = np.unique(ctx.labels.ravel()[flat], return_index=True, return_counts=True)
+    order = np.argsort(first)  # regions in the reading order of their first cell
+    width = ctx.maze.width
+    entry = _pt(ctx.maze.entry)
+
+    def found() -> Iterable[Violation]:
+        for region in order[:limit].tolist():
+            index = int(flat[first[region]])
+            cell = (index % width, index // width)
+            size = int(sizes[region])
+            if size > 1:
+                message = (
+                    f"a region of {size} cells is not reachable from the entry {entry}; "
+                    f"its first cell is {_pt(cell)}"
+                )
+            elif ctx.maze.walls[cell[1], cell[0]] == ALL_WALLS:
+                message = (
+                    f'cell {_pt(cell)} is fully closed (F) but is not part of the "42", '
+                    f"so it cannot be reached from the entry {entry}"
+                )
+            else:
+                message = f"cell {_pt(cell)} is not reachable from the entry {entry}"
+            yield _at("connectivity", message, cell)
+
+    return _capped(found(), limit, len(sizes))
+
+
+def _entry_problem(ctx: Context) -> str | None:
+    """Why no search can start at the entry (outside the grid, or on the "42"), else None."""
+    maze = ctx.maze
+    if not ctx.entry_ok:
+        return f"the entry {_pt(maze.entry)} is outside the {maze.width}x{maze.height} grid"
+    if ctx.pattern[maze.entry[1], maze.entry[0]]:
+        return f'the entry {_pt(maze.entry)} lies on the "42" pattern'
+    return None
+
+
+# A rule that starts from the entry reports nothing when the entry cannot be used: the
+# entry-exit violation says so once, with this ending, instead of every cell again.
+ENTRY_UNUSABLE = ": connectivity and the path cannot be checked from it"
 
 
 def _pt(cell: Cell) -> str:
@@ -291,30 +265,24 @@ def _pt(cell: Cell) -> str:
 
 def check_open_area(ctx: Context, limit: int) -> Findings:
     """No 3x3 block of cells has all 12 of its inner walls open (corridors at most 2 wide)."""
-    east, south = ctx.passages
-    if east.shape[0] < 3 or south.shape[1] < 3:
-        return [], 0
-    rows_open = east[:, :-1] & east[:, 1:]  # (H, W-2): both walls of a 3-cell row open
-    cols_open = south[:-1, :] & south[1:, :]  # (H-2, W): both walls of a 3-cell column open
-    blocks = (
-        rows_open[:-2, :]
-        & rows_open[1:-1, :]
-        & rows_open[2:, :]
-        & cols_open[:, :-2]
-        & cols_open[:, 1:-1]
-        & cols_open[:, 2:]
-    )
+    blocks = ctx.closed_in_blocks == 0
     found = (
         _at("open-area", f"3x3 open area with its top-left cell at ({x},{y})", (x, y))
-        for x, y in _cells(blocks, limit)
+        for x, y in cells_of_mask(blocks, limit)
     )
     return _capped(found, limit, int(blocks.sum()))
+
+
+# Path steps checked at a time (specs/errors.md, Memory: 20 bytes per path step).
+_STEP_BLOCK = 1 << 20
 
 
 def check_path(ctx: Context, limit: int) -> Findings:
     """The path walks from entry to exit through open walls, and no path is shorter."""
     maze = ctx.maze
-    if not ctx.path_readable or not ctx.entry_ok:
+    if not ctx.path_readable:
+        return [], 0
+    if _entry_problem(ctx) is not None:
         return [], 0
     line = ctx.path_line
     if not maze.path:
@@ -330,25 +298,25 @@ def check_path(ctx: Context, limit: int) -> Findings:
     walls = maze.walls
     height, width = walls.shape
     steps = np.frombuffer(maze.path.encode("ascii"), dtype=np.uint8)
-    xs = np.empty(len(steps) + 1, dtype=np.int32)  # int32: a 4M-step path stays small
-    ys = np.empty(len(steps) + 1, dtype=np.int32)
-    xs[0], ys[0] = maze.entry
-    np.cumsum(_STEP_DX[steps], out=xs[1:])
-    np.cumsum(_STEP_DY[steps], out=ys[1:])
-    xs[1:] += maze.entry[0]
-    ys[1:] += maze.entry[1]
+    xs, ys = path_positions(maze.entry, maze.path)
     # Step i goes from (xs[i], ys[i]) to (xs[i+1], ys[i+1]). Every step before the first bad
-    # one stays inside, so clipping only touches steps that are never reported.
-    lands_inside = (xs[1:] >= 0) & (xs[1:] < width) & (ys[1:] >= 0) & (ys[1:] < height)
-    moves = open_bits(walls)[np.clip(ys[:-1], 0, height - 1), np.clip(xs[:-1], 0, width - 1)]
-    crosses_open = (moves & _STEP_BIT[steps].astype(np.uint8)) != 0
-    bad = ~lands_inside | ~crosses_open
+    # one stays inside, so clipping only touches steps that are never reported. A block of
+    # steps at a time: the temporaries of a 60-million-step path would cost 30 bytes a step.
+    for first in range(0, steps.size, _STEP_BLOCK):
+        x, y = xs[first : first + _STEP_BLOCK + 1], ys[first : first + _STEP_BLOCK + 1]
+        lands_inside = (x[1:] >= 0) & (x[1:] < width) & (y[1:] >= 0) & (y[1:] < height)
+        moves = ctx.moves[np.clip(y[:-1], 0, height - 1), np.clip(x[:-1], 0, width - 1)]
+        bits = LETTER_BIT[steps[first : first + _STEP_BLOCK]].astype(np.uint8)
+        bad = ~lands_inside | ((moves & bits) == 0)
+        if bad.any():
+            break
     if bad.any():
-        index = int(np.argmax(bad))
+        offset = int(np.argmax(bad))
+        index = first + offset
         here = (int(xs[index]), int(ys[index]))
         there = (int(xs[index + 1]), int(ys[index + 1]))
         letter = maze.path[index]
-        if not lands_inside[index]:
+        if not lands_inside[offset]:
             message = f"step {index + 1} ({letter}) from {_pt(here)} leaves the grid"
         else:
             message = (
@@ -371,20 +339,11 @@ def check_path(ctx: Context, limit: int) -> Findings:
     return [], 0
 
 
-def _step_table(field: str) -> npt.NDArray[np.int32]:
-    """Per path letter (as a byte), its dx, dy or wall bit; 0 for any other byte."""
-    table = np.zeros(256, dtype=np.int32)
-    for direction in DIRECTIONS:
-        table[ord(direction.letter)] = getattr(direction, field)
-    return table
-
-
-_STEP_DX, _STEP_DY, _STEP_BIT = (_step_table(name) for name in ("dx", "dy", "bit"))
-
-
 def check_perfect(ctx: Context, limit: int) -> Findings:
     """The reachable cells form a tree: exactly one path between any two of them."""
-    if not ctx.entry_ok or ctx.loops <= 0:
+    if _entry_problem(ctx) is not None:
+        return [], 0
+    if ctx.loops <= 0:
         return [], 0
     first, second = sorted(_loop_closing_wall(ctx), key=lambda cell: (cell[1], cell[0]))
     message = (
@@ -404,11 +363,11 @@ def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
     # or a second edge into a cell from the level above, closes a loop.
     same = east & (depth[:, :-1] == depth[:, 1:]) & (depth[:, :-1] >= 0)
     if same.any():
-        x, y = _cells(same, 1)[0]
+        x, y = cells_of_mask(same, 1)[0]
         return (x, y), (x + 1, y)
     same = south & (depth[:-1, :] == depth[1:, :]) & (depth[:-1, :] >= 0)
     if same.any():
-        x, y = _cells(same, 1)[0]
+        x, y = cells_of_mask(same, 1)[0]
         return (x, y), (x, y + 1)
     # every loop edge joins levels d and d+1: find a cell with two parents
     parents = np.zeros(maze.walls.shape, dtype=np.int64)
@@ -416,7 +375,7 @@ def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
     parents[:, :-1] += east & (depth[:, 1:] == depth[:, :-1] - 1)
     parents[1:, :] += south & (depth[:-1, :] == depth[1:, :] - 1)
     parents[:-1, :] += south & (depth[1:, :] == depth[:-1, :] - 1)
-    x, y = _cells(parents > 1, 1)[0]
+    x, y = cells_of_mask(parents > 1, 1)[0]
     for d in BY_BIT.values():
         nx, ny = x + d.dx, y + d.dy
         if (
@@ -475,7 +434,7 @@ def check_config(ctx: Context, limit: int) -> Findings:
 
 def check_dead_ends(ctx: Context, limit: int) -> Findings:
     """--pacman: at most ``max_dead_ends`` real dead ends; each one is named when over."""
-    if not ctx.entry_ok:
+    if _entry_problem(ctx) is not None:
         return [], 0
     real = ctx.dead_ends[0]
     total = int(real.sum())
@@ -488,14 +447,16 @@ def check_dead_ends(ctx: Context, limit: int) -> Findings:
             f"{ctx.max_dead_ends} allowed",
             cell,
         )
-        for cell in _cells(real, limit)
+        for cell in cells_of_mask(real, limit)
     )
     return _capped(found, limit, total)
 
 
 def check_loops(ctx: Context, limit: int) -> Findings:
     """--pacman: at least ``min_loops`` independent loops among the reachable cells."""
-    if not ctx.entry_ok or ctx.loops >= ctx.min_loops:
+    if _entry_problem(ctx) is not None:
+        return [], 0
+    if ctx.loops >= ctx.min_loops:
         return [], 0
     count = ctx.loops
     message = (
@@ -520,7 +481,7 @@ def check_key_cells(ctx: Context, limit: int) -> Findings:
     For an even side the centre may be any of the 2 or 4 middle cells, as the subject's own
     checking script accepts.
     """
-    if not ctx.entry_ok:
+    if _entry_problem(ctx) is not None:
         return [], 0
     maze = ctx.maze
     found: list[Violation] = []
@@ -572,20 +533,35 @@ RULES: tuple[Rule, ...] = (
     Rule("key-cells", "corners and centre free and reachable (--pacman)", check_key_cells, True),
 )
 PACMAN_RULES: tuple[str, ...] = ("dead-ends", "loops", "key-cells")
+GRID_RULES: tuple[str, ...] = ("coherence", "border", "pattern", "open-area")  # no entry needed
 RULE_IDS: tuple[str, ...] = tuple(rule.id for rule in RULES)
 
 
 @dataclass
 class Report:
-    """The outcome of validating one maze: violations by rule, and how many were left out."""
+    """The outcome of validating one maze: violations by rule, and how many were left out.
+
+    ``error`` says why a file could not be checked at all (then there are no violations).
+    """
 
     violations: list[Violation] = field(default_factory=list)
     omitted: dict[str, int] = field(default_factory=dict)
     source: str | None = None
+    error: str | None = None
 
     @property
     def valid(self) -> bool:
-        return not self.violations
+        return not self.violations and self.error is None
+
+    @property
+    def file(self) -> str | None:
+        """The file's name as the JSON output gives it (``source``)."""
+        return self.source
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Violations per broken rule, omitted ones included, in rule order."""
+        return {rule: self.count(rule) for rule in RULE_IDS if self.count(rule)}
 
     def rules_broken(self) -> list[str]:
         """Ids of the broken rules, in rule order, each once."""
@@ -600,6 +576,26 @@ class Report:
         hidden = sum(n for r, n in self.omitted.items() if rule is None or r == rule)
         return shown + hidden
 
+    def to_dict(self) -> dict[str, Any]:
+        """This file as one entry of the JSON output of specs/validate.md (plain JSON types)."""
+        return {
+            "file": self.source,
+            "valid": self.valid,
+            "error": self.error,
+            "counts": self.counts,
+            "violations": [
+                {
+                    "rule": v.rule,
+                    "message": v.message,
+                    "line": v.line,
+                    "column": v.column,
+                    "cell": list(v.cell) if v.cell is not None else None,
+                }
+                for v in self.violations
+            ],
+            "omitted": dict(self.omitted),
+        }
+
 
 def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
     ordered = sorted(problems, key=lambda p: (p.line, p.column))
@@ -607,58 +603,138 @@ def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
     return found, len(ordered)
 
 
-def validate(
-    maze: Maze | bytes | str,
+def _record(report: Report, rule: str, findings: Findings) -> None:
+    """Add a rule's findings to ``report``, counting those left out."""
+    shown, total = findings
+    report.violations.extend(shown)
+    if total > len(shown):
+        report.omitted[rule] = total - len(shown)
+
+
+def evaluate(
+    ctx: Context,
     *,
-    pattern: PatternMode = "strict",
     perfect: bool = False,
-    config: Config | None = None,
-    skip: Iterable[str] = (),
-    limit: int | None = 20,
-    source: str | None = None,
     pacman: bool = False,
-    min_loops: int = board.MIN_LOOPS,
-    max_dead_ends: int = board.MAX_DEAD_ENDS,
+    skip: Iterable[str] = (),
+    select: Iterable[str] | None = None,
+    limit: int | None = 20,
+    report: Report | None = None,
 ) -> Report:
-    """Check ``maze`` (a Maze, or the bytes or text of a file) against every rule.
-
-    ``perfect`` (or a config with PERFECT=True) adds the perfect rule; ``config`` adds the
-    config rule; ``pacman`` adds the board rules with their two limits; ``skip`` turns rules
-    off by id. At most ``limit`` violations are kept per rule (None keeps all); the rest are
-    counted in ``Report.omitted``.
-    """
-    if pattern not in PATTERN_MODES:
-        raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
-    skipped = set(skip)
-    unknown = skipped - set(RULE_IDS)
-    if unknown:
-        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    """Run every rule but ``format`` over ``ctx``, whose facts the caller may share (pacmanize
+    braids with the same Analysis); the options are those of ``validate``."""
+    skipped = _rule_ids("skip", skip)
+    selected = None if select is None else _rule_ids("select", select)
     cap = limit if limit is not None else 2**62
-    report = Report(source=source)
-
-    def record(rule: str, findings: Findings) -> None:
-        shown, total = findings
-        report.violations.extend(shown)
-        if total > len(shown):
-            report.omitted[rule] = total - len(shown)
-
-    path_readable = True
-    if isinstance(maze, (bytes, str)):
-        scanned = scan(maze)
-        if "format" not in skipped:
-            record("format", _format_findings(scanned.problems, cap))
-        path_readable = not any(p.on_path_line for p in scanned.problems)
-        if scanned.maze is None:
-            return report
-        maze = scanned.maze
-    ctx = Context(maze, pattern, config, path_readable, min_loops, max_dead_ends)
+    report = report if report is not None else Report()
+    config = ctx.config
     wanted = {
         "perfect": perfect or (config is not None and config.perfect),
         "config": config is not None,
         **dict.fromkeys(PACMAN_RULES, pacman),
     }
     for rule in RULES[1:]:
-        if rule.id in skipped or (rule.opt_in and not wanted.get(rule.id, False)):
+        if rule.id in skipped:
             continue
-        record(rule.id, rule.check(ctx, cap))
+        if selected is not None and rule.id not in selected:
+            continue
+        if selected is None and rule.opt_in and not wanted.get(rule.id, False):
+            continue  # an opt-in rule runs when its option asks, or when --select names it
+        _record(report, rule.id, rule.check(ctx, cap))
     return report
+
+
+def validate(
+    maze: Maze | bytes | str | PathLike[str],
+    *,
+    pattern: PatternMode = "strict",
+    perfect: bool = False,
+    config: Config | str | PathLike[str] | None = None,
+    skip: Iterable[str] = (),
+    select: Iterable[str] | None = None,
+    limit: int | None = 20,
+    source: str | None = None,
+    pacman: bool = False,
+    min_loops: int = board.MIN_LOOPS,
+    max_dead_ends: int = board.MAX_DEAD_ENDS,
+    strict_format: bool = False,
+) -> Report:
+    """Check ``maze`` (a Maze, the bytes of a file, or a path as str or PathLike) against the rules.
+
+    ``perfect`` (or a config with PERFECT=True) adds the perfect rule; ``config`` (a Config or
+    the path of a config file) adds the config rule; ``pacman`` adds the board rules with their
+    two limits; ``select`` runs only the rules it names (opt-in ones too), ``skip`` turns rules
+    off. At most ``limit`` violations are kept per rule (None keeps all); the rest are counted
+    in ``Report.omitted``. ``strict_format`` also reports lowercase hex digits. A file or
+    config that cannot be read raises its MazeError.
+    """
+    if pattern not in PATTERN_MODES:
+        raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
+    skipped = _rule_ids("skip", skip)
+    selected = None if select is None else _rule_ids("select", select)
+    if isinstance(config, (str, PathLike)):
+        config = load_config(config)
+    elif config is not None and not isinstance(config, Config):
+        raise TypeError(
+            f"config must be a Config or the path of a config file, got {type(config).__name__}"
+        )
+    if selected is not None and "config" in selected and config is None:
+        raise ValueError("select: the rule config needs config=")
+    if isinstance(maze, (str, PathLike)):
+        if source is None:
+            source = source_name(maze)
+        maze = read_bytes(maze)
+    elif isinstance(maze, (bytearray, memoryview)):
+        maze = bytes(maze)
+    elif not isinstance(maze, (Maze, bytes)):
+        raise TypeError(
+            "maze must be a Maze, the bytes of a maze file, or a path (str or os.PathLike), "
+            f"got {type(maze).__name__}"
+        )
+    report = Report(source=source)
+    path_readable = True
+    if isinstance(maze, bytes):
+        scanned = scan(maze)
+        problems = scanned.problems
+        if strict_format and scanned.walls is not None:
+            problems = [*problems, *lowercase_digits(maze, scanned.walls.shape[0])]
+        if "format" not in skipped and (selected is None or "format" in selected):
+            cap = limit if limit is not None else 2**62
+            _record(report, "format", _format_findings(problems, cap))
+        path_readable = not any(p.on_path_line for p in problems)
+        if scanned.maze is None:
+            if scanned.walls is None or scanned.walls.size == 0:
+                return report
+            # The footer cannot be read, the grid can: the rules of the grid alone still run.
+            grid_only = Context(Maze(scanned.walls, (0, 0), (0, 0), ""), pattern)
+            chosen = set(GRID_RULES) if selected is None else selected & set(GRID_RULES)
+            return evaluate(grid_only, skip=skipped, select=chosen, limit=limit, report=report)
+        maze = scanned.maze
+    ctx = Context(
+        maze,
+        pattern,
+        config=config,
+        path_readable=path_readable,
+        min_loops=min_loops,
+        max_dead_ends=max_dead_ends,
+    )
+    return evaluate(
+        ctx,
+        perfect=perfect,
+        pacman=pacman,
+        skip=skipped,
+        select=selected,
+        limit=limit,
+        report=report,
+    )
+
+
+def _rule_ids(name: str, ids: Iterable[str]) -> set[str]:
+    """The rule ids of ``skip`` or ``select`` as a set; ValueError for an unknown one."""
+    if isinstance(ids, str):
+        raise TypeError(f"{name} must be a list of rule ids, got str {ids!r}")
+    chosen = set(ids)
+    unknown = chosen - set(RULE_IDS)
+    if unknown:
+        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    return chosen

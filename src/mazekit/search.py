@@ -1,4 +1,4 @@
-"""Graph work on the grid shared by every command: passages, components, BFS and walks.
+"""Graph work on the grid shared by every command: passages, components, BFS, loops, the walk.
 
 A wall counts as open only when both cells agree it is open (an incoherent wall is closed),
 so a search never leaves the grid and never trusts half a passage. Whole-grid work is numpy;
@@ -7,27 +7,40 @@ the breadth-first search is a tight loop over flat lists, since it must be seque
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from .model import ALL_WALLS, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from .model import (
+    ALL_WALLS,
+    DIRECTIONS,
+    EAST,
+    LETTER_DX,
+    LETTER_DY,
+    NORTH,
+    SOUTH,
+    WEST,
+    Cell,
+    Walls,
+)
 
 __all__ = [
     "UNREACHED",
     "bfs_flat",
     "component_labels",
+    "count_loops",
     "distance_between",
     "distances",
     "flat_open_bits",
     "open_bits",
     "passages",
-    "path_from_parents",
+    "path_positions",
     "reachable_mask",
     "shortest_path",
     "step_offsets",
-    "walk",
+    "step_table",
+    "walk_shortest",
 ]
 
 UNREACHED = -1
@@ -94,16 +107,23 @@ def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
     return parent.reshape(height, width)
 
 
+def count_loops(east: BoolGrid, south: BoolGrid, within: BoolGrid, components: int = 1) -> int:
+    """Independent loops (the cycle rank) among the ``within`` cells: open walls between two of
+    them, minus their number, plus the ``components`` they form (1 for the cells reached from
+    one cell); 0 when there are no cells. The one way mazekit counts loops."""
+    cells = int(within.sum())
+    if cells == 0:
+        return 0
+    edges = int((east & within[:, :-1] & within[:, 1:]).sum())
+    edges += int((south & within[:-1, :] & within[1:, :]).sum())
+    return edges - cells + components
+
+
 def reachable_mask(walls: Walls, start: Cell) -> BoolGrid:
     """H x W booleans: the cells connected to ``start`` (which must lie inside the grid)."""
     labels = component_labels(walls)
     x, y = start
     return np.asarray(labels == labels[y, x])
-
-
-def _flat_moves(width: int) -> tuple[tuple[int, int], ...]:
-    """(bit, flat offset) for N, E, S, W on a grid ``width`` cells wide."""
-    return tuple((d.bit, d.dy * width + d.dx) for d in DIRECTIONS)
 
 
 def flat_open_bits(walls: Walls) -> list[int]:
@@ -112,15 +132,35 @@ def flat_open_bits(walls: Walls) -> list[int]:
     return result
 
 
-def step_offsets(width: int, moves: int = ALL_WALLS) -> list[tuple[int, ...]]:
-    """For each set of open bits 0..15, the flat offsets of its steps allowed by ``moves``.
-
-    Offsets come in N, E, S, W order; a table lookup per cell replaces four bit tests.
-    """
+def step_table(width: int, moves: int = ALL_WALLS) -> list[tuple[tuple[int, str], ...]]:
+    """For each set of open bits 0..15, its steps allowed by ``moves`` as (flat offset,
+    letter), in N, E, S, W order: a table lookup per cell replaces four bit tests."""
     return [
-        tuple(d.dy * width + d.dx for d in DIRECTIONS if bits & moves & d.bit)
+        tuple((d.dy * width + d.dx, d.letter) for d in DIRECTIONS if bits & moves & d.bit)
         for bits in range(ALL_WALLS + 1)
     ]
+
+
+def step_offsets(width: int, moves: int = ALL_WALLS) -> list[tuple[int, ...]]:
+    """step_table without the letters: the flat offsets only, as the searches loop over them."""
+    return [tuple(offset for offset, _ in steps) for steps in step_table(width, moves)]
+
+
+def path_positions(start: Cell, path: str) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """The x and y of every cell a path of letters visits from ``start`` (len(path) + 1 each).
+
+    Bounds and walls are not looked at: callers decide what a step outside means. int32, so
+    that a path of millions of steps stays small.
+    """
+    steps = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
+    xs = np.empty(len(steps) + 1, dtype=np.int32)
+    ys = np.empty(len(steps) + 1, dtype=np.int32)
+    xs[0], ys[0] = start
+    np.cumsum(LETTER_DX[steps], out=xs[1:])
+    np.cumsum(LETTER_DY[steps], out=ys[1:])
+    xs[1:] += start[0]
+    ys[1:] += start[1]
+    return xs, ys
 
 
 def bfs_flat(
@@ -188,53 +228,43 @@ def distances(walls: Walls, start: Cell, goal: Cell | None = None) -> list[int]:
     return bfs_flat(flat_open_bits(walls), width, start[1] * width + start[0], target)[0]
 
 
-def path_from_parents(dist: list[int], walls: Walls, goal: Cell) -> str:
-    """Walk back from ``goal`` along decreasing distances; the letters of one shortest path.
+def walk_shortest(
+    bits: Sequence[int], width: int, dist: Sequence[int], start: int, moves: int = ALL_WALLS
+) -> str:
+    """The first shortest path from ``start`` in N, E, S, W order, as letters: THE walker.
 
-    Among equal choices the first of N, E, S, W (seen from the goal side) wins, so the result
-    is deterministic.
+    ``dist`` holds steps to the goal (exact on every cell of every shortest path, -1 or no
+    lower elsewhere). At each cell the walk takes the first allowed open move, in N, E, S, W
+    order, that gets one step nearer the goal; of all shortest paths this picks the one whose
+    letters come first in that order (specs/solve.md, "Tie-breaking"). Every command that
+    writes a path (generate, solve, pacmanize, render --path) walks with it.
     """
-    width = walls.shape[1]
-    bits = open_bits(walls)
-    moves = _flat_moves(width)
-    cell = goal[1] * width + goal[0]
+    table = step_table(width, moves)
     letters: list[str] = []
-    while dist[cell] > 0:
-        y, x = divmod(cell, width)
-        here = int(bits[y, x])
-        for direction, (bit, offset) in zip(DIRECTIONS, moves, strict=True):
-            previous = cell + offset
-            if here & bit and dist[previous] == dist[cell] - 1:
-                # we came into ``cell`` from ``previous``: the step was the opposite direction
-                letters.append(_OPPOSITE_LETTER[direction.letter])
-                cell = previous
+    cell = start
+    remaining = dist[start]
+    while remaining > 0:
+        remaining -= 1
+        for offset, letter in table[bits[cell]]:
+            if dist[cell + offset] == remaining:
+                letters.append(letter)
+                cell += offset
                 break
-    letters.reverse()
+        else:  # only distances breaking the contract above can get here
+            raise RuntimeError(f"no step from cell {cell} gets nearer the goal")
     return "".join(letters)
 
 
-_OPPOSITE_LETTER = {"N": "S", "E": "W", "S": "N", "W": "E"}
-
-
 def shortest_path(walls: Walls, start: Cell, goal: Cell) -> str | None:
-    """The letters of a shortest path from ``start`` to ``goal``, or None when unreachable."""
-    dist = distances(walls, start, goal)
-    if dist[goal[1] * walls.shape[1] + goal[0]] < 0:
+    """The letters of the first shortest path (walk_shortest) from ``start`` to ``goal``, or
+    None when unreachable. Distances are counted from the goal, which the walk reads."""
+    width = walls.shape[1]
+    bits = flat_open_bits(walls)
+    origin = start[1] * width + start[0]
+    dist = bfs_flat(bits, width, goal[1] * width + goal[0], origin)[0]
+    if dist[origin] < 0:
         return None
-    return path_from_parents(dist, walls, goal)
-
-
-def walk(start: Cell, path: str) -> Iterator[tuple[int, Cell, Cell, int]]:
-    """Each step of ``path`` from ``start``: (index, from cell, to cell, wall bit crossed).
-
-    The walk does not look at walls or bounds; callers decide what a bad step means.
-    """
-    x, y = start
-    for index, letter in enumerate(path):
-        direction = BY_LETTER[letter]
-        nx, ny = x + direction.dx, y + direction.dy
-        yield index, (x, y), (nx, ny), direction.bit
-        x, y = nx, ny
+    return walk_shortest(bits, width, dist, origin)
 
 
 def distance_between(walls: Walls, start: Cell, goal: Cell) -> int:

@@ -29,6 +29,7 @@ __all__ = [
     "Problem",
     "Scan",
     "dump",
+    "lowercase_digits",
     "parse",
     "read",
     "read_bytes",
@@ -70,6 +71,7 @@ class Scan:
 
     maze: Maze | None
     problems: list[Problem] = field(default_factory=list)
+    walls: Walls | None = None  # the grid when it could be read, even if the footer cannot
 
 
 def _shown(raw: bytes) -> str:
@@ -275,14 +277,15 @@ def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
     height = walls.shape[0]
     blank = height  # index of the line that must be empty
     if blank >= len(lines):
-        problems.append(Problem(blank + 1, 1, "missing the empty line after the grid", True))
-        return Scan(None, problems)
+        message = "the file ends after the grid: no entry, exit or path lines"
+        problems.append(Problem(height, walls.shape[1] + 1, message, True))
+        return Scan(None, problems, walls)
     entry_index = blank + 1
     if entry_index < len(lines) and not lines[entry_index].strip():
         problems.append(
             Problem(entry_index + 1, 1, "expected exactly one empty line after the grid", True)
         )
-        return Scan(None, problems)
+        return Scan(None, problems, walls)
     entry = _coordinates(lines, entry_index, "entry", problems)
     exit_ = _coordinates(lines, entry_index + 1, "exit", problems) if entry else None
 
@@ -328,8 +331,25 @@ def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
                     )
 
     if any(p.fatal and not p.on_path_line for p in problems) or entry is None or exit_ is None:
-        return Scan(None, problems)
-    return Scan(Maze(walls, entry, exit_, path), problems)
+        return Scan(None, problems, walls)
+    return Scan(Maze(walls, entry, exit_, path), problems, walls)
+
+
+_LOWERCASE = re.compile(rb"[a-f]")
+
+
+def lowercase_digits(data: bytes, height: int) -> list[Problem]:
+    """The first lowercase hex digit of each of the ``height`` grid rows: valid, but not the
+    strict format (``validate --strict-format``)."""
+    start = len(BOM) if data.startswith(BOM) else 0
+    found: list[Problem] = []
+    for index, row in enumerate(data[start:].split(b"\n", height)[:height]):
+        bad = _LOWERCASE.search(row)
+        if bad is not None:
+            digit = chr(row[bad.start()])
+            message = f"lowercase hex digit '{digit}': the strict format writes A-F in capitals"
+            found.append(Problem(index + 1, bad.start() + 1, message, False))
+    return found
 
 
 def parse(data: bytes | str, *, ignore_path: bool = False, source: str | None = None) -> Maze:

@@ -1,7 +1,8 @@
 """The ``mazekit`` command group: subcommands load lazily, and main() owns the process edges.
 
-main() is where a closed pipe, Ctrl-C and errors become quiet exits with the codes of
-specs/errors.md; the commands themselves only parse options and call the core.
+The group maps every MazeError a command lets through to ``Error: <source>: <message>`` and
+its exit code, once; main() is where a closed pipe, Ctrl-C and internal errors become quiet
+exits with the codes of specs/errors.md. The commands only parse options and call the core.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, NoReturn
 import click
 
 from .. import __version__
-from ..errors import ExitStatus
+from ..errors import ExitStatus, MazeError, printable
 
 # command name -> module under mazekit.cli that defines ``command``
 COMMANDS: dict[str, str] = {
@@ -47,6 +48,15 @@ class LazyGroup(click.Group):
         command = import_module(f"{__name__}.{module}").command
         assert isinstance(command, click.Command)  # programming error, not user input
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand; a MazeError (bad input, exit 1) becomes its one message here."""
+        from ._common import CommandError
+
+        try:
+            return super().invoke(ctx)
+        except MazeError as error:
+            raise CommandError(str(error)) from error
 
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)
@@ -120,9 +130,9 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         click.echo(
-            f"Error: internal error: {type(error).__name__}: {error} "
+            f"Error: internal error: {type(error).__name__}: {printable(str(error))} "
             "(run with --debug for the traceback, and please report it)",
             err=True,
         )
-        sys.exit(ExitStatus.INVALID)
+        sys.exit(ExitStatus.RUN)  # a problem of the run, not of the input
     sys.exit(code if isinstance(code, int) else ExitStatus.OK)

@@ -1,19 +1,30 @@
-"""What every command shares: one spelling of common options, input and output, error exits."""
+"""What every command shares: one spelling of common options and value kinds, input and output.
+
+Errors are not caught here: a MazeError raised by the core (or by these helpers) travels up to
+the command group, which turns it into ``Error: <source>: <message>`` and its exit code once
+(mazekit.cli.LazyGroup.invoke).
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from ..errors import ExitStatus, MazeError
+from ..config import parse_cell, parse_count, parse_seed, parse_size
+from ..errors import ConfigError, ExitStatus, MazeError
 from ..model import Maze
 from ..textformat import read, source_name
 
 __all__ = [
+    "CELL",
+    "COUNT",
+    "SEED",
+    "SIZE",
     "CommandError",
+    "ConfigValue",
     "fail",
     "input_argument",
     "json_format_option",
@@ -32,14 +43,43 @@ SEED_HELP = "Random seed, for repeatable output."
 
 
 class CommandError(click.ClickException):
-    """A fatal error shown as ``Error: <source>: <message>`` with exit code 1."""
+    """A fatal error shown as ``Error: <source>: <message>`` with exit code 1: what the group
+    turns a MazeError into. Raising it directly still works, for commands written before."""
 
     exit_code = ExitStatus.INVALID
 
 
 def fail(error: MazeError | str) -> NoReturn:
-    """Stop the command with a fatal error (exit 1); MazeErrors carry their own source."""
-    raise CommandError(str(error))
+    """Stop the command with a fatal error (exit 1): raises ``error`` (a text becomes a
+    MazeError), which the group maps like any other. Kept for commands written before 0.2."""
+    raise error if isinstance(error, MazeError) else MazeError(error)
+
+
+class ConfigValue(click.ParamType):  # type: ignore[type-arg]
+    """An option value of one kind, read by mazekit.config's reader of that kind, so an option
+    and a config key accept the same spellings and refuse with the same words. A refusal is a
+    usage error (exit 2): ``Error: --seed must be an integer, got '1_000'``."""
+
+    def __init__(self, name: str, reader: Callable[[str, str], object]) -> None:
+        self.name = name
+        self.reader = reader
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, str):
+            return value  # a default, or a value converted already
+        opts = param.opts if param is not None else []
+        option = max(opts, key=len) if opts else self.name  # the long spelling: --max-dead-ends
+        try:
+            return self.reader(option, value)
+        except ConfigError as error:
+            raise click.UsageError(error.message, ctx) from None
+
+
+# The value kinds: one type each, used by every command that takes such a value.
+SIZE = ConfigValue("size", parse_size)  # a positive side length
+COUNT = ConfigValue("count", parse_count)  # a non-negative count (dead ends, loops)
+SEED = ConfigValue("seed", parse_seed)  # any integer of at most 40 digits
+CELL = ConfigValue("cell", parse_cell)  # X,Y
 
 
 def input_argument(function: F) -> F:
@@ -48,17 +88,29 @@ def input_argument(function: F) -> F:
 
 
 def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """Refuse ``-o ''``: an empty name is a slip of the shell, not a file."""
+    """Refuse ``-o ''`` (a slip of the shell, not a file); a name of stdout becomes ``-``.
+
+    ``-o /dev/stdout`` (or ``/dev/fd/1``, ``/proc/self/fd/1``) is then exactly ``-o -``: the
+    data goes down the descriptor the shell opened, never over the file behind it.
+    """
     if value == "":
         raise click.BadParameter("the path must not be empty ('-' writes to stdout)")
+    if value is not None and value != "-":
+        from ..outfile import descriptor_of
+
+        if descriptor_of(value) == 1:
+            return "-"
     return value
 
 
 def output_option(
     help_text: str = "Write to PATH instead of stdout ('-' = stdout).",
 ) -> Callable[[F], F]:
-    """``-o/--output PATH``, written atomically (temporary file, then rename)."""
-    return click.option(
+    """``-o/--output PATH``, written atomically (temporary file, then rename), and ``--force``.
+
+    ``--force`` reaches write_output through the context, so commands need no parameter for it.
+    """
+    output = click.option(
         "-o",
         "--output",
         "output",
@@ -67,6 +119,27 @@ def output_option(
         callback=_not_empty,
         help=help_text,
     )
+    force = click.option(
+        "--force",
+        is_flag=True,
+        expose_value=False,
+        callback=_remember_force,
+        help="Replace a read-only output file instead of refusing it.",
+    )
+
+    def decorate(function: F) -> F:
+        return output(force(function))
+
+    return decorate
+
+
+_FORCE_KEY = "mazekit.force"
+
+
+def _remember_force(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """Keep ``--force`` where write_output finds it."""
+    ctx.meta[_FORCE_KEY] = value
+    return value
 
 
 def json_format_option(help_text: str) -> Callable[[F], F]:
@@ -83,33 +156,32 @@ def json_format_option(help_text: str) -> Callable[[F], F]:
 
 def seed_option(function: F) -> F:
     """``--seed N``: the same seed and options give the same bytes."""
-    return click.option("--seed", type=int, default=None, metavar="N", help=SEED_HELP)(function)
+    return click.option("--seed", type=SEED, default=None, metavar="N", help=SEED_HELP)(function)
 
 
 def read_input(file: str, *, ignore_path: bool = False) -> Maze:
-    """Read a maze from FILE or stdin, or fail with the reader's message."""
-    try:
-        return read(file, ignore_path=ignore_path)
-    except MazeError as error:
-        fail(error)
+    """Read a maze from FILE or stdin; the reader's MazeError names the file."""
+    return read(file, ignore_path=ignore_path)
 
 
-def write_output(data: bytes | str, target: str | PathLike[str] | None) -> None:
-    """Write to a file atomically, or to stdout for None or ``-``."""
-    if target is None or str(target) == "-":
+def write_output(data: bytes | str | Iterable[bytes], target: str | PathLike[str] | None) -> None:
+    """Write to a file safely (outfile.atomic_write), or to stdout for None, ``-`` or a name
+    of stdout such as ``/dev/stdout``; ``data`` may come as an iterable of byte chunks."""
+    from ..outfile import atomic_write, descriptor_of
+
+    chunks = data.encode("utf-8") if isinstance(data, str) else data
+    if target is None or str(target) == "-" or descriptor_of(target) == 1:
         try:
             stream = sys.stdout.buffer
-            stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+            for chunk in [chunks] if isinstance(chunks, bytes) else chunks:
+                stream.write(chunk)
             stream.flush()
         except OSError as error:
-            fail(f"{STDOUT_NAME}: cannot write: {error.strerror or error}")
+            raise MazeError(f"cannot write: {error.strerror or error}", STDOUT_NAME) from error
         return
-    from ..outfile import atomic_write  # tempfile is only needed when writing a file
-
-    try:
-        atomic_write(target, data.encode("utf-8") if isinstance(data, str) else data)
-    except MazeError as error:
-        fail(error)
+    context = click.get_current_context(silent=True)
+    force = bool(context is not None and context.meta.get(_FORCE_KEY))
+    atomic_write(target, chunks, force=force)
 
 
 def display_name(file: str) -> str:

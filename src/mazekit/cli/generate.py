@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import click
 
-from ..config import Config, load_config
+from ..config import Config, Origin, load_config
 from ..errors import MazeError
-from ..generators import ALGORITHMS, build
+from ..generators import ALGORITHMS, build, parse_algorithm
 from ..generators.settings import resolve
+from ..model import Cell
+from ..outfile import same_file
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import dump
-from ._common import SEED_HELP, fail, output_option, write_output
+from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
 
 __all__ = ["command"]
-
-# Option values are taken as text and read by mazekit.config, like config values, so that a
-# bad one is refused with the config's message naming the option, exit 1 (issue 3, section 2);
-# click still owns unknown options and missing values (exit 2).
 
 
 @click.command(
@@ -30,27 +28,28 @@ Examples:
 \b
 Algorithms: backtracker (default), prim, kruskal, wilson, hunt-and-kill, flood (imperfect only).
 Exit status: 0 a maze was written (also when the "42" does not fit: a warning goes to stderr),
-1 bad config or option value, 2 usage error."""
+1 bad config or impossible request, 2 usage error (a malformed option value too)."""
 )
 @click.argument("config_path", required=False, metavar="[CONFIG]")
-@click.option("--width", metavar="N", help="Columns, at least 1 [20].")
-@click.option("--height", metavar="N", help="Rows, at least 1 [15].")
-@click.option("--entry", metavar="X,Y", help="Entry cell [0,0].")
-@click.option("--exit", "exit_", metavar="X,Y", help="Exit cell [W-1,H-1].")
+@click.option("--width", type=SIZE, metavar="N", help="Columns, at least 1 [20].")
+@click.option("--height", type=SIZE, metavar="N", help="Rows, at least 1 [15].")
+@click.option("--entry", type=CELL, metavar="X,Y", help="Entry cell [0,0].")
+@click.option("--exit", "exit_", type=CELL, metavar="X,Y", help="Exit cell [W-1,H-1].")
 @click.option(
     "--perfect/--imperfect",
     default=None,
     help="A perfect maze (one path between any two cells) [default], or a Pac-Man board.",
 )
-# Read as text, like every generate value, so a bad seed gets the config's message and exit 1.
-@click.option("--seed", metavar="N", help=SEED_HELP)
+@seed_option
 @click.option(
     "--algorithm",
+    type=ConfigValue("algorithm", parse_algorithm),
     metavar=f"[{'|'.join(ALGORITHMS)}]",
     help="How to carve, any case [backtracker].",
 )
 @click.option(
     "--max-dead-ends",
+    type=COUNT,
     metavar="N",
     help="Imperfect only: at most N real dead ends [2]; 0 braids fully.",
 )
@@ -58,14 +57,14 @@ Exit status: 0 a maze was written (also when the "42" does not fit: a warning go
 @click.option("-v", "--verbose", is_flag=True, help="Print 'seed: N' to stderr.")
 def command(
     config_path: str | None,
-    width: str | None,
-    height: str | None,
-    entry: str | None,
-    exit_: str | None,
+    width: int | None,
+    height: int | None,
+    entry: Cell | None,
+    exit_: Cell | None,
     perfect: bool | None,
-    seed: str | None,
+    seed: int | None,
     algorithm: str | None,
-    max_dead_ends: str | None,
+    max_dead_ends: int | None,
     output: str | None,
     verbose: bool,
 ) -> None:
@@ -76,30 +75,34 @@ def command(
     0,0 to W-1,H-1. The same options and seed give the same bytes.
     """
     config: Config | None = None
-    try:
-        if config_path is not None:
-            config = load_config(config_path)
-        plan = resolve(
-            config,
-            width=width,
-            height=height,
-            entry=entry,
-            exit=exit_,
-            perfect=perfect,
-            seed=seed,
-            algorithm=algorithm,
-            max_dead_ends=max_dead_ends,
-            output=output,
+    if config_path is not None:
+        config = load_config(config_path)
+    plan = resolve(
+        config,
+        width=width,
+        height=height,
+        entry=entry,
+        exit=exit_,
+        perfect=perfect,
+        seed=seed,
+        algorithm=algorithm,
+        max_dead_ends=max_dead_ends,
+        output=output,
+    )
+    if config is not None and plan.output is not None and same_file(plan.output, config.source):
+        # The config is read already, but the maze would replace it: the user's input is lost.
+        if output is None:
+            setting = Origin("OUTPUT_FILE").show(plan.output)
+            raise MazeError(
+                f"{setting} names this config file: the maze would replace it", config.source
+            )
+        setting = Origin("--output").show(plan.output)
+        raise MazeError(
+            f"{setting} names the config file {config.source}: the maze would replace it"
         )
-    except MazeError as error:
-        fail(error)
     request = plan.request
     if verbose:
         click.echo(f"seed: {request.seed}", err=True)
     if not fits(request.width, request.height):
         click.echo(f"Error: {TOO_SMALL_MESSAGE}", err=True)
-    try:
-        maze = build(request)
-    except MazeError as error:
-        fail(error)
-    write_output(dump(maze), plan.output)
+    write_output(dump(build(request)), plan.output)

@@ -17,7 +17,7 @@ __all__ = ["command"]
 class RunError(click.ClickException):
     """The grading itself could not run: ``Error: <source>: <message>``, exit 2."""
 
-    exit_code = ExitStatus.USAGE
+    exit_code = ExitStatus.RUN
 
 
 _CASES_HELP = "\n".join(

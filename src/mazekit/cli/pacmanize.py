@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import click
 
-from ..errors import MazeError
-from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS, pacmanize
+from ..board import MAX_DEAD_ENDS, MIN_LOOPS
+from ..pacman import pacmanize
 from ..textformat import dump
 from ._common import (
+    COUNT,
     display_name,
-    fail,
     input_argument,
     output_option,
     read_input,
@@ -33,7 +33,7 @@ be met, 2 usage error."""
 @input_argument
 @click.option(
     "--max-dead-ends",
-    type=click.IntRange(min=0),
+    type=COUNT,
     default=MAX_DEAD_ENDS,
     show_default=True,
     metavar="N",
@@ -41,7 +41,7 @@ be met, 2 usage error."""
 )
 @click.option(
     "--min-loops",
-    type=click.IntRange(min=0),
+    type=COUNT,
     default=MIN_LOOPS,
     show_default=True,
     metavar="N",
@@ -62,9 +62,11 @@ def command(
     as it is.
     """
     maze = read_input(file)
-    try:
-        board = pacmanize(maze, max_dead_ends=max_dead_ends, min_loops=min_loops, seed=seed)
-    except MazeError as error:
-        error.source = display_name(file)
-        fail(error)
+    board = pacmanize(
+        maze,
+        max_dead_ends=max_dead_ends,
+        min_loops=min_loops,
+        seed=seed,
+        source=display_name(file),
+    )
     write_output(dump(board), output)

@@ -16,14 +16,13 @@ from ..drawing import (
     RenderOptions,
     check_maze,
     format_from_name,
-    render_bytes,
+    render_chunks,
 )
 from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
-from ..errors import ConfigError, MazeError
+from ..errors import ConfigError, MazeError, printable
 from ._common import (
     display_name,
-    fail,
     input_argument,
     output_option,
     read_input,
@@ -84,7 +83,7 @@ def _format(output: str | None, output_format: str | None) -> Format:
     found = format_from_name(output)
     if found is None:
         raise click.UsageError(
-            f"cannot tell the format of '{output}': name it .png, .svg or .txt, "
+            f"cannot tell the format of '{printable(output)}': name it .png, .svg or .txt, "
             "or give --format png|svg|text"
         )
     return found
@@ -187,7 +186,7 @@ def command(
     to_stdout = output is None or output == "-"
     to_terminal = to_stdout and _stdout_is_terminal()
     if kind == "png" and to_terminal:
-        fail("refusing to write a PNG to a terminal: redirect stdout or use -o FILE.png")
+        raise MazeError("refusing to write a PNG to a terminal: redirect stdout or use -o FILE.png")
     ansi = color_mode == "always" or (color_mode == "auto" and to_terminal)
     if os.environ.get("NO_COLOR"):
         ansi = False
@@ -207,15 +206,11 @@ def command(
     except ConfigError as error:
         raise click.BadParameter(error.message, param_hint=f"'--{error.source}'") from error
     maze = read_input(file, ignore_path=show_path is False)  # --no-path: the path line is moot
-    try:
-        check_maze(maze, options)  # the size limit, before the dead ends are computed
-        if dead_ends:
-            from ..pacman import dead_ends as find_dead_ends  # only --dead-ends needs it
+    source = display_name(file)
+    check_maze(maze, options, source)  # the size limit, before the dead ends are computed
+    if dead_ends:
+        from ..analysis import dead_ends as find_dead_ends  # only --dead-ends needs it
 
-            options = replace(options, dead_ends=find_dead_ends(maze))
-        data = render_bytes(maze, options)
-    except MazeError as error:
-        if error.source is None:
-            error.source = display_name(file)
-        fail(error)
+        options = replace(options, dead_ends=find_dead_ends(maze))
+    data = render_chunks(maze, options, source)  # text and SVG are made as they are written
     write_output(data, output)

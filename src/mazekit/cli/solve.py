@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import click
 
 from ..errors import MazeError
 from ..model import Cell
+from ..search import path_positions
 from ..solvers import ALGORITHMS, Solution, find_path
 from ..textformat import dump
 from ._common import (
+    CELL,
     display_name,
-    fail,
     input_argument,
     json_format_option,
     output_option,
@@ -22,20 +24,7 @@ from ._common import (
 
 __all__ = ["command"]
 
-# ASCII digits only (int() of '²' fails), and at most 9 of them (no grid is that large)
-_CELL = re.compile(r"\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*")
 _MOVES = re.compile(r"[NESWnesw]+")
-
-
-def _cell(ctx: click.Context, param: click.Parameter, value: str | None) -> Cell | None:
-    """``X,Y``: two non-negative integers, as on the entry line of a maze file."""
-    if value is None:
-        return None
-    match = _CELL.fullmatch(value)
-    if match is None:
-        shown = value if len(value) <= 40 else value[:40] + "..."
-        raise click.BadParameter(f"expected X,Y (two non-negative integers), got {shown!r}")
-    return int(match.group(1)), int(match.group(2))
 
 
 def _moves(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -48,22 +37,31 @@ def _moves(ctx: click.Context, param: click.Parameter, value: str | None) -> str
     return "".join(letter for letter in "NESW" if letter in letters)
 
 
-def _json(solution: Solution) -> str:
-    """The JSON document of specs/solve.md, on one line (the cells list can be long)."""
+def _json(solution: Solution) -> Iterator[bytes]:
+    """The JSON document of specs/solve.md, on one line, in chunks: the cells of a long path
+    are written as they are made, never held as Python lists (specs/errors.md, Memory)."""
     import json
 
-    document = {
+    head = {
         "algorithm": solution.algorithm,
         "moves": solution.moves,
         "from": list(solution.start),
         "to": list(solution.goal),
         "length": len(solution.path),
         "path": solution.path,
-        "cells": [list(cell) for cell in solution.cells],
-        "visited": solution.visited,
-        "count": solution.count,
     }
-    return json.dumps(document) + "\n"
+    tail = {"visited": solution.visited, "count": solution.count}
+    yield (json.dumps(head)[:-1] + ', "cells": [').encode("ascii")
+    xs, ys = path_positions(solution.start, solution.path)  # what Solution.cells lists
+    for first in range(0, xs.size, _CELLS_BLOCK):
+        last = first + _CELLS_BLOCK
+        pairs = zip(xs[first:last].tolist(), ys[first:last].tolist(), strict=True)
+        text = ", ".join(f"[{x}, {y}]" for x, y in pairs)
+        yield (f", {text}" if first else text).encode("ascii")
+    yield ("], " + json.dumps(tail)[1:] + "\n").encode("ascii")
+
+
+_CELLS_BLOCK = 1 << 12  # cells turned into text at a time
 
 
 @click.command(
@@ -81,11 +79,9 @@ Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage erro
 @input_argument
 @click.option("--path-only", is_flag=True, help="Print only the path line (letters N, E, S, W).")
 @click.option(
-    "--from", "start", metavar="X,Y", callback=_cell, help="Start here instead of at the entry."
+    "--from", "start", type=CELL, metavar="X,Y", help="Start here instead of at the entry."
 )
-@click.option(
-    "--to", "goal", metavar="X,Y", callback=_cell, help="End here instead of at the exit."
-)
+@click.option("--to", "goal", type=CELL, metavar="X,Y", help="End here instead of at the exit.")
 @click.option(
     "--algorithm",
     type=click.Choice(list(ALGORITHMS)),
@@ -134,15 +130,15 @@ def command(
     maze = read_input(file, ignore_path=True)
     for option, cell in (("--from", start), ("--to", goal)):
         if cell is not None and not maze.contains(cell):
-            fail(
-                f"{option}: cell ({cell[0]},{cell[1]}) is outside the "
-                f"{maze.width}x{maze.height} grid of {source}"
+            raise MazeError(
+                f"cell ({cell[0]},{cell[1]}) is outside the {maze.width}x{maze.height} grid "
+                f"of {source}",
+                option,
             )
-    try:
-        solution = find_path(maze, start, goal, algorithm=algorithm, moves=moves, count=count)
-    except MazeError as error:
-        error.source = source
-        fail(error)
+    solution = find_path(
+        maze, start, goal, algorithm=algorithm, moves=moves, count=count, source=source
+    )
+    text: str | Iterator[bytes]
     if output_format == "json":
         text = _json(solution)
     elif count:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import click
 
-from ..errors import ExitStatus, MazeError
+from ..analysis import PATTERN_MODES, PatternMode
+from ..errors import ExitStatus, FormatError, MazeError, printable
 from ..measures import VERDICTS, Stats, stats
-from ..textformat import read, source_name
+from ..model import Maze
+from ..textformat import parse, read_bytes, source_name
 from ._common import json_format_option
 
 __all__ = ["command"]
@@ -20,12 +22,12 @@ def _count(number: int, noun: str) -> str:
 def _text(name: str, found: Stats) -> list[str]:
     """The text block of one file: its name, then one ``measure: value`` line each."""
     share = f"{100 * found.junction_share:.1f}%"
-    if found.path_length is None:
+    if found.shortest_path is None:
         path = "none (the exit cannot be reached from the entry)"
     elif found.tortuosity is None:
-        path = f"{_count(found.path_length, 'step')} (the entry is the exit)"
+        path = f"{_count(found.shortest_path, 'step')} (the entry is the exit)"
     else:
-        path = f"{_count(found.path_length, 'step')}, tortuosity {found.tortuosity:.2f}"
+        path = f"{_count(found.shortest_path, 'step')}, tortuosity {found.tortuosity:.2f}"
     verdict = found.verdict if found.reason is None else f"{found.verdict} ({found.reason})"
     return [
         f"{name}:",
@@ -38,11 +40,23 @@ def _text(name: str, found: Stats) -> list[str]:
         f"  junctions: {found.three_way} 3-way, {found.four_way} 4-way "
         f"({share} of reachable cells)",
         f"  corridor cells: {found.straight} straight, {found.turning} turning",
-        f"  longest dead-end branch: {_count(found.longest_branch, 'cell')}",
+        f"  longest dead-end branch: {_count(found.longest_dead_end_branch, 'cell')}",
         f"  shortest path: {path}",
         f"  perfect: {'yes' if found.perfect else 'no'}",
         f"  verdict: {verdict}",
     ]
+
+
+def _read(file: str) -> tuple[Maze, str | None]:
+    """The maze of FILE, and a note when its path line was malformed and ignored (stats does
+    not use the path; the grid, entry and exit must still be readable)."""
+    name = source_name(file)
+    data = read_bytes(file)
+    try:
+        return parse(data, source=name), None
+    except FormatError as error:
+        maze = parse(data, ignore_path=True, source=name)  # the same error when not the path's
+        return maze, f"note: {error}: the path line was ignored"
 
 
 def _verdict_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -70,6 +84,14 @@ verdict other than --expect; 2 usage error."""
 @click.argument("files", nargs=-1, metavar="[FILE]...")
 @json_format_option("One block of lines per file, or one JSON document.")
 @click.option(
+    "--pattern",
+    type=click.Choice(PATTERN_MODES),
+    default="strict",
+    show_default=True,
+    help='Where the "42" is looked for, as validate\'s --pattern: strict (the 18 cells of '
+    "specs/rules.md), any (every fully closed cell), none.",
+)
+@click.option(
     "--expect",
     callback=_verdict_name,
     metavar="VERDICT",
@@ -77,7 +99,11 @@ verdict other than --expect; 2 usage error."""
 )
 @click.pass_context
 def command(
-    ctx: click.Context, files: tuple[str, ...], output_format: str, expect: str | None
+    ctx: click.Context,
+    files: tuple[str, ...],
+    output_format: str,
+    pattern: PatternMode,
+    expect: str | None,
 ) -> None:
     """Measure maze FILEs (stdin when none, or -) and give each a verdict.
 
@@ -89,15 +115,17 @@ def command(
     entries: list[dict[str, object]] = []
     blocks: list[list[str]] = []
     for file in files or ("-",):
-        name = source_name(file)
+        name = printable(source_name(file))  # control bytes and non-UTF-8 names escaped
         try:
-            found = stats(read(file))
+            maze, note = _read(file)
         except MazeError as error:
             failed = True
-            click.echo(f"Error: {error}", err=True)
-            error.source = None  # the JSON entry names the file already
-            entries.append({"file": name, "error": str(error)})
+            click.echo(f"Error: {error}", err=True)  # str() escapes control bytes
+            entries.append({"file": name, "error": printable(error.detail)})  # names the file
             continue
+        if note is not None:
+            click.echo(note, err=True)
+        found = stats(maze, pattern=pattern)
         if expect is not None and found.verdict != expect.upper():
             failed = True
             click.echo(

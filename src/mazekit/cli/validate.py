@@ -1,20 +1,38 @@
-"""``mazekit validate``: grade maze files against every rule, linter style, with exit codes."""
+"""``mazekit validate``: grade maze files, directories or submissions against every rule.
+
+Linter style: one line per violation (or JSON, JSON Lines, CSV), and exit codes that tell a
+bad submission (1) from a bad run (2). mazekit.batch finds and checks the files.
+"""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
 import click
 
+from ..batch import DEFAULT_CONFIG_NAME, DEFAULT_GLOB, Job, Options, check_all, expand
+from ..batch import submissions as submission_jobs
+from ..batch import worker_count as workers_for
+from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError
-from ..pacman import MAX_DEAD_ENDS, MIN_LOOPS
-from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report, validate
-from ..textformat import read_bytes, source_name
-from ._common import fail, json_format_option
+from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
+from ._common import COUNT
 
-__all__ = ["command"]
+__all__ = ["FORMATS", "SCHEMA_VERSION", "command"]
+
+FORMATS = ("text", "json", "jsonl", "csv")
+SCHEMA_VERSION = 1
+CSV_HEADER = ("file", "line", "column", "rule", "cell", "message")
+STDIN_PROMPT = "reading the maze from stdin (Ctrl-D to end)"
+_SUMMARY = {rule.id: rule.summary for rule in RULES}
 
 
-def _text_lines(name: str, report: Report, quiet: bool) -> list[str]:
+def _text_lines(report: Report, quiet: bool) -> list[str]:
+    """The text block of one checked file (an unreadable one prints on stderr instead)."""
+    name = report.source
     if report.valid:
         return [] if quiet else [f"{name}: ok"]
     lines: list[str] = []
@@ -24,50 +42,147 @@ def _text_lines(name: str, report: Report, quiet: bool) -> list[str]:
                 lines.append(f"{name}:{v.line}:{v.column}: {v.rule}: {v.message}")
         if rule in report.omitted:
             lines.append(f"{name}: +{report.omitted[rule]} more {rule} violations")
-    counts = ", ".join(f"{rule} {report.count(rule)}" for rule in RULE_IDS if report.count(rule))
+    counts = ", ".join(f"{rule} {count}" for rule, count in report.counts.items())
     total = report.count()
     lines.append(f"{name}: {total} violation{'s' if total != 1 else ''} ({counts})")
     return lines
 
 
-def _json_entry(name: str, report: Report | None, error: str | None) -> dict[str, object]:
-    if report is None:
-        return {"file": name, "valid": False, "error": error, "violations": [], "omitted": {}}
-    return {
-        "file": name,
-        "valid": report.valid,
-        "error": None,
-        "violations": [
-            {
-                "rule": v.rule,
-                "message": v.message,
-                "line": v.line,
-                "column": v.column,
-                "cell": list(v.cell) if v.cell is not None else None,
-            }
-            for v in report.violations
-        ],
-        "omitted": dict(report.omitted),
+def _csv_rows(report: Report) -> list[list[object]]:
+    """One CSV row per violation; a file that could not be checked gives one row, its error."""
+    if report.error is not None:
+        return [[report.source, "", "", "", "", report.error]]
+    return [
+        [
+            report.source,
+            v.line,
+            v.column,
+            v.rule,
+            "" if v.cell is None else f"{v.cell[0]},{v.cell[1]}",
+            v.message,
+        ]
+        for v in report.violations
+    ]
+
+
+def _csv_text(rows: Sequence[Sequence[object]]) -> str:
+    """Rows as RFC 4180 CSV: CRLF line ends, fields quoted when they need it."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
+    return buffer.getvalue()
+
+
+class Tally:
+    """What the closing lines, the JSON totals and the exit status need from every file."""
+
+    def __init__(self) -> None:
+        """Nothing counted yet."""
+        self.files = 0
+        self.valid = 0
+        self.not_found = 0
+        self.run_error: str | None = None
+        self.by_rule: dict[str, int] = {}
+
+    def add(self, job: Job, report: Report) -> None:
+        """Count one checked Job; the first path that matched nothing is the run's error."""
+        self.files += 1
+        self.valid += report.valid
+        if job.missing is not None:
+            self.not_found += 1
+            if self.run_error is None:
+                self.run_error = f"{report.source}: {report.error}"
+        for rule, count in report.counts.items():
+            self.by_rule[rule] = self.by_rule.get(rule, 0) + count
+
+    @property
+    def invalid(self) -> int:
+        """Files checked or unreadable that are not valid (paths matching nothing apart)."""
+        return self.files - self.valid - self.not_found
+
+    def totals(self) -> dict[str, Any]:
+        """The ``totals`` object of the JSON document."""
+        violations = {rule: self.by_rule[rule] for rule in RULE_IDS if rule in self.by_rule}
+        return {
+            "files": self.files,
+            "valid": self.valid,
+            "invalid": self.files - self.valid,
+            "violations": violations,
+        }
+
+    def summary(self) -> str:
+        """The closing ``<n> files: ...`` line."""
+        line = f"{self.files} files: {self.valid} ok, {self.invalid} invalid"
+        return line + (f", {self.not_found} not found" if self.not_found else "")
+
+    def statistics(self) -> list[str]:
+        """``--statistics``: violations per rule over every file, most frequent first."""
+        order = sorted(self.by_rule, key=lambda rule: (-self.by_rule[rule], RULE_IDS.index(rule)))
+        width = max((len(str(count)) for count in self.by_rule.values()), default=1)
+        return [f"{self.by_rule[rule]:>{width}}  {rule:<12}  {_SUMMARY[rule]}" for rule in order]
+
+
+def _document(error: str | None, entries: list[dict[str, Any]], tally: Tally) -> str:
+    """The one JSON document of ``--format json`` (specs/validate.md, validate.schema.json)."""
+    import json  # only the machine formats need it
+
+    document = {
+        "schema_version": SCHEMA_VERSION,
+        "valid": error is None and tally.valid == tally.files,
+        "error": error,
+        "files": entries,
+        "totals": tally.totals(),
     }
+    return json.dumps(document, indent=2)
+
+
+def _wants_json(args: Sequence[str]) -> bool:
+    """Whether the (possibly unparsable) arguments ask for ``--format json``."""
+    for index, arg in enumerate(args):
+        if arg == "--format=json" or (
+            arg == "--format" and args[index + 1 : index + 2] == ["json"]
+        ):
+            return True
+    return False
+
+
+class ValidateCommand(click.Command):
+    """A command that still prints its JSON document (with ``error``) on a usage error."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """click's parsing; a usage error under ``--format json`` prints the document first."""
+        wants_json = _wants_json(args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as error:
+            if wants_json:
+                click.echo(_document(error.format_message(), [], Tally()))
+            raise
 
 
 _RULE_HELP = "\n".join(f"  {rule.id:<13} {rule.summary}" for rule in RULES)
 
 
 @click.command(
+    cls=ValidateCommand,
     epilog=f"""\b
-Rules (ids for --skip and in the output):
+Rules (ids for --skip and --select, and in the output):
 {_RULE_HELP}
 
 \b
 Examples:
   mazekit validate maze.txt
   mazekit validate --config config.txt --perfect maze.txt
+  mazekit validate --submissions subs/ -j 0 --format csv > grades.csv
   mazekit validate --pacman --max-dead-ends 0 board.txt
   mazekit generate | mazekit validate --format json
-Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error."""
+Exit status: 0 every file valid, 1 a file is invalid, unreadable or malformed (or a
+submission's own config is bad), 2 a problem of the run: usage, a bad --config, a path
+that matches no file, an internal error. --exit-zero turns 1 into 0.""",
 )
-@click.argument("files", nargs=-1, metavar="[FILE]...")
+@click.argument("files", nargs=-1, metavar="[FILE|DIR]...")
 @click.option(
     "--pattern",
     type=click.Choice(PATTERN_MODES),
@@ -87,19 +202,40 @@ Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
     "and PERFECT=True implies --perfect.",
 )
 @click.option(
+    "--submissions",
+    metavar="DIR",
+    help="Check every sub-directory of DIR holding a config file: its OUTPUT_FILE against "
+    "its own config.",
+)
+@click.option(
+    "--config-name",
+    default=DEFAULT_CONFIG_NAME,
+    show_default=True,
+    metavar="NAME",
+    help="The config file's name in each submission (and left out of directories).",
+)
+@click.option(
+    "--glob",
+    "pattern_glob",
+    default=DEFAULT_GLOB,
+    show_default=True,
+    metavar="GLOB",
+    help="Which files of a DIR argument are mazes (searched recursively).",
+)
+@click.option(
     "--pacman",
     is_flag=True,
     help="Also check the Pac-Man board rules: dead-ends, loops, key-cells (specs/pacman.md).",
 )
 @click.option(
     "--min-loops",
-    type=click.IntRange(min=0),
+    type=COUNT,
     metavar="N",
     help=f"With --pacman: at least N independent loops [{MIN_LOOPS}].",
 )
 @click.option(
     "--max-dead-ends",
-    type=click.IntRange(min=0),
+    type=COUNT,
     metavar="N",
     help="With --pacman: at most N real dead ends "
     f"[MAX_DEAD_ENDS of CONFIG, else {MAX_DEAD_ENDS}].",
@@ -111,7 +247,41 @@ Exit status: 0 all files valid, 1 a file is invalid or unreadable, 2 usage error
     metavar="RULE",
     help="Turn a rule off (repeatable).",
 )
-@json_format_option("Linter-style lines, or one JSON document.")
+@click.option(
+    "--select",
+    multiple=True,
+    type=click.Choice(RULE_IDS),
+    metavar="RULE",
+    help="Check only this rule (repeatable; opt-in rules too).",
+)
+@click.option(
+    "--strict-format",
+    is_flag=True,
+    help="Also report lowercase hex digits (valid by default).",
+)
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="Linter-style lines, one JSON document, one JSON object per file, or CSV rows.",
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print the number of violations per rule over all files instead of each one.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=COUNT,
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Check files in N processes (0: every core); the output stays the same.",
+)
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when a file is invalid.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing for valid files.")
 @click.pass_context
 def command(
@@ -120,65 +290,133 @@ def command(
     pattern: PatternMode,
     perfect: bool,
     config_path: str | None,
+    submissions: str | None,
+    config_name: str,
+    pattern_glob: str,
     pacman: bool,
     min_loops: int | None,
     max_dead_ends: int | None,
     skip: tuple[str, ...],
+    select: tuple[str, ...],
+    strict_format: bool,
     output_format: str,
+    statistics: bool,
+    jobs: int,
+    exit_zero: bool,
     quiet: bool,
 ) -> None:
-    """Check maze FILEs (stdin when none, or -) against every rule of the subject.
+    """Check maze FILEs, every maze under a DIR, or every submission against the rules.
 
-    Reports every violation as FILE:LINE:COLUMN: RULE: MESSAGE (at most 20 per rule, then a
-    "+N more" line) and one summary line per file.
+    Reads stdin when no FILE is given, or for -. Reports every violation as
+    FILE:LINE:COLUMN: RULE: MESSAGE (at most 20 per rule, then a "+N more" line) and one
+    summary line per file.
     """
+
+    def stop(message: str) -> None:
+        """A problem of the run (exit 2), in the JSON document too when one is asked for."""
+        if output_format == "json":
+            click.echo(_document(message, [], Tally()))
+        raise RunError(message)
+
     if not pacman:
         for option, value in (("--min-loops", min_loops), ("--max-dead-ends", max_dead_ends)):
             if value is not None:
-                raise click.UsageError(f"{option} needs --pacman")
+                stop(f"{option} needs --pacman")
+    if statistics and output_format != "text":
+        stop("--statistics needs --format text (the JSON totals count violations by rule)")
+    if submissions is not None and config_path is not None:
+        stop("--config cannot be combined with --submissions: each submission has its own")
+    if submissions is not None and files:
+        stop("give either FILEs or --submissions DIR, not both")
+    if "config" in select and config_path is None and submissions is None:
+        stop("--select config needs --config or --submissions")
     config: Config | None = None
     if config_path is not None:
         try:
             config = load_config(config_path)
         except MazeError as error:
-            fail(error)
-    if max_dead_ends is None:
-        max_dead_ends = MAX_DEAD_ENDS
-        if config is not None and config.max_dead_ends is not None:
-            max_dead_ends = config.max_dead_ends
-    names = files or ("-",)
-    invalid = 0
-    entries: list[dict[str, object]] = []
-    for file in names:
-        name = source_name(file)
-        try:
-            data = read_bytes(file)
-        except MazeError as error:
-            invalid += 1
-            click.echo(f"Error: {error}", err=True)
-            entries.append(_json_entry(name, None, error.message))
-            continue
-        report = validate(
-            data,
-            pattern=pattern,
-            perfect=perfect,
-            config=config,
-            skip=skip,
-            source=name,
-            pacman=pacman,
-            min_loops=MIN_LOOPS if min_loops is None else min_loops,
-            max_dead_ends=max_dead_ends,
-        )
-        invalid += not report.valid
-        if output_format == "json":
-            entries.append(_json_entry(name, report, None))
-        else:
-            for line in _text_lines(name, report, quiet):
-                click.echo(line)
-    if output_format == "json":
-        import json  # only this output needs it
-
-        click.echo(json.dumps({"valid": not invalid, "files": entries}, indent=2))
-    elif len(names) > 1 and not quiet:
-        click.echo(f"{len(names)} files: {len(names) - invalid} ok, {invalid} invalid")
+            stop(str(error))
+    options = Options(
+        pattern=pattern,
+        perfect=perfect,
+        skip=skip,
+        select=select or None,
+        pacman=pacman,
+        min_loops=MIN_LOOPS if min_loops is None else min_loops,
+        max_dead_ends=max_dead_ends,
+        strict_format=strict_format,
+    )
+    if submissions is not None:
+        todo = submission_jobs(submissions, config_name)
+    else:
+        todo = expand(files or ("-",), config=config, glob=pattern_glob, config_name=config_name)
+    if any(job.path == "-" for job in todo) and sys.stdin.isatty():
+        click.echo(STDIN_PROMPT, err=True)
+    tally = _emit(
+        todo, check_all(todo, options, workers_for(jobs)), output_format, statistics, quiet
+    )
+    if tally.not_found:
+        ctx.exit(ExitStatus.RUN)
+    invalid = tally.valid != tally.files and not exit_zero
     ctx.exit(ExitStatus.INVALID if invalid else ExitStatus.OK)
+
+
+def _emit(
+    todo: Sequence[Job],
+    reports: Iterator[Report],
+    output_format: str,
+    statistics: bool,
+    quiet: bool,
+) -> Tally:
+    """Print every Report in its format as it comes; return the tally of the run."""
+    tally = Tally()
+    entries: list[dict[str, Any]] = []
+    if output_format == "csv":
+        click.echo(_csv_text([CSV_HEADER]).encode(), nl=False)
+    try:
+        for job, report in zip(todo, reports, strict=True):
+            tally.add(job, report)
+            _emit_one(report, output_format, statistics, quiet, entries)
+    except Exception as error:  # a bug: the JSON document still comes, then main() reports it
+        if output_format == "json":
+            message = f"internal error: {type(error).__name__}: {error}"
+            click.echo(_document(message, entries, tally))
+        raise
+    if output_format == "json":
+        click.echo(_document(tally.run_error, entries, tally))
+    elif output_format == "text":
+        if statistics:
+            for line in tally.statistics():
+                click.echo(line)
+        if (tally.files > 1 or statistics) and not quiet:
+            click.echo(tally.summary())
+    return tally
+
+
+def _emit_one(
+    report: Report,
+    output_format: str,
+    statistics: bool,
+    quiet: bool,
+    entries: list[dict[str, Any]],
+) -> None:
+    """Print one file's result (JSON entries are kept for the one document at the end)."""
+    if report.error is not None:
+        click.echo(f"Error: {report.source}: {report.error}", err=True)
+    if output_format == "json":
+        entries.append(report.to_dict())
+    elif output_format == "jsonl":
+        import json  # only the machine formats need it
+
+        click.echo(json.dumps(report.to_dict()))
+    elif output_format == "csv":
+        click.echo(_csv_text(_csv_rows(report)).encode(), nl=False)
+    elif not statistics and report.error is None:
+        for line in _text_lines(report, quiet):
+            click.echo(line)
+
+
+class RunError(click.ClickException):
+    """A problem of the run itself, shown as ``Error: <message>``, exit 2."""
+
+    exit_code = ExitStatus.RUN

@@ -8,6 +8,7 @@ is named ``drawing`` so that ``mazekit.render`` is only ever the function.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from ..errors import ConfigError
@@ -36,26 +37,68 @@ __all__ = [
     "check_maze",
     "format_from_name",
     "parse_color",
+    "picture_bytes",
     "render",
     "render_bytes",
+    "render_chunks",
 ]
 
 
-def render_bytes(maze: Maze, options: RenderOptions) -> bytes:
-    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes."""
-    check_maze(maze, options)  # the size limit comes before any work
-    scene = build_scene(maze, options)
+# Text and SVG are handed to the writer in pieces of about this many characters.
+CHUNK_CHARS = 1 << 16
+
+
+def _encoded(pieces: Iterable[str]) -> Iterator[bytes]:
+    """UTF-8 chunks of about CHUNK_CHARS characters from many small pieces of text."""
+    batch: list[str] = []
+    count = 0
+    for piece in pieces:
+        batch.append(piece)
+        count += len(piece)
+        if count >= CHUNK_CHARS:
+            yield "".join(batch).encode("utf-8")
+            batch, count = [], 0
+    if batch:
+        yield "".join(batch).encode("utf-8")
+
+
+def render_chunks(maze: Maze, options: RenderOptions, source: str | None = None) -> Iterator[bytes]:
+    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes in chunks;
+    ``source`` names the maze in a MazeError.
+
+    Every check (MazeError) happens here, before the first chunk: text and SVG are then made
+    as they are written, so a large maze never sits in memory as one string. A PNG is one chunk.
+    """
+    check_maze(maze, options, source)  # the size limit comes before any work
+    scene = build_scene(maze, options, source)
     if options.format == "png":
         from .png import render_png
 
-        return render_png(scene)
+        return iter([render_png(scene)])
     if options.format == "svg":
-        from .svg import render_svg
+        from .svg import svg_chunks
 
-        return render_svg(scene).encode("utf-8")
-    from .text import render_text
+        return _encoded(svg_chunks(scene))
+    from .text import text_lines
 
-    return render_text(scene, options.charset, options.ansi).encode("utf-8")
+    return _encoded(text_lines(scene, options.charset, options.ansi))
+
+
+def render_bytes(maze: Maze, options: RenderOptions, source: str | None = None) -> bytes:
+    """The picture of ``maze`` in ``options.format`` (text when None), as file bytes;
+    ``source`` names the maze in a MazeError."""
+    return b"".join(render_chunks(maze, options, source))
+
+
+def picture_bytes(maze: Maze, format: str = "png", **options: Any) -> bytes:
+    """The picture of ``maze`` as the bytes of a PNG, SVG or text file (``mazekit.render_bytes``).
+
+    ``options`` are the fields of RenderOptions, as for ``render``; a bad one raises
+    ConfigError naming it.
+    """
+    if not isinstance(maze, Maze):
+        raise TypeError(f"maze must be a Maze, got {type(maze).__name__}")
+    return render_bytes(maze, RenderOptions(**{**options, "format": format}))
 
 
 def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **options: Any) -> None:
@@ -75,10 +118,11 @@ def render(maze: Maze, path_or_file: str | os.PathLike[str] | IO[bytes], **optio
                 "format",
             )
         settings = RenderOptions(**{**options, "format": found})
-    data = render_bytes(maze, settings)
+    chunks = render_chunks(maze, settings)
     if isinstance(path_or_file, (str, os.PathLike)):
-        from ..outfile import atomic_write  # tempfile only when a file is written
+        from ..outfile import atomic_write
 
-        atomic_write(os.fspath(path_or_file), data)
+        atomic_write(os.fspath(path_or_file), chunks)
     else:
-        path_or_file.write(data)
+        for chunk in chunks:
+            path_or_file.write(chunk)

@@ -13,7 +13,7 @@ import io
 import numpy as np
 import numpy.typing as npt
 
-from .scene import Scene, check_size, glyph_joints
+from .scene import STEP_BLOCK, Scene, check_size, glyph_joints, path_mask
 from .theme import PLAIN_INKS, Ink
 
 __all__ = ["rasterize", "render_png"]
@@ -131,18 +131,18 @@ def _paint_path(scene: Scene, grid: Pixels) -> None:
     geometry = scene.geometry
     rows, columns = geometry.rows, geometry.columns
     start, end = geometry.path_offset, geometry.path_offset + geometry.path_width
-    xs, ys = scene.path_x, scene.path_y
-    on_path = np.zeros((rows, columns), dtype=bool)
-    on_path[ys, xs] = True
-    _paint(grid[:rows, start:end, :columns, start:end], Ink.PATH, on_path)
+    _paint(grid[:rows, start:end, :columns, start:end], Ink.PATH, path_mask(scene))
     # A step joins cell (min x, y) to its east or south neighbour; N and W steps are E and S
-    # seen from the other side.
+    # seen from the other side. A block of steps at a time, to keep temporaries short.
     east = np.zeros((rows, columns), dtype=bool)
     south = np.zeros((rows, columns), dtype=bool)
-    horizontal = ys[1:] == ys[:-1]
-    east[ys[1:][horizontal], np.minimum(xs[1:], xs[:-1])[horizontal]] = True
-    vertical = ~horizontal
-    south[np.minimum(ys[1:], ys[:-1])[vertical], xs[1:][vertical]] = True
+    for first in range(0, scene.path_x.size - 1, STEP_BLOCK):
+        xs = scene.path_x[first : first + STEP_BLOCK + 1]
+        ys = scene.path_y[first : first + STEP_BLOCK + 1]
+        horizontal = ys[1:] == ys[:-1]
+        east[ys[1:][horizontal], np.minimum(xs[1:], xs[:-1])[horizontal]] = True
+        vertical = ~horizontal
+        south[np.minimum(ys[1:], ys[:-1])[vertical], xs[1:][vertical]] = True
     east, south = east[:, :-1], south[:-1, :]
     _paint(grid[:rows, start:end, : columns - 1, end:], Ink.PATH, east)
     _paint(grid[:rows, start:end, 1:columns, :start], Ink.PATH, east)

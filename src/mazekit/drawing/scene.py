@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from ..errors import ConfigError, MazeError, NoPathError, TooLargeError
 from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from ..search import passages, shortest_path
+from ..search import passages, path_positions, shortest_path
 from .theme import RGB, THEMES, Ink, Palette, palette_for
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "format_from_name",
     "glyph_joints",
     "path_cells",
+    "path_mask",
 ]
 
 Format = Literal["png", "svg", "text"]
@@ -47,7 +48,11 @@ CHARSETS: tuple[Charset, ...] = ("ascii", "unicode")
 MAX_PIXELS = 200_000_000
 
 BoolGrid = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
+IntArray = npt.NDArray[np.int32]  # path cells: int32 holds any coordinate, in half the memory
+
+# Path steps handled at a time where a whole-path array operation would need several
+# temporary arrays as long as the path (specs/errors.md: 20 bytes per path step).
+STEP_BLOCK = 1 << 20
 # Cells given by a caller: (x, y) pairs, an N x 2 array of them, or an H x W boolean mask.
 CellSet = Iterable[Cell] | npt.NDArray[np.generic]
 
@@ -104,14 +109,15 @@ class Geometry:
         return self.wall + (self.cell - self.wall - self.path_width) // 2
 
 
-def check_size(geometry: Geometry) -> None:
+def check_size(geometry: Geometry, source: str | None = None) -> None:
     """Refuse a raster image over MAX_PIXELS before any memory is spent on it."""
     pixels = geometry.width * geometry.height
     if pixels > MAX_PIXELS:
         raise TooLargeError(
             f"a {geometry.columns}x{geometry.rows} maze at {geometry.cell} px cells makes a "
             f"{geometry.width}x{geometry.height} image ({pixels:,} pixels), over the limit of "
-            f"{MAX_PIXELS:,}: use a smaller --cell or the svg format"
+            f"{MAX_PIXELS:,}: use a smaller --cell or the svg format",
+            source,
         )
 
 
@@ -167,41 +173,56 @@ class Scene:
     outline: int = 0
 
 
-def check_maze(maze: Maze, options: RenderOptions) -> None:
-    """The cheap checks made before any drawing: image size (PNG), entry and exit in the grid."""
+def check_maze(maze: Maze, options: RenderOptions, source: str | None = None) -> None:
+    """The cheap checks made before any drawing: image size (PNG), entry and exit in the grid.
+
+    ``source`` names the maze in the MazeError, as in every check of this module.
+    """
     if options.format == "png":
-        check_size(Geometry(maze.width, maze.height, options.cell, options.wall, options.margin))
+        geometry = Geometry(maze.width, maze.height, options.cell, options.wall, options.margin)
+        check_size(geometry, source)
     for name, (x, y) in (("entry", maze.entry), ("exit", maze.exit)):
         if not maze.contains((x, y)):
-            raise MazeError(f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid")
+            raise MazeError(
+                f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid", source
+            )
 
 
-_DX = np.zeros(256, dtype=np.int64)
-_DY = np.zeros(256, dtype=np.int64)
-for _letter, _dx, _dy in (("N", 0, -1), ("E", 1, 0), ("S", 0, 1), ("W", -1, 0)):
-    _DX[ord(_letter)], _DY[ord(_letter)] = _dx, _dy
-
-
-def path_cells(maze: Maze, path: str) -> tuple[IntArray, IntArray]:
+def path_cells(maze: Maze, path: str, source: str | None = None) -> tuple[IntArray, IntArray]:
     """The cells a path visits from the entry, x and y arrays of len(path) + 1 (or 0).
 
     MazeError names the first step that leaves the grid; crossing a closed wall is drawn as is.
     """
     if not path:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    letters = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
-    xs = np.concatenate(([maze.entry[0]], maze.entry[0] + np.cumsum(_DX[letters])))
-    ys = np.concatenate(([maze.entry[1]], maze.entry[1] + np.cumsum(_DY[letters])))
-    outside = (xs < 0) | (xs >= maze.width) | (ys < 0) | (ys >= maze.height)
+        return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32)
+    xs, ys = path_positions(maze.entry, path)  # int32: half the memory of a long path
+    outside = np.zeros(0, dtype=bool)
+    for first in range(0, xs.size, STEP_BLOCK):
+        x, y = xs[first : first + STEP_BLOCK], ys[first : first + STEP_BLOCK]
+        outside = (x < 0) | (x >= maze.width) | (y < 0) | (y >= maze.height)
+        if outside.any():
+            break
     if outside.any():
-        step = int(np.argmax(outside))
+        step = first + int(np.argmax(outside))
         raise MazeError(
-            f"step {step} ({path[step - 1]}) from ({xs[step - 1]},{ys[step - 1]}) leaves the grid"
+            f"step {step} ({path[step - 1]}) from ({xs[step - 1]},{ys[step - 1]}) leaves the grid",
+            source,
         )
     return xs, ys
 
 
-def _resolve_path(maze: Maze, mode: bool | None, board: bool = False) -> str:
+def path_mask(scene: Scene) -> BoolGrid:
+    """An H x W mask of the cells the path visits, made a block of steps at a time."""
+    mask = np.zeros(scene.cells.shape, dtype=bool)
+    for first in range(0, scene.path_x.size, STEP_BLOCK):
+        last = first + STEP_BLOCK
+        mask[scene.path_y[first:last], scene.path_x[first:last]] = True
+    return mask
+
+
+def _resolve_path(
+    maze: Maze, mode: bool | None, board: bool = False, source: str | None = None
+) -> str:
     """The path to draw: none, the file's, or (mode True and none in the file) a shortest one.
 
     A board draws no path unless asked (mode True).
@@ -213,7 +234,7 @@ def _resolve_path(maze: Maze, mode: bool | None, board: bool = False) -> str:
     found = shortest_path(maze.walls, maze.entry, maze.exit)
     if found is None:
         (ex, ey), (xx, xy) = maze.entry, maze.exit
-        raise NoPathError(f"no path from the entry ({ex},{ey}) to the exit ({xx},{xy})")
+        raise NoPathError(f"no path from the entry ({ex},{ey}) to the exit ({xx},{xy})", source)
     return found
 
 
@@ -259,13 +280,13 @@ def glyph_joints(cells: npt.NDArray[np.uint8]) -> tuple[BoolGrid, BoolGrid, Bool
     return vertical, horizontal, posts
 
 
-def build_scene(maze: Maze, options: RenderOptions) -> Scene:
+def build_scene(maze: Maze, options: RenderOptions, source: str | None = None) -> Scene:
     """Describe the picture of ``maze`` under ``options``; MazeError when it cannot be drawn.
 
     Cell inks, later ones winning: fully closed cells (the "42") PATTERN, then the dead ends,
     then ENTRY and EXIT (not on a board, whose sprites are placed by drawing.sprites).
     """
-    check_maze(maze, options)
+    check_maze(maze, options, source)
     board = THEMES[options.theme].board
     geometry = Geometry(maze.width, maze.height, options.cell, options.wall, options.margin)
     shape = (maze.height, maze.width)
@@ -284,7 +305,7 @@ def build_scene(maze: Maze, options: RenderOptions) -> Scene:
         cells[maze.entry[1], maze.entry[0]] = Ink.ENTRY
         cells[maze.exit[1], maze.exit[0]] = Ink.EXIT
     h_walls, v_walls = _closed_walls(maze.walls)
-    path_x, path_y = path_cells(maze, _resolve_path(maze, options.path, board))
+    path_x, path_y = path_cells(maze, _resolve_path(maze, options.path, board, source), source)
     palette = palette_for(options.theme, options.colors)
     outline = max(1, options.wall // 2) if board else 0
     return Scene(geometry, palette, h_walls, v_walls, cells, path_x, path_y, sprites, outline)

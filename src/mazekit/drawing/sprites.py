@@ -14,8 +14,8 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from ..board import centre, corners
 from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from ..pacman import centre, corners
 from ..search import open_bits, reachable_mask
 from .theme import Ink
 
@@ -23,8 +23,8 @@ __all__ = ["GHOSTS", "SPRITES", "board_sprites", "ghost_cells", "stamp"]
 
 Stamp = npt.NDArray[np.uint8]
 
-# The ghost of each corner, in the order of mazekit.pacman.CORNER_NAMES: each one's scatter
-# target lies outside the maze beyond its corner (shared/seeds/001).
+# The ghost of each corner, in the order of mazekit.board.CORNER_NAMES: each one's scatter
+# target lies outside the maze beyond its corner (specs/pacman.md).
 GHOSTS: tuple[Ink, ...] = (Ink.GHOST_PINK, Ink.GHOST_RED, Ink.GHOST_ORANGE, Ink.GHOST_CYAN)
 # The sprites a cell may hold, in the order they are placed (a later one takes the cell).
 SPRITES: tuple[Ink, ...] = (Ink.DOT, Ink.ENERGIZER, *GHOSTS, Ink.PLAYER)

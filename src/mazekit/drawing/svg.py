@@ -9,13 +9,15 @@ sprites as one rectangle per run of pixels of their stamps.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 import numpy as np
 import numpy.typing as npt
 
 from .scene import Geometry, Scene, glyph_joints
 from .theme import Ink, hex_color
 
-__all__ = ["render_svg"]
+__all__ = ["render_svg", "svg_chunks"]
 
 
 def _runs(lines: npt.NDArray[np.bool_]) -> tuple[list[int], list[int], list[int]]:
@@ -30,19 +32,40 @@ def _runs(lines: npt.NDArray[np.bool_]) -> tuple[list[int], list[int], list[int]
 
 Box = tuple[int, int, int, int]  # x, y, width, height in pixels
 
+# Wall lines (or cell rows, or path runs) turned into text at a time: what the SVG holds in
+# memory besides the Scene, however large the maze (specs/errors.md: 150 bytes per cell).
+BLOCK = 16
+PATH_BLOCK = 1 << 16  # path steps: their text is about 20 characters a run
 
-def _wall_boxes(scene: Scene) -> list[Box]:
-    """Rectangles for every run of closed walls, horizontal lines first."""
+
+def _wall_boxes(scene: Scene) -> Iterator[list[Box]]:
+    """Rectangles for every run of closed walls, horizontal lines first, a block of lines at
+    a time."""
     g = scene.geometry
     cell, wall, margin = g.cell, g.wall, g.margin
-    boxes: list[Box] = []
-    for line, first, last in zip(*_runs(scene.h_walls), strict=True):
-        x, y, length = margin + first * cell, margin + line * cell, (last - first + 1) * cell + wall
-        boxes.append((x, y, length, wall))
-    for line, first, last in zip(*_runs(scene.v_walls.T), strict=True):
-        x, y, length = margin + line * cell, margin + first * cell, (last - first + 1) * cell + wall
-        boxes.append((x, y, wall, length))
-    return boxes
+    for top in range(0, scene.h_walls.shape[0], BLOCK):
+        lines, firsts, lasts = _runs(scene.h_walls[top : top + BLOCK])
+        yield [
+            (
+                margin + first * cell,
+                margin + (top + line) * cell,
+                (last - first + 1) * cell + wall,
+                wall,
+            )
+            for line, first, last in zip(lines, firsts, lasts, strict=True)
+        ]
+    columns = scene.v_walls.T
+    for left in range(0, columns.shape[0], BLOCK):
+        lines, firsts, lasts = _runs(columns[left : left + BLOCK])
+        yield [
+            (
+                margin + (left + line) * cell,
+                margin + first * cell,
+                wall,
+                (last - first + 1) * cell + wall,
+            )
+            for line, first, last in zip(lines, firsts, lasts, strict=True)
+        ]
 
 
 def _boxes_path(boxes: list[Box]) -> str:
@@ -76,42 +99,61 @@ def _grown(boxes: list[Box], by: int, width: int, height: int) -> list[Box]:
     return grown
 
 
-def _sprite_paths(scene: Scene) -> dict[Ink, list[str]]:
-    """Per ink, one rectangle per run of that ink in each row of each sprite's stamp."""
+def _sprite_paths(scene: Scene) -> Iterator[tuple[Ink, Iterator[str]]]:
+    """Per ink (in Ink order), one rectangle per run of that ink in each row of each sprite's
+    stamp, over every cell of that sprite; the text comes a block of rows at a time."""
     from .sprites import SPRITES, stamp
 
     assert scene.sprites is not None  # the caller checked
-    g = scene.geometry
-    side = g.cell - g.wall
-    first = g.margin + g.wall
-    paths: dict[Ink, list[str]] = {}
+    sprites = scene.sprites
+    side = scene.geometry.cell - scene.geometry.wall
+    # sprite -> {ink: its runs in the stamp}, for the sprites the board shows
+    runs: dict[Ink, dict[int, list[tuple[int, int, int]]]] = {}
     for sprite in SPRITES:
-        cells = np.argwhere(scene.sprites == sprite).tolist()
-        if not cells:
+        if not (sprites == sprite).any():
             continue
         picture = stamp(sprite, side)
-        for ink in np.unique(picture[picture != 0]).tolist():
-            rows, starts, ends = _runs(picture == ink)
-            runs = list(zip(rows, starts, ends, strict=True))
-            parts = paths.setdefault(Ink(ink), [])
-            for y, x in cells:
-                left, top = first + x * g.cell, first + y * g.cell
+        runs[sprite] = {
+            ink: list(zip(*_runs(picture == ink), strict=True))
+            for ink in np.unique(picture[picture != 0]).tolist()
+        }
+    inks = sorted({ink for by_ink in runs.values() for ink in by_ink})
+    for ink in inks:
+        yield Ink(ink), _sprite_ink_path(scene, ink, runs)
+
+
+def _sprite_ink_path(
+    scene: Scene, ink: int, runs: dict[Ink, dict[int, list[tuple[int, int, int]]]]
+) -> Iterator[str]:
+    """The path data of one ink over every sprite that has it, sprite by sprite."""
+    assert scene.sprites is not None
+    g = scene.geometry
+    first = g.margin + g.wall
+    for sprite, by_ink in runs.items():
+        if ink not in by_ink:
+            continue
+        for top in range(0, scene.sprites.shape[0], BLOCK):
+            ys, xs = np.nonzero(scene.sprites[top : top + BLOCK] == sprite)
+            parts: list[str] = []
+            for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+                left, upper = first + x * g.cell, first + (top + y) * g.cell
                 parts.extend(
-                    f"M{left + start} {top + row}h{end - start + 1}v1h-{end - start + 1}z"
-                    for row, start, end in runs
+                    f"M{left + start} {upper + row}h{end - start + 1}v1h-{end - start + 1}z"
+                    for row, start, end in by_ink[ink]
                 )
-    return paths
+            yield "".join(parts)
 
 
-def _cell_path(geometry: Geometry, mask: npt.NDArray[np.bool_]) -> str:
-    """A square over the inside of every cell of ``mask``."""
+def _cell_path(geometry: Geometry, mask: npt.NDArray[np.bool_]) -> Iterator[str]:
+    """A square over the inside of every cell of ``mask``, a block of rows at a time."""
     cell, side = geometry.cell, geometry.cell - geometry.wall
     first = geometry.margin + geometry.wall
-    ys, xs = np.nonzero(mask)
-    return "".join(
-        f"M{first + x * cell} {first + y * cell}h{side}v{side}h-{side}z"
-        for x, y in zip(xs.tolist(), ys.tolist(), strict=True)
-    )
+    for top in range(0, mask.shape[0], BLOCK):
+        ys, xs = np.nonzero(mask[top : top + BLOCK])
+        yield "".join(
+            f"M{first + x * cell} {first + (top + y) * cell}h{side}v{side}h-{side}z"
+            for x, y in zip(xs.tolist(), ys.tolist(), strict=True)
+        )
 
 
 def _number(value: float) -> str:
@@ -119,64 +161,104 @@ def _number(value: float) -> str:
     return str(int(value)) if value == int(value) else str(value)
 
 
-def _path_path(scene: Scene) -> str:
-    """One subpath per straight run of the path, through the middle of the path band."""
+def _path_path(scene: Scene) -> Iterator[str]:
+    """One subpath per straight run of the path, through the middle of the path band.
+
+    A run ends where the path turns, and at its last cell. The turns are found with
+    whole-array steps over a block of steps at a time, and written as they are found.
+    """
     g = scene.geometry
     centre = g.margin + g.path_offset + g.path_width / 2
-    xs, ys = scene.path_x.tolist(), scene.path_y.tolist()
-    parts: list[str] = []
+    xs, ys = scene.path_x, scene.path_y
+    count = xs.size
     run_start = 0
-    for index in range(1, len(xs)):
-        last = index == len(xs) - 1
-        turns = not last and (xs[index + 1] - xs[index], ys[index + 1] - ys[index]) != (
-            xs[index] - xs[index - 1],
-            ys[index] - ys[index - 1],
-        )
-        if last or turns:
-            x0, y0 = centre + xs[run_start] * g.cell, centre + ys[run_start] * g.cell
-            if ys[index] == ys[run_start]:
-                parts.append(f"M{_number(x0)} {_number(y0)}H{_number(centre + xs[index] * g.cell)}")
+    for low in range(1, count, PATH_BLOCK):
+        high = min(count, low + PATH_BLOCK)
+        # cell i (low <= i < high) ends a run when the step into it and the step out of it
+        # differ; the last cell always ends one
+        dx, dy = np.diff(xs[low - 1 : high + 1]), np.diff(ys[low - 1 : high + 1])
+        ends = np.flatnonzero((dx[1:] != dx[:-1]) | (dy[1:] != dy[:-1])) + low
+        if high == count:
+            ends = np.append(ends, count - 1)
+        if not ends.size:
+            continue
+        starts = np.empty_like(ends)
+        starts[0] = run_start
+        starts[1:] = ends[:-1]
+        run_start = int(ends[-1])
+        parts: list[str] = []
+        for x0, y0, x1, y1 in zip(
+            xs[starts].tolist(),
+            ys[starts].tolist(),
+            xs[ends].tolist(),
+            ys[ends].tolist(),
+            strict=True,
+        ):
+            head = f"M{_number(centre + x0 * g.cell)} {_number(centre + y0 * g.cell)}"
+            if y1 == y0:
+                parts.append(f"{head}H{_number(centre + x1 * g.cell)}")
             else:
-                parts.append(f"M{_number(x0)} {_number(y0)}V{_number(centre + ys[index] * g.cell)}")
-            run_start = index
-    return "".join(parts)
+                parts.append(f"{head}V{_number(centre + y1 * g.cell)}")
+        yield "".join(parts)
 
 
-def render_svg(scene: Scene) -> str:
-    """The SVG document of ``scene``, painted in the PNG's order; same options, same text."""
+def _element(attributes: str, data: Iterable[str]) -> Iterator[str]:
+    """A ``<path>`` element whose ``d`` comes in pieces, then its line end."""
+    yield f'<path {attributes} d="'
+    yield from data
+    yield '"/>\n'
+
+
+def svg_chunks(scene: Scene) -> Iterator[str]:
+    """The SVG document of ``scene`` in pieces, painted in the PNG's order: made as they are
+    asked for, so a large maze is written without ever holding the whole document."""
     g = scene.geometry
     palette = scene.palette
     background = hex_color(palette[Ink.BACKGROUND])
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
+    yield (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{g.width}" '
-        f'height="{g.height}" viewBox="0 0 {g.width} {g.height}" shape-rendering="crispEdges">',
-        f"<title>{g.columns}x{g.rows} maze</title>",
-        f'<rect width="{g.width}" height="{g.height}" fill="{background}"/>',
-    ]
+        f'height="{g.height}" viewBox="0 0 {g.width} {g.height}" shape-rendering="crispEdges">\n'
+        f"<title>{g.columns}x{g.rows} maze</title>\n"
+        f'<rect width="{g.width}" height="{g.height}" fill="{background}"/>\n'
+    )
     used = np.bincount(scene.cells.ravel(), minlength=len(Ink))
     for ink in Ink:
         if ink != Ink.BACKGROUND and used[ink]:
-            data = _cell_path(g, scene.cells == ink)
-            lines.append(f'<path fill="{hex_color(palette[ink])}" d="{data}"/>')
-    walls = _wall_boxes(scene)
+            yield from _element(
+                f'fill="{hex_color(palette[ink])}"', _cell_path(g, scene.cells == ink)
+            )
+    any_wall = bool(scene.h_walls.any() or scene.v_walls.any())
     if scene.outline:
         # double lines: the walls and the "42" grown by the line width in the wall ink, then
         # the walls themselves in the background ink, and the "42" again on top
         glyph = _glyph_boxes(scene)
-        edges = _grown(walls + glyph, scene.outline, g.width, g.height)
-        for ink, boxes in ((Ink.WALL, edges), (Ink.BACKGROUND, walls), (Ink.PATTERN, glyph)):
-            if boxes:
-                lines.append(f'<path fill="{hex_color(palette[ink])}" d="{_boxes_path(boxes)}"/>')
-    elif walls:
-        lines.append(f'<path fill="{hex_color(palette[Ink.WALL])}" d="{_boxes_path(walls)}"/>')
+        if any_wall or glyph:
+            edges = (
+                _boxes_path(_grown(boxes, scene.outline, g.width, g.height))
+                for boxes in (*_wall_boxes(scene), glyph)
+            )
+            yield from _element(f'fill="{hex_color(palette[Ink.WALL])}"', edges)
+        if any_wall:
+            walls = (_boxes_path(boxes) for boxes in _wall_boxes(scene))
+            yield from _element(f'fill="{hex_color(palette[Ink.BACKGROUND])}"', walls)
+        if glyph:
+            yield from _element(f'fill="{hex_color(palette[Ink.PATTERN])}"', [_boxes_path(glyph)])
+    elif any_wall:
+        walls = (_boxes_path(boxes) for boxes in _wall_boxes(scene))
+        yield from _element(f'fill="{hex_color(palette[Ink.WALL])}"', walls)
     if scene.path_x.size:
-        lines.append(
-            f'<path fill="none" stroke="{hex_color(palette[Ink.PATH])}" '
-            f'stroke-width="{g.path_width}" stroke-linecap="square" d="{_path_path(scene)}"/>'
+        yield from _element(
+            f'fill="none" stroke="{hex_color(palette[Ink.PATH])}" '
+            f'stroke-width="{g.path_width}" stroke-linecap="square"',
+            _path_path(scene),
         )
     if scene.sprites is not None:
-        for ink, parts in sorted(_sprite_paths(scene).items()):
-            lines.append(f'<path fill="{hex_color(palette[ink])}" d="{"".join(parts)}"/>')
-    lines.append("</svg>")
-    return "\n".join(lines) + "\n"
+        for ink, data in _sprite_paths(scene):
+            yield from _element(f'fill="{hex_color(palette[ink])}"', data)
+    yield "</svg>\n"
+
+
+def render_svg(scene: Scene) -> str:
+    """The SVG document of ``scene``, painted in the PNG's order; same options, same text."""
+    return "".join(svg_chunks(scene))

@@ -7,15 +7,16 @@ wall lines; ``ascii`` draws ``+--+`` and ``|``, ``unicode`` draws box-drawing li
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from .scene import Charset, Scene
+from .scene import Charset, Scene, path_mask
 from .theme import Ink
 
-__all__ = ["ANSI", "MARKS", "render_text"]
+__all__ = ["ANSI", "MARKS", "render_text", "text_lines"]
 
 # The board's sprites (pacman theme), the same in both charsets.
 _SPRITE_MARKS: Final[dict[Ink, str]] = {
@@ -108,8 +109,7 @@ def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.obje
     if scene.sprites is not None:
         placed = scene.sprites != 0
         codes[placed] = scene.sprites[placed]
-    on_path = np.zeros(codes.shape, dtype=bool)
-    on_path[scene.path_y, scene.path_x] = True
+    on_path = path_mask(scene)
     codes[on_path & (codes != Ink.ENTRY) & (codes != Ink.EXIT)] = Ink.PATH
     tokens = []
     for ink in Ink:
@@ -120,15 +120,29 @@ def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.obje
     return np.array(tokens, dtype=object)[codes]
 
 
-def render_text(scene: Scene, charset: Charset = "ascii", ansi: bool = False) -> str:
-    """The text picture of ``scene``, one line per wall line and per cell row."""
+def text_lines(scene: Scene, charset: Charset = "ascii", ansi: bool = False) -> Iterator[str]:
+    """The text picture of ``scene`` one line at a time, each with its newline: a wall line,
+    then a cell row, and so on. Lines are made as they are asked for, so a large maze is
+    written without ever holding the whole picture."""
     rows, columns = scene.cells.shape
     horizontal, vertical, blank = _LINES[charset]
     if scene.outline and charset == "unicode":
         horizontal, vertical = "\u2550\u2550", "\u2551"
-    grid = np.empty((2 * rows + 1, 2 * columns + 1), dtype=object)
-    grid[0::2, 0::2] = _corners(scene, charset)
-    grid[0::2, 1::2] = np.where(scene.h_walls, horizontal, blank * 2)
-    grid[1::2, 0::2] = np.where(scene.v_walls, vertical, blank)
-    grid[1::2, 1::2] = _contents(scene, charset, ansi)
-    return "".join("".join(line) + "\n" for line in grid.tolist())
+    corners = _corners(scene, charset)
+    contents = _contents(scene, charset, ansi)
+    across = np.array([blank * 2, horizontal], dtype=object)  # indexed by "wall closed"
+    down = np.array([blank, vertical], dtype=object)
+    line = np.empty(2 * columns + 1, dtype=object)
+    for j in range(rows + 1):
+        line[0::2] = corners[j]
+        line[1::2] = across[scene.h_walls[j].view(np.uint8)]
+        yield "".join(line.tolist()) + "\n"
+        if j < rows:
+            line[0::2] = down[scene.v_walls[j].view(np.uint8)]
+            line[1::2] = contents[j]
+            yield "".join(line.tolist()) + "\n"
+
+
+def render_text(scene: Scene, charset: Charset = "ascii", ansi: bool = False) -> str:
+    """The text picture of ``scene``, one line per wall line and per cell row."""
+    return "".join(text_lines(scene, charset, ansi))

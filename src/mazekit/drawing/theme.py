@@ -138,7 +138,7 @@ _SPRITES: dict[Ink, RGB] = {
 }
 
 _SHARED: dict[Ink, RGB] = {
-    Ink.ENTRY: (255, 0, 255),  # magenta, as in shared/seeds/004
+    Ink.ENTRY: (255, 0, 255),  # magenta (specs/render.md)
     Ink.EXIT: (255, 0, 0),  # red
     **_SPRITES,
 }

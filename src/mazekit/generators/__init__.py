@@ -3,7 +3,7 @@
 Every algorithm is a module of this package with ``carve(grid, rng)``, which opens walls of a
 ``Grid`` (all closed at first, the "42" blocked) with a seeded ``random.Random``, and a flag
 ``PERFECT`` saying whether it carves a spanning tree. An imperfect maze is the algorithm's maze
-braided into a Pac-Man board by mazekit.pacman. specs/generate.md documents the whole command.
+braided into a Pac-Man board by mazekit.braid. specs/generate.md documents the whole command.
 """
 
 from __future__ import annotations
@@ -13,9 +13,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from itertools import islice
-from typing import TYPE_CHECKING, Protocol, SupportsIndex
+from os import PathLike
+from typing import TYPE_CHECKING, Any, Protocol, SupportsIndex
 
-from ..config import Origin, check_count, check_geometry, check_seed, check_size, echo
+from ..config import (
+    Config,
+    Origin,
+    check_count,
+    check_geometry,
+    check_seed,
+    check_size,
+    echo,
+    load_config,
+)
 from ..errors import ConfigError
 from ..model import Cell, Maze
 from ..rng import draw_seed
@@ -36,7 +46,9 @@ __all__ = [
     "build",
     "check",
     "generate",
+    "generate_from_config",
     "load_algorithm",
+    "parse_algorithm",
 ]
 
 # algorithm name -> module of this package
@@ -59,6 +71,14 @@ class Algorithm(Protocol):
     PERFECT: bool
 
     def carve(self, grid: Grid, rng: random.Random) -> None: ...
+
+
+def parse_algorithm(name: str, text: str, source: str | None = None) -> str:
+    """An algorithm name in any case (``--algorithm`` or ALGORITHM), as registered; ConfigError
+    naming ``name`` for any other text."""
+    if text.lower() in ALGORITHMS:
+        return text.lower()
+    raise ConfigError(f"{name} must be one of {', '.join(ALGORITHMS)}, got {echo(text)}", source)
 
 
 def load_algorithm(name: str) -> Algorithm:
@@ -151,7 +171,6 @@ def check(request: Request, origins: Origins | None = None) -> None:
 
 def build(request: Request) -> Maze:
     """Carve the maze a checked Request describes, braid it when imperfect, add its path."""
-    from ..pacman import MIN_LOOPS, braid_walls
     from ..rng import make_rng
     from ..search import shortest_path
     from .grid import Grid
@@ -159,20 +178,16 @@ def build(request: Request) -> Maze:
     rng = make_rng(request.seed)
     grid = Grid(request.width, request.height, request.entry, request.exit)
     load_algorithm(request.algorithm).carve(grid, rng)
-    walls = grid.array()
-    path = grid.path
+    maze = Maze(grid.array(), request.entry, request.exit, grid.path or "")
     if not request.perfect:
-        walls = braid_walls(
-            walls,
-            request.entry,
-            max_dead_ends=request.max_dead_ends,
-            min_loops=MIN_LOOPS,
-            rng=rng,
-        )
-        path = None  # braiding may have made a shorter way
-    if path is None:
-        path = shortest_path(walls, request.entry, request.exit) or ""
-    return Maze(walls, request.entry, request.exit, path)
+        from ..board import MIN_LOOPS
+        from ..braid import braid
+
+        # braiding writes a new path: it may have made a shorter way
+        return braid(maze, max_dead_ends=request.max_dead_ends, min_loops=MIN_LOOPS, rng=rng)
+    if grid.path is None:
+        maze.path = shortest_path(maze.walls, request.entry, request.exit) or ""
+    return maze
 
 
 def _shown(value: object) -> str:
@@ -246,3 +261,42 @@ def generate(
     )
     check(request, Origins.arguments(entry_default=entry is None, exit_default=exit is None))
     return build(request)
+
+
+_OVERRIDES = ("width", "height", "entry", "exit", "perfect", "seed", "algorithm", "max_dead_ends")
+
+
+def generate_from_config(config: Config | str | PathLike[str], **overrides: Any) -> Maze:
+    """The maze a config file (a Config or its path) describes, as ``mazekit generate CONFIG``
+    makes it; ``overrides`` are ``generate()``'s arguments and win over the config's values.
+
+    A config that cannot be read or is invalid raises its ConfigError (naming the file); the
+    merged settings are checked as ``generate()`` checks its arguments.
+    """
+    if isinstance(config, (str, PathLike)):
+        config = load_config(config)
+    elif not isinstance(config, Config):
+        raise TypeError(
+            f"config must be a Config or the path of a config file, got {type(config).__name__}"
+        )
+    unknown = sorted(set(overrides) - set(_OVERRIDES))
+    if unknown:
+        raise TypeError(
+            f"generate_from_config() got unknown override(s) {', '.join(unknown)} "
+            f"(known: {', '.join(_OVERRIDES)})"
+        )
+    settings: dict[str, Any] = {
+        "width": config.width,
+        "height": config.height,
+        "entry": config.entry,
+        "exit": config.exit,
+        "perfect": config.perfect,
+        "seed": config.seed,
+        "algorithm": config.algorithm if config.algorithm is not None else DEFAULT_ALGORITHM,
+        "max_dead_ends": (
+            config.max_dead_ends if config.max_dead_ends is not None else DEFAULT_MAX_DEAD_ENDS
+        ),
+    }
+    settings.update(overrides)
+    width, height = settings.pop("width"), settings.pop("height")
+    return generate(width, height, **settings)

@@ -1,9 +1,9 @@
-"""Flood: random walls, then flood fills that open one wall at a time (shared/seeds/002).
+"""Flood: random walls, then flood fills that open one wall at a time (specs/generate.md).
 
 Steps:
 1. Open each wall between two carvable cells with probability 1/2 (the random walls).
 2. Close one random inner wall of every 3x3 block that came out fully open, in reading order,
-   so that no open area is left (the seed's maze had no such rule).
+   so that no open area is left (the method as first described had no such rule).
 3. Flood-fill from the entry through open walls: the reachable region. Every closed wall from
    the region to an unreachable carvable cell is a candidate.
 4. While candidates remain: take a random one; if its far cell is still unreachable, open it

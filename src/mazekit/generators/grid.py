@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import pattern as glyph
-from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Walls
+from ..model import ALL_WALLS, DIRECTIONS, Cell, Walls
 
 __all__ = ["Grid"]
 
@@ -47,11 +47,8 @@ class Grid:
         self.entry = self.index(*entry)
         self.exit = self.index(*exit)
         self.path: str | None = None
-        self.moves: tuple[tuple[int, int, int], ...] = (
-            (-stride, ALL_WALLS ^ NORTH, ALL_WALLS ^ SOUTH),
-            (1, ALL_WALLS ^ EAST, ALL_WALLS ^ WEST),
-            (stride, ALL_WALLS ^ SOUTH, ALL_WALLS ^ NORTH),
-            (-1, ALL_WALLS ^ WEST, ALL_WALLS ^ EAST),
+        self.moves: tuple[tuple[int, int, int], ...] = tuple(
+            (d.dy * stride + d.dx, ALL_WALLS ^ d.bit, ALL_WALLS ^ d.opposite) for d in DIRECTIONS
         )
 
     def index(self, x: int, y: int) -> int:
@@ -82,12 +79,6 @@ class Grid:
         east = np.flatnonzero(free[:-1] & free[1:])
         south = np.flatnonzero(free[:-stride] & free[stride:])
         return np.sort(np.concatenate((east * 2, south * 2 + 1)))
-
-    def open_wall(self, index: int, direction: int) -> None:
-        """Open the wall of ``index`` towards ``direction`` (0..3 = N, E, S, W) on both sides."""
-        offset, mine, theirs = self.moves[direction]
-        self.walls[index] &= mine
-        self.walls[index + offset] &= theirs
 
     def letters(self, cells: Sequence[int]) -> str:
         """The path letters of a walk through consecutive neighbouring cells."""

@@ -2,16 +2,17 @@
 
 Options override config values, config values override the defaults (specs/generate.md); each
 setting keeps its Origin so that an error names it as the user wrote it: ``config.txt:
-ENTRY=6,5`` for a config value, ``--entry=6,5`` for an option. Option values arrive as the
-text the user typed and are read by the same functions as config values (mazekit.config), so
-``--width 0`` and ``WIDTH=0`` are refused by one check with one message.
+ENTRY=6,5`` for a config value, ``--entry=6,5`` for an option. Option values arrive read
+already, by the same readers as config values (mazekit.config, through the CLI's value types),
+so ``--width 0`` and ``WIDTH=0`` are refused with one message.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import Config, Origin, parse_cell, parse_count, parse_seed, parse_size
+from ..config import Config, Origin
+from ..model import Cell
 from ..rng import draw_seed
 from . import (
     ALGORITHMS,
@@ -49,31 +50,22 @@ def _pick(
 def resolve(
     config: Config | None,
     *,
-    width: str | None = None,
-    height: str | None = None,
-    entry: str | None = None,
-    exit: str | None = None,
+    width: int | None = None,
+    height: int | None = None,
+    entry: Cell | None = None,
+    exit: Cell | None = None,
     perfect: bool | None = None,
-    seed: str | None = None,
+    seed: int | None = None,
     algorithm: str | None = None,
-    max_dead_ends: str | None = None,
+    max_dead_ends: int | None = None,
     output: str | None = None,
 ) -> Plan:
-    """Merge options (their text; None = not given) over ``config`` over the defaults, and check.
-
-    Raises ConfigError naming the config file or the option a bad value came from: first a
-    value that is not a number (or cell) of the right kind, then the checks of the final
-    settings (generators.check).
-    """
+    """Merge options (read values; None = not given) over ``config`` over the defaults, and
+    check the final settings (generators.check); ConfigError names the config file or the
+    option a bad setting came from."""
     c = config
-    width_value = parse_size("--width", width) if width is not None else None
-    height_value = parse_size("--height", height) if height is not None else None
-    entry_value = parse_cell("--entry", entry) if entry is not None else None
-    exit_value = parse_cell("--exit", exit) if exit is not None else None
-    seed_value = parse_seed("--seed", seed) if seed is not None else None
-    dead_ends_value = (
-        parse_count("--max-dead-ends", max_dead_ends) if max_dead_ends is not None else None
-    )
+    width_value, height_value, entry_value, exit_value = width, height, entry, exit
+    seed_value, dead_ends_value = seed, max_dead_ends
 
     final_width = width_value if width_value is not None else (c.width if c else DEFAULT_WIDTH)
     final_height = height_value if height_value is not None else (c.height if c else DEFAULT_HEIGHT)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..config import Config
+from ..errors import printable
 from ..rules import validate
 from .sandbox import Limits, Run, cpu_seconds
 
@@ -70,7 +71,7 @@ def run_problem(run: Run, limits: Limits, wall: float) -> tuple[Verdict, str] | 
         return "TIMEOUT", f"used more than {cpu_seconds(wall)} s of CPU time"
     exception = last_exception(run.stderr) or last_exception(run.stdout)
     if exception is not None:
-        return "CRASH", exception
+        return "CRASH", printable(exception)  # the program's own text: control bytes escaped
     if run.returncode < 0:
         name = _signal_name(-run.returncode)
         if run.returncode == -signal.SIGXFSZ:

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import printable
+
 __all__ = ["MAKE_TARGETS", "README_LINE", "FileCheck", "find_config", "required_files"]
 
 MAKE_TARGETS = ("install", "run", "debug", "clean", "lint")
@@ -60,13 +62,13 @@ def _readme(root: Path) -> FileCheck:
     line = _first_line(path)
     if README_LINE.fullmatch(line):
         return FileCheck("README.md", True, "the first line is the italic 42 line")
-    shown = line if len(line) <= 40 else f"{line[:40]}..."
+    shown = printable(line if len(line) <= 40 else f"{line[:40]}...")
     return FileCheck("README.md", False, f"the first line is not the italic 42 line: '{shown}'")
 
 
 def _named(root: Path, name: str, found: list[Path], missing: str) -> FileCheck:
     if found:
-        return FileCheck(name, True, ", ".join(sorted(path.name for path in found)))
+        return FileCheck(name, True, printable(", ".join(sorted(path.name for path in found))))
     return FileCheck(name, False, missing)
 
 

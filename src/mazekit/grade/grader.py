@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..config import Config, parse_config
-from ..errors import ConfigError
+from ..errors import ConfigError, printable
 from .cases import (
     CASE_NAMES,
     CASES,
@@ -216,7 +216,7 @@ class _Grader:
         if run.returncode == 0:
             return FileCheck("make lint", True, "exit 0")
         lines = (run.stdout + run.stderr).strip().splitlines()
-        last = lines[-1] if lines else "no output"
+        last = printable(lines[-1]) if lines else "no output"
         return FileCheck("make lint", False, f"exit {run.returncode}: {last}")
 
 

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 
+from ..errors import printable
 from .grader import Grade
 
 __all__ = ["as_csv", "as_json", "as_table", "as_text", "summary"]
@@ -15,7 +16,8 @@ _WIDTH = 7  # "TIMEOUT"
 
 def summary(grade: Grade) -> str:
     """``<submission>: <p>/<n> passed, score <s>%`` (files counted only with --strict)."""
-    return f"{grade.submission}: {grade.passed}/{grade.total} passed, score {grade.score}%"
+    name = printable(grade.submission)
+    return f"{name}: {grade.passed}/{grade.total} passed, score {grade.score}%"
 
 
 def as_text(grade: Grade) -> str:
@@ -37,8 +39,8 @@ def as_text(grade: Grade) -> str:
 
 def _document(grade: Grade) -> dict[str, object]:
     return {
-        "submission": grade.submission,
-        "error": grade.error,
+        "submission": printable(grade.submission),  # valid UTF-8 whatever the folder's name
+        "error": None if grade.error is None else printable(grade.error),
         "score": grade.score,
         "passed": grade.passed,
         "total": grade.total,
@@ -70,7 +72,7 @@ _COLUMNS = ("score", "passed", "total", "fail", "crash", "timeout", "submission"
 def _row(grade: Grade) -> list[str]:
     counts = [grade.count(v) for v in ("FAIL", "CRASH", "TIMEOUT")]
     numbers = [grade.score, grade.passed, grade.total, *counts]
-    return [*(str(n) for n in numbers), grade.submission, grade.error or ""]
+    return [*(str(n) for n in numbers), printable(grade.submission), printable(grade.error or "")]
 
 
 def as_table(grades: list[Grade]) -> str:

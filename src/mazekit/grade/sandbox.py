@@ -29,6 +29,7 @@ __all__ = [
     "Limits",
     "Run",
     "Sandbox",
+    "abandon_all",
     "cpu_seconds",
     "default_identity",
     "stop_all",
@@ -101,6 +102,17 @@ def stop_all() -> None:
         boxes = list(_OPEN)
     for box in boxes:
         box.stop()
+
+
+def abandon_all() -> None:
+    """Ctrl-C's last act (mazekit.__main__): kill every running program, remove every copy.
+
+    Called from a signal handler that then ends the process: no lock is taken (the interrupted
+    thread may hold it), and nothing is waited for.
+    """
+    for box in list(_OPEN):
+        box.stop()
+        shutil.rmtree(box.root, ignore_errors=True)
 
 
 def default_identity() -> tuple[int, int] | None:

@@ -2,7 +2,7 @@
 
 Every algorithm has one job: fill in distances to the goal, exact on every cell of every
 shortest path, and count the cells it visited. The path itself is then read off those
-distances by one shared walk (``paths.first_shortest_path``), so every algorithm returns the
+distances by the one shared walk (``mazekit.search.walk_shortest``), so every algorithm returns the
 same path: the first shortest one in N, E, S, W order (specs/solve.md, "Tie-breaking").
 """
 
@@ -12,16 +12,16 @@ from dataclasses import dataclass
 
 from ..errors import MazeError, NoPathError
 from ..model import ALL_WALLS, BY_LETTER, Cell, Maze
-from ..search import flat_open_bits
+from ..search import flat_open_bits, walk_shortest
 from . import astar, bfs, dead_end_fill, restricted
-from .grid import Grid, Search, SearchFunction
-from .paths import cells_of, count_shortest_paths, first_shortest_path
+from .grid import Search, SearchFunction, SearchGrid
+from .paths import cells_of, count_shortest_paths
 
 __all__ = [
     "ALGORITHMS",
-    "Grid",
     "Search",
     "SearchFunction",
+    "SearchGrid",
     "Solution",
     "find_path",
     "moves_mask",
@@ -77,12 +77,14 @@ def find_path(
     algorithm: str = "bfs",
     moves: str | None = None,
     count: bool = False,
+    source: str | None = None,
 ) -> Solution:
     """Solve ``maze`` from ``start`` (default: the entry) to ``goal`` (default: the exit).
 
     ``moves`` (letters such as ``"ES"``) restricts the steps and selects the restricted
     search, which marks the cells that cannot reach the goal first; ``count`` also counts the
-    shortest paths. MazeError when a cell is outside the grid, NoPathError when no path exists.
+    shortest paths. MazeError when a cell is outside the grid, NoPathError when no path exists;
+    ``source`` names the maze in them.
     """
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r} (known: {', '.join(ALGORITHMS)})")
@@ -92,9 +94,11 @@ def find_path(
     goal = maze.exit if goal is None else (int(goal[0]), int(goal[1]))
     for role, cell in ((start_role, start), (goal_role, goal)):
         if not maze.contains(cell):
-            raise MazeError(f"{_named(role, cell)} is outside the {maze.width}x{maze.height} grid")
+            raise MazeError(
+                f"{_named(role, cell)} is outside the {maze.width}x{maze.height} grid", source
+            )
 
-    grid = Grid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
     origin, target = grid.flat(start), grid.flat(goal)
     if moves is None:
         found = ALGORITHMS[algorithm](grid, origin, target)
@@ -102,8 +106,10 @@ def find_path(
         found = restricted.mark(grid, target, mask)
     if found.dist[origin] < 0:
         where = f"{_named(goal_role, goal)} is not reachable from {_named(start_role, start)}"
-        raise NoPathError(where if moves is None else f"{where} with moves {_letters(mask)}")
-    path = first_shortest_path(grid, found.dist, origin, mask)
+        raise NoPathError(
+            where if moves is None else f"{where} with moves {_letters(mask)}", source
+        )
+    path = walk_shortest(grid.bits, grid.width, found.dist, origin, mask)
     return Solution(
         start=start,
         goal=goal,

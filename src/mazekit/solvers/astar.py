@@ -13,12 +13,12 @@ N, E, S, W order, the same path bfs gives. Visited = cells expanded.
 from __future__ import annotations
 
 from ..search import UNREACHED, step_offsets
-from .grid import Grid, Search
+from .grid import Search, SearchGrid
 
 __all__ = ["search"]
 
 
-def search(grid: Grid, start: int, goal: int) -> Search:
+def search(grid: SearchGrid, start: int, goal: int) -> Search:
     """Distances to ``goal`` on every shortest path from ``start``, by A* from the goal."""
     width, bits = grid.width, grid.bits
     table = step_offsets(width)

@@ -8,12 +8,12 @@ is expanded, each exactly once; those are the visited cells.
 from __future__ import annotations
 
 from ..search import bfs_flat
-from .grid import Grid, Search
+from .grid import Search, SearchGrid
 
 __all__ = ["search"]
 
 
-def search(grid: Grid, start: int, goal: int) -> Search:
+def search(grid: SearchGrid, start: int, goal: int) -> Search:
     """Distances to ``goal`` by breadth-first search, stopping once ``start`` is reached."""
     dist, expanded = bfs_flat(grid.bits, grid.width, goal, start)
     return Search(dist, expanded)

@@ -10,20 +10,20 @@ a perfect maze only the path itself is left. Visited = cells filled + cells the 
 
 from __future__ import annotations
 
-from ..model import ALL_WALLS, DIRECTIONS
+from ..model import ALL_WALLS, DEGREE, DIRECTIONS
 from ..search import bfs_flat
-from .grid import Grid, Search
+from .grid import Search, SearchGrid
 
 __all__ = ["fill", "search"]
 
-_OPEN_COUNT = [bin(bits).count("1") for bits in range(ALL_WALLS + 1)]
+_OPEN_COUNT: list[int] = DEGREE.tolist()
 # for a cell whose only open wall is ``bit``: the bits its neighbour keeps open
 _KEEP = [ALL_WALLS] * (ALL_WALLS + 1)
 for _direction in DIRECTIONS:
     _KEEP[_direction.bit] = ALL_WALLS & ~_direction.opposite
 
 
-def fill(grid: Grid, keep: tuple[int, ...]) -> tuple[list[int], int]:
+def fill(grid: SearchGrid, keep: tuple[int, ...]) -> tuple[list[int], int]:
     """The open bits left after filling every dead-end branch, and how many cells were filled.
 
     Cells in ``keep`` are never filled. The result does not depend on the order of filling.
@@ -49,7 +49,7 @@ def fill(grid: Grid, keep: tuple[int, ...]) -> tuple[list[int], int]:
     return bits, filled
 
 
-def search(grid: Grid, start: int, goal: int) -> Search:
+def search(grid: SearchGrid, start: int, goal: int) -> Search:
     """Distances to ``goal`` in the maze left after dead-end filling, from a BFS to ``start``."""
     bits, filled = fill(grid, (start, goal))
     dist, expanded = bfs_flat(bits, grid.width, goal, start)

@@ -7,10 +7,10 @@ from typing import NamedTuple
 
 from ..model import Cell
 
-__all__ = ["Grid", "Search", "SearchFunction"]
+__all__ = ["Search", "SearchFunction", "SearchGrid"]
 
 
-class Grid(NamedTuple):
+class SearchGrid(NamedTuple):
     """A maze as the searches see it: per cell (flat index y * W + x) its truly open bits.
 
     NamedTuples here rather than dataclasses: creating a dataclass costs ~1 ms of startup.
@@ -37,4 +37,4 @@ class Search(NamedTuple):
 
 
 # (grid, start index, goal index) -> Search
-SearchFunction = Callable[[Grid, int, int], Search]
+SearchFunction = Callable[[SearchGrid, int, int], Search]

@@ -1,7 +1,6 @@
 """Paths with restricted moves (``--moves ES``): mark the hopeless cells first, then walk.
 
-Steps, after ../shared/seeds/003 (steps only right and down, with cells that lead nowhere
-marked before the search): a breadth-first search backwards from the goal, over the reversed
+Steps (specs/solve.md, "--moves"): a breadth-first search backwards from the goal, over the reversed
 allowed moves, reaches exactly the cells from which the goal can be reached; every other cell
 is marked and is never entered. The cells reached carry their distance to the goal, so the
 search forward from the start needs no backtracking: each step takes the first allowed move
@@ -12,7 +11,7 @@ from __future__ import annotations
 
 from ..model import DIRECTIONS
 from ..search import bfs_flat
-from .grid import Grid, Search
+from .grid import Search, SearchGrid
 
 __all__ = ["mark", "reversed_moves"]
 
@@ -26,7 +25,7 @@ def reversed_moves(moves: int) -> int:
     return result
 
 
-def mark(grid: Grid, goal: int, moves: int) -> Search:
+def mark(grid: SearchGrid, goal: int, moves: int) -> Search:
     """Distances to ``goal`` along the ``moves`` bits, for every cell that can reach it.
 
     The backward search runs to the end (no early stop), so the marking is complete:

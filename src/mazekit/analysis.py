@@ -1,0 +1,136 @@
+"""The facts of one maze, each computed once on first use and then shared by every reader.
+
+Rules (mazekit.rules), braiding (mazekit.braid) and the measures (mazekit.measures) all ask the
+same questions of a maze: its passages, its components, the cells reached from the entry, its
+loops, its cell degrees, its dead ends. An Analysis answers each once, lazily, so a pacmanize
+run labels the components once for validating and braiding alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from . import pattern as glyph
+from .board import DeadEnds, classify_dead_ends
+from .model import ALL_WALLS, DEGREE, Cell, Maze
+from .search import component_labels, count_loops, open_bits, passages
+
+__all__ = ["PATTERN_MODES", "Analysis", "BoolGrid", "PatternMode", "cells_of_mask", "dead_ends"]
+
+PatternMode = Literal["strict", "any", "none"]
+PATTERN_MODES: tuple[PatternMode, ...] = ("strict", "any", "none")
+BoolGrid = npt.NDArray[np.bool_]
+
+
+def cells_of_mask(mask: BoolGrid, limit: int | None = None) -> list[Cell]:
+    """The True cells of ``mask`` in reading order (row by row), the first ``limit`` only."""
+    flat = np.flatnonzero(mask.ravel())
+    if limit is not None:
+        flat = flat[:limit]
+    width = mask.shape[1]
+    return [(int(i % width), int(i // width)) for i in flat]
+
+
+@dataclass(eq=False)
+class Analysis:
+    """A maze and its facts. ``pattern_mode`` says which cells are the "42" (specs/rules.md);
+    ``pattern_mask`` overrides it with an explicit H x W mask."""
+
+    maze: Maze
+    pattern_mode: PatternMode = "strict"
+    pattern_mask: BoolGrid | None = None
+
+    @cached_property
+    def pattern(self) -> BoolGrid:
+        """The cells exempt from connectivity: the "42" (strict), every F cell (any), none."""
+        maze = self.maze
+        if self.pattern_mask is not None:
+            return self.pattern_mask
+        if self.pattern_mode == "strict":
+            return glyph.pattern_mask(maze.width, maze.height)
+        if self.pattern_mode == "any":
+            return np.asarray(maze.walls == ALL_WALLS)
+        return np.zeros(maze.walls.shape, dtype=bool)
+
+    @cached_property
+    def passages(self) -> tuple[BoolGrid, BoolGrid]:
+        """(east, south) open passages, as mazekit.search.passages defines them."""
+        return passages(self.maze.walls)
+
+    @cached_property
+    def moves(self) -> npt.NDArray[np.uint8]:
+        """Per cell, the bits of the directions one can actually move in."""
+        return open_bits(self.maze.walls)
+
+    @cached_property
+    def labels(self) -> npt.NDArray[np.int32]:
+        """Per cell, the smallest flat index of its component."""
+        return component_labels(self.maze.walls)
+
+    @cached_property
+    def components(self) -> int:
+        """How many components the grid falls into."""
+        labels = self.labels.ravel()
+        return int((labels == np.arange(labels.size)).sum())
+
+    @cached_property
+    def entry_ok(self) -> bool:
+        """Whether the entry lies inside the grid, so that searches can start there."""
+        return self.maze.contains(self.maze.entry)
+
+    @cached_property
+    def reachable(self) -> BoolGrid:
+        """Cells connected to the entry (all False when the entry is outside the grid)."""
+        if not self.entry_ok:
+            return np.zeros(self.maze.walls.shape, dtype=bool)
+        x, y = self.maze.entry
+        return np.asarray(self.labels == self.labels[y, x])
+
+    @cached_property
+    def loops(self) -> int:
+        """Independent loops among the cells reachable from the entry."""
+        east, south = self.passages
+        return count_loops(east, south, self.reachable)
+
+    @cached_property
+    def all_loops(self) -> int:
+        """Independent loops over the whole grid, every component counted."""
+        east, south = self.passages
+        everywhere = np.ones(self.maze.walls.shape, dtype=bool)
+        return count_loops(east, south, everywhere, self.components)
+
+    @cached_property
+    def degree(self) -> npt.NDArray[np.uint8]:
+        """Per cell, its open walls when reachable from the entry, else 0."""
+        return np.where(self.reachable, DEGREE[self.moves], 0).astype(np.uint8)
+
+    @cached_property
+    def closed_in_blocks(self) -> npt.NDArray[np.uint8]:
+        """Per 3x3 block, by its top-left cell ((H-2) x (W-2), empty when a side is under 3),
+        how many of its 12 inner walls are closed: 0 is an open area (rule open-area), and a
+        wall whose opening would make one is the last closed wall of some block (braiding)."""
+        height, width = self.maze.walls.shape
+        if height < 3 or width < 3:
+            return np.zeros((max(height - 2, 0), max(width - 2, 0)), dtype=np.uint8)
+        east, south = (side.astype(np.uint8) for side in self.passages)
+        opened = np.zeros((height - 2, width - 2), dtype=np.uint8)
+        for dy, dx in ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)):
+            opened += east[dy : height - 2 + dy, dx : width - 2 + dx]  # 3 rows of 2 walls
+            opened += south[dx : height - 2 + dx, dy : width - 2 + dy]  # 2 rows of 3 walls
+        return np.asarray(12 - opened, dtype=np.uint8)
+
+    @cached_property
+    def dead_ends(self) -> tuple[BoolGrid, BoolGrid]:
+        """(real, enclosed) dead-end masks of specs/dead-ends.md, under this pattern."""
+        return classify_dead_ends(self.moves, self.reachable, self.pattern)
+
+
+def dead_ends(maze: Maze, *, pattern: BoolGrid | None = None) -> DeadEnds:
+    """The real and enclosed dead ends of ``maze`` (pattern: the "42" unless given)."""
+    real, enclosed = Analysis(maze, pattern_mask=pattern).dead_ends
+    return DeadEnds(tuple(cells_of_mask(real)), tuple(cells_of_mask(enclosed)))

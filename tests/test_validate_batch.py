@@ -1,0 +1,295 @@
+"""``mazekit validate`` for graders: exit codes, JSON/JSONL/CSV a script can trust, batches."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from tests.conftest import SMALL_MAZE, Invoke
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
+VALID = SAMPLES / "valid-20x15-perfect.txt"
+BORDER = SAMPLES / "invalid-border-open-outer-wall.txt"
+SCHEMA = json.loads((files("mazekit") / "schemas" / "validate.schema.json").read_text())
+CONFIG = "WIDTH=20\nHEIGHT=15\nENTRY=0,0\nEXIT=19,14\nOUTPUT_FILE=maze.txt\nPERFECT=True\n"
+
+
+def _document(stdout: str) -> dict[str, Any]:
+    """The JSON document of stdout, checked against the schema shipped in the package."""
+    document: dict[str, Any] = json.loads(stdout)
+    jsonschema.validate(document, SCHEMA)
+    return document
+
+
+def _submissions(root: Path) -> Path:
+    """Four submissions: a valid one, an invalid one, a broken config, a missing maze."""
+    subs = root / "subs"
+    for name, config, maze in (
+        ("alice", CONFIG, VALID.read_text()),
+        ("bob", CONFIG.replace("maze.txt", "out/m.txt"), BORDER.read_text()),
+        ("carol", "WIDTH=20\n", VALID.read_text()),
+        ("dave", CONFIG, None),
+    ):
+        folder = subs / name
+        folder.mkdir(parents=True)
+        (folder / "config.txt").write_text(config)
+        if maze is not None:
+            target = folder / ("out/m.txt" if name == "bob" else "maze.txt")
+            target.parent.mkdir(exist_ok=True)
+            target.write_text(maze)
+    (subs / "no-config").mkdir()  # not a submission: no config.txt
+    return subs
+
+
+# --- exit codes (specs/errors.md, validate) --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        ([str(VALID)], 0),
+        ([str(VALID), str(BORDER)], 1),
+        (["--exit-zero", str(VALID), str(BORDER)], 0),
+        ([str(VALID), "nosuch.txt"], 2),
+        (["--exit-zero", "nosuch.txt"], 2),
+        (["--config", "nosuch-config.txt", str(VALID)], 2),
+        (["--min-loops", "3", str(VALID)], 2),
+        (["--bogus"], 2),
+    ],
+)
+def test_exit_codes_tell_a_bad_submission_from_a_bad_run(
+    invoke: Invoke, args: list[str], code: int
+) -> None:
+    assert invoke(["validate", *args]).exit_code == code
+
+
+def test_json_is_one_document_even_when_the_run_fails(invoke: Invoke) -> None:
+    result = invoke(["validate", "--format", "json", "--config", "nosuch.txt", str(VALID)])
+    assert result.exit_code == 2
+    assert result.stderr == "Error: nosuch.txt: cannot read: No such file or directory\n"
+    document = _document(result.stdout)
+    assert document["error"] == "nosuch.txt: cannot read: No such file or directory"
+    assert (document["valid"], document["files"]) == (False, [])
+    usage = invoke(["validate", "--format", "json", "--bogus"])
+    assert usage.exit_code == 2
+    assert _document(usage.stdout)["error"].startswith("No such option")
+
+
+def test_json_carries_counts_and_totals(invoke: Invoke) -> None:
+    result = invoke(["validate", "--format", "json", str(VALID), str(BORDER)])
+    document = _document(result.stdout)
+    assert document["totals"] == {
+        "files": 2,
+        "valid": 1,
+        "invalid": 1,
+        "violations": {"border": 1},
+    }
+    assert [entry["counts"] for entry in document["files"]] == [{}, {"border": 1}]
+
+
+def test_jsonl_is_one_object_per_file_equal_to_the_json_entries(invoke: Invoke) -> None:
+    args = ["validate", str(VALID), str(BORDER), "nosuch.txt"]
+    lines = invoke([*args, "--format", "jsonl"]).stdout.splitlines()
+    entries = _document(invoke([*args, "--format", "json"]).stdout)["files"]
+    assert [json.loads(line) for line in lines] == entries
+    for entry in entries:
+        jsonschema.validate(entry, SCHEMA["$defs"]["file"] | {"$defs": SCHEMA["$defs"]})
+
+
+def test_csv_is_one_row_per_violation_rfc_4180(invoke: Invoke, tmp_path: Path) -> None:
+    result = invoke(["validate", "--format", "csv", str(VALID), str(BORDER), "nosuch.txt"])
+    text = result.stdout_bytes.decode()  # .stdout would turn CRLF into LF
+    assert text.startswith("file,line,column,rule,cell,message\r\n")
+    assert text.count("\r\n") == 3
+    rows = list(csv.reader(io.StringIO(text, newline="")))
+    assert rows[1:] == [
+        [str(BORDER), "1", "4", "border", "3,0", "north wall of (3,0) is open on the border"],
+        ["nosuch.txt", "", "", "", "", "cannot read: No such file or directory"],
+    ]
+
+
+def test_statistics_count_violations_per_rule_over_all_files(invoke: Invoke) -> None:
+    names = (
+        "invalid-format-crlf-line-ends.txt",
+        "invalid-path-detour.txt",
+        "valid-9x7-smallest-42.txt",
+    )
+    result = invoke(["validate", "--statistics", str(BORDER), *(str(SAMPLES / n) for n in names)])
+    assert (result.exit_code, result.stdout.splitlines()) == (
+        1,
+        [  # most frequent first, counts right-aligned, ties in rule order
+            "19  format        the file follows specs/format.md to the byte",
+            " 1  border        every outer wall is closed",
+            " 1  path          the path is a shortest walk from entry to exit",
+            "4 files: 1 ok, 3 invalid",
+        ],
+    )
+
+
+def test_select_checks_only_the_rules_named(invoke: Invoke) -> None:
+    border = invoke(["validate", "--select", "connectivity", str(BORDER)])
+    assert (border.exit_code, border.stdout) == (0, f"{BORDER}: ok\n")
+    loops = SAMPLES / "valid-20x15-imperfect.txt"
+    perfect = invoke(["validate", "--select", "perfect", str(loops)])  # opt-in, selected
+    assert perfect.exit_code == 1
+    assert perfect.stdout.splitlines()[-1] == f"{loops}: 1 violation (perfect 1)"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--statistics", "--format", "json"], "--statistics needs --format text"),
+        (["--select", "config"], "--select config needs --config or --submissions"),
+        (["--submissions", ".", "x.txt"], "give either FILEs or --submissions DIR, not both"),
+        (["--submissions", ".", "--config", "c.txt"], "--config cannot be combined"),
+        (["-j", "-1", "."], "--jobs must be a non-negative integer, got '-1'"),
+    ],
+)
+def test_options_that_exclude_each_other(invoke: Invoke, args: list[str], message: str) -> None:
+    result = invoke(["validate", *args])
+    assert result.exit_code == 2
+    assert f"Error: {message}" in result.stderr
+
+
+# --- batches --------------------------------------------------------------------------------
+
+
+def test_a_directory_means_every_maze_under_it_sorted(invoke: Invoke, tmp_path: Path) -> None:
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "maze.txt").write_text(SMALL_MAZE)
+    (tmp_path / "a.txt").write_text(SMALL_MAZE)
+    (tmp_path / "config.txt").write_text(CONFIG)  # left out: it is a config
+    (tmp_path / "notes.md").write_text("not a maze")
+    result = invoke(["validate", str(tmp_path)])
+    assert (result.exit_code, result.stdout.splitlines()) == (
+        0,
+        [f"{tmp_path}/a.txt: ok", f"{tmp_path}/b/maze.txt: ok", "2 files: 2 ok, 0 invalid"],
+    )
+    only_md = invoke(["validate", "--glob", "*.md", str(tmp_path)])
+    assert only_md.exit_code == 1  # notes.md is checked, and is no maze
+
+
+def test_a_directory_without_mazes_is_a_problem_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
+    result = invoke(["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {tmp_path}: no file matches '*.txt' under it\n"
+
+
+def test_submissions_each_against_their_own_config(invoke: Invoke, tmp_path: Path) -> None:
+    subs = _submissions(tmp_path)
+    result = invoke(["validate", "--submissions", str(subs)])
+    assert result.exit_code == 1  # broken submissions are the students' failures, not the run's
+    assert result.stdout.splitlines() == [
+        f"{subs}/alice/maze.txt: ok",
+        f"{subs}/bob/out/m.txt:1:4: border: north wall of (3,0) is open on the border",
+        f"{subs}/bob/out/m.txt: 1 violation (border 1)",
+        "4 files: 1 ok, 3 invalid",
+    ]
+    assert result.stderr.splitlines() == [
+        f"Error: {subs}/carol/config.txt: missing mandatory keys HEIGHT, ENTRY, EXIT, "
+        "OUTPUT_FILE, PERFECT",
+        f"Error: {subs}/dave/maze.txt: cannot read: No such file or directory "
+        f"(the OUTPUT_FILE of {subs}/dave/config.txt)",
+    ]
+
+
+def test_submissions_take_the_config_name_and_json(invoke: Invoke, tmp_path: Path) -> None:
+    subs = _submissions(tmp_path)
+    for folder in subs.iterdir():
+        if (folder / "config.txt").exists():
+            (folder / "config.txt").rename(folder / "settings.cfg")
+    result = invoke(
+        [
+            "validate",
+            "--submissions",
+            str(subs),
+            "--config-name",
+            "settings.cfg",
+            "--format",
+            "json",
+        ]
+    )
+    document = _document(result.stdout)
+    assert [entry["valid"] for entry in document["files"]] == [True, False, False, False]
+    assert document["files"][2]["file"] == f"{subs}/carol/settings.cfg"
+    empty = invoke(["validate", "--submissions", str(tmp_path / "subs" / "no-config")])
+    assert empty.exit_code == 2
+    assert empty.stderr == f"Error: {subs}/no-config: no sub-directory holds a config.txt\n"
+
+
+def test_jobs_give_the_same_bytes_in_the_same_order(invoke: Invoke, tmp_path: Path) -> None:
+    for index in range(24):
+        source = BORDER if index % 5 == 0 else VALID
+        (tmp_path / f"m{index:02d}.txt").write_text(source.read_text())
+    for output_format in ("text", "json", "csv"):
+        args = ["validate", "--format", output_format, str(tmp_path)]
+        serial = invoke([*args, "--jobs", "1"])
+        parallel = invoke([*args, "-j", "2"])
+        assert serial.exit_code == parallel.exit_code == 1
+        assert (parallel.stdout, parallel.stderr) == (serial.stdout, serial.stderr)
+    assert invoke(["validate", "-j", "0", str(tmp_path)]).stdout == serial_text(invoke, tmp_path)
+
+
+def serial_text(invoke: Invoke, folder: Path) -> str:
+    """The text output of one process, to compare ``-j 0`` (every core) against."""
+    return str(invoke(["validate", str(folder)]).stdout)
+
+
+def test_workers_started_by_spawn_give_the_same_reports(tmp_path: Path) -> None:
+    """spawn (macOS's and Windows' default) imports the workers afresh: they must not rely on
+    anything but their arguments."""
+    from mazekit.batch import Options, check_all, expand
+
+    for index in range(4):
+        (tmp_path / f"m{index}.txt").write_text((BORDER if index % 2 else VALID).read_text())
+    jobs = expand([str(tmp_path)])
+    serial = [report.to_dict() for report in check_all(jobs, Options())]
+    spawned = [report.to_dict() for report in check_all(jobs, Options(), 2, "spawn")]
+    assert spawned == serial
+    assert [entry["valid"] for entry in spawned] == [True, False, True, False]
+
+
+def test_a_closed_pipe_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """Only processes show it: the main process dies of SIGPIPE, its workers must follow."""
+    import subprocess
+    import sys
+    import time
+
+    for index in range(40):
+        (tmp_path / f"m{index:02d}.txt").write_text(VALID.read_text())
+    mazekit = f"{sys.executable} -m mazekit"
+    shell = f"{mazekit} validate -j 2 {' '.join([str(tmp_path)] * 10)} | head -1"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=20)
+    assert done.stdout == f"{tmp_path}/m00.txt: ok\n"
+    for _ in range(25):  # a worker notices within 0.2 s that its parent is gone
+        left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True)
+        if not left.stdout:
+            break
+        time.sleep(0.1)
+    assert left.stdout == ""
+
+
+def test_jsonl_writes_each_file_as_soon_as_it_is_done() -> None:
+    """A process shows it: the first file's line arrives while the second (stdin) still waits."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mazekit", "validate", "--format", "jsonl", str(VALID), "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    first = json.loads(process.stdout.readline())  # stdin is still open: nothing else is done
+    assert (first["file"], first["valid"]) == (str(VALID), True)
+    out, err = process.communicate(SMALL_MAZE.encode(), timeout=60)
+    assert json.loads(out)["file"] == "<stdin>"
+    assert (process.returncode, err) == (0, b"")

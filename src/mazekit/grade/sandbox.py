@@ -111,8 +111,9 @@ def abandon_all() -> None:
     thread may hold it), and nothing is waited for.
     """
     for box in list(_OPEN):
-        box.stop()
-        shutil.rmtree(box.root, ignore_errors=True)
+        with contextlib.suppress(Exception):  # a signal handler must not raise
+            box.stop()
+            shutil.rmtree(box.root, ignore_errors=True)
 
 
 def default_identity() -> tuple[int, int] | None:
@@ -176,9 +177,9 @@ class Sandbox:
         self.warnings: list[str] = []
         self._running: subprocess.Popen[bytes] | None = None
         self._stopped = False
+        self.root = Path(tempfile.mkdtemp(prefix="mazekit-grade-"))
         with _OPEN_LOCK:
             _OPEN.add(self)
-        self.root = Path(tempfile.mkdtemp(prefix="mazekit-grade-"))
         self.work = self.root / "submission"
         self.home = self.root / "home"
         self._capture = self.root / "capture"

@@ -29,6 +29,9 @@ def _interrupted(signum: int, frame: FrameType | None) -> None:
     outfile = sys.modules.get("mazekit.outfile")
     if outfile is not None:
         outfile.remove_temporaries()
+    sandbox = sys.modules.get("mazekit.grade.sandbox")
+    if sandbox is not None:  # mazekit grade: its programs and its copies go too
+        sandbox.abandon_all()
     os._exit(INTERRUPTED)
 
 

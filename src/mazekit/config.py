@@ -32,6 +32,7 @@ __all__ = [
     "check_geometry",
     "check_seed",
     "check_size",
+    "dump_config",
     "echo",
     "load_config",
     "looks_like_config",
@@ -368,3 +369,26 @@ def check_geometry(
     for cell, origin in ((entry, entry_from), (exit, exit_from)):
         if cell in on_pattern:
             raise ConfigError(f'{origin.show(_xy(cell))} lies on the "42" pattern', origin.source)
+
+
+def dump_config(config: Config) -> str:
+    """The text of a config file that parse_config reads back as ``config`` (source aside).
+
+    The mandatory keys first, in the subject's order, then the optional ones that are set.
+    The values are written as they are, unchecked: a grader writes impossible configs too.
+    """
+    lines = [
+        f"WIDTH={config.width}",
+        f"HEIGHT={config.height}",
+        f"ENTRY={config.entry[0]},{config.entry[1]}",
+        f"EXIT={config.exit[0]},{config.exit[1]}",
+        f"OUTPUT_FILE={config.output_file}",
+        f"PERFECT={config.perfect}",
+    ]
+    if config.seed is not None:
+        lines.append(f"SEED={config.seed}")
+    if config.algorithm is not None:
+        lines.append(f"ALGORITHM={config.algorithm}")
+    if config.max_dead_ends is not None:
+        lines.append(f"MAX_DEAD_ENDS={config.max_dead_ends}")
+    return "\n".join(lines) + "\n"

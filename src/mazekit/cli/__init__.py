@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "edit": "edit",
     "chase": "chase",
     "view": "view",
+    "grade": "grade",
 }
 
 CONTEXT_SETTINGS: dict[str, Any] = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

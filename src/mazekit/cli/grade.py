@@ -1,0 +1,141 @@
+"""``mazekit grade``: run a submission's program on the evaluation's configs and grade it."""
+
+from __future__ import annotations
+
+import textwrap
+
+import click
+
+from ..errors import ExitStatus
+from ..grade import CASE_NAMES, DEFAULT_ENTRY, GradeError, Limits, Options, grade, grade_all
+from ..grade.report import as_csv, as_json, as_table, as_text
+from ._common import output_option, write_output
+
+__all__ = ["command"]
+
+
+class RunError(click.ClickException):
+    """The grading itself could not run: ``Error: <source>: <message>``, exit 2."""
+
+    exit_code = ExitStatus.RUN
+
+
+_CASES_HELP = "\n".join(
+    textwrap.wrap(
+        ", ".join(CASE_NAMES),
+        92,
+        initial_indent="  ",
+        subsequent_indent="  ",
+        break_on_hyphens=False,
+    )
+)
+
+
+@click.command(
+    epilog=f"""\b
+Cases (names for --case; specs/grade.md says what each expects):
+{_CASES_HELP}
+
+\b
+Examples:
+  mazekit grade ~/submissions/alice
+  mazekit grade --case seed-twice --case imperfect --timeout 5 alice
+  mazekit grade --all -j 2 --format csv ~/submissions -o grades.csv
+Exit status: 0 every case passed, 1 some case did not, 2 the grading could not run."""
+)
+@click.argument("folder", metavar="SUBMISSION_DIR")
+@click.option("--all", "every", is_flag=True, help="Grade every sub-folder of the folder.")
+@click.option(
+    "--entry",
+    default=DEFAULT_ENTRY,
+    show_default=True,
+    metavar="SCRIPT",
+    help="The program to run, relative to the submission.",
+)
+@click.option(
+    "--python",
+    default="python3",
+    show_default=True,
+    metavar="PYTHON",
+    help="The interpreter that runs it (looked up on PATH).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=Limits.timeout,
+    show_default=True,
+    metavar="S",
+    help="Wall-clock seconds per run; then the run's processes are killed.",
+)
+@click.option(
+    "--case",
+    "cases",
+    multiple=True,
+    type=click.Choice(CASE_NAMES),
+    metavar="NAME",
+    help="Run only this case (repeatable; all cases when not given).",
+)
+@click.option("--lint", is_flag=True, help="Also run `make lint` in the submission.")
+@click.option("--strict", is_flag=True, help="Score the required files (and --lint) too.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+    help="One line per case (a table with --all), one JSON document, or CSV (--all only).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Run N cases at a time, each in its own copy (N submissions at a time with --all).",
+)
+@output_option()
+@click.pass_context
+def command(
+    ctx: click.Context,
+    folder: str,
+    every: bool,
+    entry: str,
+    python: str,
+    timeout: float,
+    cases: tuple[str, ...],
+    lint: bool,
+    strict: bool,
+    output_format: str,
+    jobs: int,
+    output: str | None,
+) -> None:
+    """Grade the A-Maze-ing submission in SUBMISSION_DIR the way its evaluation does.
+
+    Runs `PYTHON SCRIPT CONFIG` in a copy of the folder, once per case (valid, broken and
+    inconsistent configs), each with a time limit and resource limits, and checks every output
+    with the rules of `validate --config`. These limits stop careless programs, not hostile
+    ones: grade untrusted code inside a container or VM (specs/grade.md).
+    """
+    if not every and output_format == "csv":
+        raise click.UsageError("--format csv needs --all")
+    options = Options(
+        entry=entry,
+        python=python,
+        limits=Limits(timeout=timeout),
+        cases=cases or CASE_NAMES,
+        lint=lint,
+        strict=strict,
+    )
+    try:
+        grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
+    except GradeError as error:
+        raise RunError(str(error)) from None
+    for warning in sorted({w for g in grades for w in g.warnings}):
+        click.echo(f"warning: {warning}", err=True)
+    if every:
+        writers = {"text": as_table, "csv": as_csv, "json": as_json}
+        write_output(writers[output_format](grades), output)
+    else:
+        write_output(as_json(grades[0]) if output_format == "json" else as_text(grades[0]), output)
+    ctx.exit(ExitStatus.OK if all(g.all_passed for g in grades) else ExitStatus.INVALID)

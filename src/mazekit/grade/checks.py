@@ -1,0 +1,104 @@
+"""The verdict on one run: a timeout, a crash, or what its output file is worth.
+
+Output files are judged by mazekit's own rules (rules.validate with the case's config, and
+the Pac-Man rules when PERFECT=False); nothing here restates a rule.
+"""
+
+from __future__ import annotations
+
+import re
+import signal
+from dataclasses import dataclass
+from typing import Literal
+
+from ..config import Config
+from ..errors import printable
+from ..rules import validate
+from .sandbox import Limits, Run, cpu_seconds
+
+__all__ = [
+    "TRACEBACK",
+    "Outcome",
+    "Verdict",
+    "last_exception",
+    "output_problem",
+    "run_problem",
+    "says_too_small",
+]
+
+Verdict = Literal["PASS", "FAIL", "CRASH", "TIMEOUT"]
+TRACEBACK = "Traceback (most recent call last):"
+_TOO_SMALL = re.compile(r"42|small", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The verdict on one case, the reason for any verdict but PASS, and the time it took."""
+
+    case: str
+    verdict: Verdict
+    reason: str = ""
+    seconds: float = 0.0
+
+
+def last_exception(text: str) -> str | None:
+    """The exception line of the last Python traceback in ``text``, or None when there is none.
+
+    That is the first unindented line after the last ``Traceback`` header (frames are
+    indented); a traceback cut short ends in ``(traceback cut short)``.
+    """
+    start = text.rfind(TRACEBACK)
+    if start < 0:
+        return None
+    for line in text[start + len(TRACEBACK) :].splitlines():
+        if line.strip() and not line[0].isspace():
+            return line.strip()
+    return "(traceback cut short)"
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def run_problem(run: Run, limits: Limits, wall: float) -> tuple[Verdict, str] | None:
+    """TIMEOUT or CRASH with its reason, when the run itself went wrong; else None."""
+    if run.timed_out:
+        return "TIMEOUT", f"no exit after {wall:g} s"
+    if run.returncode == -signal.SIGXCPU:
+        return "TIMEOUT", f"used more than {cpu_seconds(wall)} s of CPU time"
+    exception = last_exception(run.stderr) or last_exception(run.stdout)
+    if exception is not None:
+        return "CRASH", printable(exception)  # the program's own text: control bytes escaped
+    if run.returncode < 0:
+        name = _signal_name(-run.returncode)
+        if run.returncode == -signal.SIGXFSZ:
+            return "CRASH", f"killed by {name}: a file grew over {limits.file_size // 2**20} MiB"
+        return "CRASH", f"killed by {name}"
+    return None
+
+
+def output_problem(data: bytes | None, config: Config, name: str) -> str | None:
+    """Why an output file fails its case (validate's first violation), or None when valid."""
+    if data is None:
+        return f"wrote no output file {name}"
+    board = not config.perfect  # PERFECT=False: the Pac-Man board rules too
+    if config.max_dead_ends is None:
+        report = validate(data, config=config, pacman=board)
+    else:
+        report = validate(data, config=config, pacman=board, max_dead_ends=config.max_dead_ends)
+    if report.valid:
+        return None
+    first = report.violations[0]
+    reason = f"{name}:{first.line}:{first.column}: {first.rule}: {first.message}"
+    more = report.count() - 1
+    if more:
+        reason += f" (and {more} more violation{'s' if more > 1 else ''})"
+    return reason
+
+
+def says_too_small(run: Run) -> bool:
+    """Whether the program said something about the "42" not fitting (it names 42 or small)."""
+    return bool(_TOO_SMALL.search(run.stdout + run.stderr))

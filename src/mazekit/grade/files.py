@@ -1,0 +1,89 @@
+"""The files the subject asks a submission to hold at its root, each checked on its own."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import printable
+
+__all__ = ["MAKE_TARGETS", "README_LINE", "FileCheck", "find_config", "required_files"]
+
+MAKE_TARGETS = ("install", "run", "debug", "clean", "lint")
+# The first line of README.md, in italics (*...* or _..._), with one or more logins.
+README_LINE = re.compile(
+    r"([*_])This project has been created as part of the 42 curriculum by \S.*\1"
+)
+_TARGET = re.compile(r"^([A-Za-z0-9_.\- ]+):(?!=)", re.MULTILINE)
+_CONFIG_SUFFIXES = ("", ".txt", ".cfg", ".conf", ".ini")
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    """One required thing: its name, whether it is there, and what was found or is missing."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+def find_config(root: Path) -> Path | None:
+    """The default config: ``config.txt``, else the first root file named like a config."""
+    if (root / "config.txt").is_file():
+        return root / "config.txt"
+    for path in sorted(root.iterdir()):
+        if path.is_file() and "config" in path.name.lower() and path.suffix in _CONFIG_SUFFIXES:
+            return path
+    return None
+
+
+def _first_line(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return handle.readline(4096).decode("utf-8", errors="replace").strip()
+
+
+def _makefile(root: Path) -> FileCheck:
+    path = root / "Makefile"
+    if not path.is_file():
+        return FileCheck("Makefile", False, "no Makefile")
+    text = path.read_bytes()[: 1 << 20].decode("utf-8", errors="replace")
+    targets = {name for group in _TARGET.findall(text) for name in group.split()}
+    missing = [target for target in MAKE_TARGETS if target not in targets]
+    if missing:
+        return FileCheck("Makefile", False, f"no target {', '.join(missing)}")
+    return FileCheck("Makefile", True, f"targets {', '.join(MAKE_TARGETS)}")
+
+
+def _readme(root: Path) -> FileCheck:
+    path = root / "README.md"
+    if not path.is_file():
+        return FileCheck("README.md", False, "no README.md")
+    line = _first_line(path)
+    if README_LINE.fullmatch(line):
+        return FileCheck("README.md", True, "the first line is the italic 42 line")
+    shown = printable(line if len(line) <= 40 else f"{line[:40]}...")
+    return FileCheck("README.md", False, f"the first line is not the italic 42 line: '{shown}'")
+
+
+def _named(root: Path, name: str, found: list[Path], missing: str) -> FileCheck:
+    if found:
+        return FileCheck(name, True, printable(", ".join(sorted(path.name for path in found))))
+    return FileCheck(name, False, missing)
+
+
+def required_files(root: Path) -> list[FileCheck]:
+    """Makefile targets, README.md's first line, a LICENSE, a mazegen package, a config."""
+    files = [path for path in root.iterdir() if path.is_file()]
+    licences = [p for p in files if p.name.upper().startswith(("LICENSE", "LICENCE"))]
+    packages = [
+        p for p in files if p.name.startswith("mazegen-") and p.name.endswith((".whl", ".tar.gz"))
+    ]
+    config = find_config(root)
+    return [
+        _makefile(root),
+        _readme(root),
+        _named(root, "LICENSE", licences, "no LICENSE file"),
+        _named(root, "package", packages, "no mazegen-*.whl or mazegen-*.tar.gz"),
+        _named(root, "config", [config] if config else [], "no default config file"),
+    ]

@@ -1,0 +1,297 @@
+"""Grade a submission: copy it, run its program on every case, judge each run, list its files.
+
+``grade`` returns a Grade (never prints); ``grade_all`` grades every sub-folder of a folder,
+in parallel threads, each submission in its own sandbox. specs/grade.md is the contract.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from ..config import Config, parse_config
+from ..errors import ConfigError, printable
+from .cases import (
+    CASE_NAMES,
+    CASES,
+    OUTPUT,
+    PREVIOUS_OUTPUT,
+    Case,
+    config_text,
+    own_config_text,
+)
+from .checks import Outcome, Verdict, output_problem, run_problem, says_too_small
+from .files import FileCheck, find_config, required_files
+from .sandbox import GradeError, Limits, Run, Sandbox, stop_all
+
+__all__ = ["DEFAULT_ENTRY", "LINT_SECONDS", "Grade", "Options", "grade", "grade_all"]
+
+DEFAULT_ENTRY = "a_maze_ing.py"
+LINT_SECONDS = 60.0  # `make lint` gets this long, or --timeout when that is longer
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to grade: the entry script, the interpreter, the limits, which cases, extras."""
+
+    entry: str = DEFAULT_ENTRY
+    python: str = "python3"
+    limits: Limits = field(default_factory=Limits)
+    cases: tuple[str, ...] = CASE_NAMES
+    lint: bool = False
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class Grade:
+    """The grade of one submission; ``error`` says why it could not be graded at all."""
+
+    submission: str
+    outcomes: tuple[Outcome, ...] = ()
+    files: tuple[FileCheck, ...] = ()
+    strict: bool = False
+    error: str | None = None
+    warnings: tuple[str, ...] = ()
+
+    def count(self, verdict: Verdict) -> int:
+        """How many cases got ``verdict``."""
+        return sum(1 for outcome in self.outcomes if outcome.verdict == verdict)
+
+    @property
+    def total(self) -> int:
+        """What is scored: the cases, and with --strict the required files (and lint)."""
+        return len(self.outcomes) + (len(self.files) if self.strict else 0)
+
+    @property
+    def passed(self) -> int:
+        scored_files = sum(check.ok for check in self.files) if self.strict else 0
+        return self.count("PASS") + scored_files
+
+    @property
+    def score(self) -> int:
+        """Percent of the scored items passed, rounded down; 0 when nothing could run."""
+        return 100 * self.passed // self.total if self.total else 0
+
+    @property
+    def all_passed(self) -> bool:
+        return self.error is None and self.passed == self.total
+
+
+def resolve_python(python: str) -> str:
+    """The interpreter as an absolute path; GradeError when PATH has no such program."""
+    found = shutil.which(python)
+    if found is None:
+        raise GradeError(f"cannot find '{python}'", "--python")
+    return os.path.abspath(found)
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def _parallel(function: Callable[[T], R], items: Iterable[T], workers: int) -> list[R]:
+    """``function`` over ``items`` in ``workers`` threads, in order; Ctrl-C stops them all."""
+    pool = ThreadPoolExecutor(max_workers=workers)
+    try:
+        return list(pool.map(function, items))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_all()
+        raise
+    finally:
+        pool.shutdown(wait=True)
+
+
+class _Grader:
+    """Runs the cases of one submission in its sandbox."""
+
+    def __init__(self, box: Sandbox, python: str, options: Options) -> None:
+        self.box = box
+        self.python = python
+        self.options = options
+
+    def run(self, config_name: str) -> Run:
+        return self.box.run([self.python, self.options.entry, config_name])
+
+    def problem(self, run: Run) -> tuple[Verdict, str] | None:
+        limits = self.options.limits
+        return run_problem(run, limits, limits.timeout)
+
+    def output(self, name: str) -> bytes | None:
+        """The file the program wrote, or None: none, not a regular file, or a symbolic link
+        (which could point anywhere the grader may read)."""
+        path = self.box.work / name
+        if path.is_symlink() or not path.is_file():
+            return None
+        return path.read_bytes()
+
+    def case(self, case: Case) -> Outcome:
+        if case.kind == "own":
+            return self.own(case)
+        config_name = f"grade-{case.name}.txt"
+        self.box.write(config_name, config_text(case).encode())
+        output = case.config.output_file
+        self.box.remove(OUTPUT)
+        self.box.remove(Path(output).parts[0])  # a folder an earlier run made for it, too
+        if case.kind == "broken":
+            self.box.write(OUTPUT, PREVIOUS_OUTPUT)
+        if case.name == "output-unwritable":
+            self.box.make_folder(output)
+        first = self.run(config_name)
+        problem = self.problem(first)
+        if problem is not None:
+            return Outcome(case.name, *problem, first.seconds)
+        reason = self.judge(case, first, output, config_name)
+        verdict: Verdict = "PASS" if reason is None else "FAIL"
+        return Outcome(case.name, verdict, reason or "", first.seconds)
+
+    def judge(self, case: Case, run: Run, output: str, config_name: str) -> str | None:
+        """The FAIL reason of a run that ended by itself, or None for a PASS."""
+        said = bool((run.stdout + run.stderr).strip())
+        if case.kind == "broken":
+            if not said:
+                return "printed no error message"
+            after = self.output(OUTPUT)
+            if after is None:
+                return f"removed the previous output file {OUTPUT}"
+            return (
+                None if after == PREVIOUS_OUTPUT else f"changed the previous output file {OUTPUT}"
+            )
+        if case.kind == "output":
+            if said or output_problem(self.output(output), case.config, output) is None:
+                return None
+            return "printed no error message"
+        data = self.output(output)
+        reason = output_problem(data, case.config, output)
+        if reason is not None:
+            return reason
+        if case.kind == "small" and not says_too_small(run):
+            return 'said nothing about the maze being too small for the "42"'
+        if case.kind == "twice":
+            self.box.remove(output)
+            second = self.run(config_name)
+            problem = self.problem(second)
+            if problem is not None:
+                return f"second run: {problem[1]}"
+            if self.output(output) != data:
+                return f"two runs with SEED={case.config.seed} wrote different files"
+        return None
+
+    def own(self, case: Case) -> Outcome:
+        """The submission's own config, with its own OUTPUT_FILE."""
+        path = find_config(self.box.work)
+        if path is None:
+            return Outcome(case.name, "FAIL", "no default config file at the root")
+        try:
+            text = path.read_bytes().decode("utf-8-sig")
+            config: Config = parse_config(own_config_text(text), path.name)
+        except UnicodeDecodeError:
+            return Outcome(case.name, "FAIL", f"{path.name}: cannot read: not UTF-8 text")
+        except ConfigError as error:
+            return Outcome(case.name, "FAIL", str(error))
+        output = config.output_file
+        if os.path.isabs(output) or ".." in Path(output).parts:
+            return Outcome(case.name, "FAIL", f"{path.name}: OUTPUT_FILE leaves the submission")
+        self.box.remove(output)
+        run = self.run(path.name)
+        problem = self.problem(run)
+        if problem is not None:
+            return Outcome(case.name, *problem, run.seconds)
+        reason = output_problem(self.output(output), config, output)
+        verdict: Verdict = "PASS" if reason is None else "FAIL"
+        return Outcome(case.name, verdict, reason or "", run.seconds)
+
+    def lint(self) -> FileCheck:
+        """`make lint` in the copy, with the same limits and a longer time."""
+        wall = max(LINT_SECONDS, self.options.limits.timeout)
+        run = self.box.run(["make", "lint"], timeout=wall)
+        if run.timed_out:
+            return FileCheck("make lint", False, f"no exit after {wall:g} s")
+        if run.returncode == 0:
+            return FileCheck("make lint", True, "exit 0")
+        lines = (run.stdout + run.stderr).strip().splitlines()
+        last = printable(lines[-1]) if lines else "no output"
+        return FileCheck("make lint", False, f"exit {run.returncode}: {last}")
+
+
+def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs: int = 1) -> Grade:
+    """Grade one submission folder, ``jobs`` cases at a time (each in its own copy).
+
+    GradeError when it cannot be graded at all: no folder, no entry script, no interpreter.
+    """
+    name = os.fspath(submission)
+    root = Path(submission)
+    if not root.is_dir():
+        reason = "not a folder" if root.exists() else "no such folder"
+        raise GradeError(reason, name)
+    inside = not os.path.isabs(options.entry) and ".." not in Path(options.entry).parts
+    if not inside or not (root / options.entry).is_file():
+        raise GradeError(f"no entry script {options.entry}", name)
+    python = resolve_python(options.python)
+    first = Sandbox(root, python, options.limits)
+    first.start()  # decides the user the program runs as, for every copy
+    boxes = [first]
+    try:
+        chosen = [case for case in CASES if case.name in set(options.cases)]
+        for _ in range(min(jobs, len(chosen)) - 1):
+            boxes.append(Sandbox(root, python, options.limits, first.identity))
+        files = required_files(first.work)
+        free: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()
+        for box in boxes:
+            free.put(box)
+
+        def run_case(case: Case) -> Outcome:
+            box = free.get()
+            try:
+                return _Grader(box, python, options).case(case)
+            finally:
+                free.put(box)
+
+        outcomes = tuple(_parallel(run_case, chosen, len(boxes)))
+        if options.lint:
+            files.append(_Grader(first, python, options).lint())
+    finally:
+        for box in boxes:
+            box.close()
+    return Grade(name, outcomes, tuple(files), options.strict, warnings=tuple(first.warnings))
+
+
+def submissions(folder: str | os.PathLike[str]) -> list[Path]:
+    """The sub-folders of ``folder`` (hidden ones left out), sorted by name."""
+    root = Path(folder)
+    if not root.is_dir():
+        reason = "not a folder" if root.exists() else "no such folder"
+        raise GradeError(reason, os.fspath(folder))
+    found = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    if not found:
+        raise GradeError("no submissions: no sub-folders", os.fspath(folder))
+    return found
+
+
+def _grade_or_error(path: Path, options: Options) -> Grade:
+    try:
+        return grade(path, options)
+    except GradeError as error:
+        if error.source == "--python":
+            raise
+        return Grade(os.fspath(path), strict=options.strict, error=error.message)
+
+
+def grade_all(
+    folder: str | os.PathLike[str], options: Options = Options(), jobs: int = 1
+) -> list[Grade]:
+    """Grade every sub-folder, ``jobs`` at a time; best score first, then by name.
+
+    A sub-folder that cannot be graded (no entry script) gets its error and score 0; a
+    missing interpreter stops everything (GradeError).
+    """
+    paths = submissions(folder)
+    resolve_python(options.python)
+    grades = _parallel(lambda path: _grade_or_error(path, options), paths, jobs)
+    return sorted(grades, key=lambda g: (-g.score, g.submission))

@@ -1,0 +1,327 @@
+"""Run a submission's program in a throw-away copy, with limits against runaway programs.
+
+The copy lives in a temporary folder; the program runs there with no stdin, a clean
+environment, its own process group, resource limits set by a tiny wrapper just before exec,
+and stdout/stderr captured to files whose size the limits bound. Under root it runs as the
+user ``nobody``. This stops a careless program, not a hostile one (specs/grade.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..errors import MazeError
+
+__all__ = [
+    "CAPTURE_BYTES",
+    "GradeError",
+    "Limits",
+    "Run",
+    "Sandbox",
+    "abandon_all",
+    "cpu_seconds",
+    "default_identity",
+    "stop_all",
+]
+
+MIB = 1024 * 1024
+# stdout and stderr are kept up to this many bytes at the start and as many at the end.
+CAPTURE_BYTES = 64 * 1024
+
+# Sets the four limits given as arguments, then becomes the program: run as
+# ``PYTHON -I -S -c WRAPPER cpu as fsize nproc PROGRAM ARGS...`` with the submission's own
+# interpreter (the one the runner's user can surely start). A wrapper rather than
+# preexec_fn, which is unsafe when grade runs submissions in threads (-j).
+WRAPPER = """\
+import os, resource, sys
+cpu, memory, size, nproc = (int(v) for v in sys.argv[1:5])
+resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+try:
+    os.execvp(sys.argv[5], sys.argv[5:])
+except OSError as error:
+    sys.stderr.write(f"mazekit grade: cannot run {sys.argv[5]}: {error.strerror}\\n")
+    sys.exit(127)
+"""
+
+
+class GradeError(MazeError):
+    """The grading itself cannot run: the copy failed, or the interpreter cannot start."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The resource limits of one run; specs/grade.md quotes these defaults."""
+
+    timeout: float = 20.0  # wall clock, seconds; then the process group is killed
+    address_space: int = 2048 * MIB  # RLIMIT_AS
+    file_size: int = 32 * MIB  # RLIMIT_FSIZE: any one file written, stdout and stderr too
+    processes: int = 64  # RLIMIT_NPROC: processes and threads beyond those the user has
+
+
+def cpu_seconds(wall: float) -> int:
+    """RLIMIT_CPU for a run of ``wall`` seconds: rounded down, plus two (SIGKILL one later)."""
+    return int(wall) + 2
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one run did: exit status (negative: killed by that signal), output, time."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    timed_out: bool
+    seconds: float
+
+
+_OPEN: set[Sandbox] = set()
+_OPEN_LOCK = threading.Lock()
+
+
+def stop_all() -> None:
+    """Kill every running program and refuse new runs, in every open sandbox.
+
+    Ctrl-C reaches only the main thread, and the programs sit in process groups of their
+    own: with -j, this is how the other threads' runs end at once.
+    """
+    with _OPEN_LOCK:
+        boxes = list(_OPEN)
+    for box in boxes:
+        box.stop()
+
+
+def abandon_all() -> None:
+    """Ctrl-C's last act (mazekit.__main__): kill every running program, remove every copy.
+
+    Called from a signal handler that then ends the process: no lock is taken (the interrupted
+    thread may hold it), and nothing is waited for.
+    """
+    for box in list(_OPEN):
+        with contextlib.suppress(Exception):  # a signal handler must not raise
+            box.stop()
+            shutil.rmtree(box.root, ignore_errors=True)
+
+
+def default_identity() -> tuple[int, int] | None:
+    """(uid, gid) to run as: ``nobody`` when grading as root, else None (stay as we are)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        entry = pwd.getpwnam("nobody")
+        return entry.pw_uid, entry.pw_gid
+    except KeyError:
+        return 65534, 65534
+
+
+def _tasks_of(uid: int) -> int:
+    """How many processes and threads ``uid`` has now (what RLIMIT_NPROC counts)."""
+    count = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            with open(f"/proc/{entry.name}/status") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid:
+                count += int(fields["Threads"])
+    return count
+
+
+def kill_group(pgid: int) -> None:
+    """SIGKILL every process of a process group that is still there."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def _excerpt(path: Path) -> str:
+    """The captured stream: whole when short, else its start and end around a cut mark."""
+    size = path.stat().st_size
+    with open(path, "rb") as handle:
+        if size <= 2 * CAPTURE_BYTES:
+            data = handle.read()
+        else:
+            head = handle.read(CAPTURE_BYTES)
+            handle.seek(size - CAPTURE_BYTES)
+            cut = f"\n[... {size - 2 * CAPTURE_BYTES} bytes cut ...]\n".encode()
+            data = head + cut + handle.read()
+    return data.decode("utf-8", errors="replace")
+
+
+class Sandbox:
+    """A temporary copy of a submission where its program runs; ``close`` removes it all."""
+
+    def __init__(
+        self,
+        submission: Path,
+        python: str,
+        limits: Limits,
+        identity: tuple[int, int] | Literal["auto"] | None = "auto",
+    ) -> None:
+        self.python = python
+        self.limits = limits
+        self.identity = default_identity() if identity == "auto" else identity
+        self.warnings: list[str] = []
+        self._running: subprocess.Popen[bytes] | None = None
+        self._stopped = False
+        self.root = Path(tempfile.mkdtemp(prefix="mazekit-grade-"))
+        with _OPEN_LOCK:
+            _OPEN.add(self)
+        self.work = self.root / "submission"
+        self.home = self.root / "home"
+        self._capture = self.root / "capture"
+        try:
+            shutil.copytree(
+                submission, self.work, symlinks=True, ignore=shutil.ignore_patterns(".git")
+            )
+        except shutil.Error as error:  # some files failed: name the first
+            self.close()
+            source, _, why = error.args[0][0]
+            where = os.path.relpath(source, submission)
+            raise GradeError(f"cannot copy {where}: {why}", str(submission)) from None
+        except OSError as error:
+            self.close()
+            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
+        self.home.mkdir()
+        self._capture.mkdir(mode=0o700)
+        if self.identity is not None:
+            os.chmod(self.root, 0o711)  # nobody may pass through, not list
+            for folder in (self.work, self.home):
+                self._give(folder)
+                for base, dirs, files in os.walk(folder):
+                    for name in dirs + files:
+                        self._give(Path(base, name))
+
+    def start(self) -> None:
+        """Check that the interpreter runs here; as root, fall back from nobody to root.
+
+        RLIMIT_NPROC never binds root, so running as root (when nobody cannot start the
+        interpreter, e.g. one under /root) leaves a warning that the process limit is off.
+        """
+        probe = self.run([self.python, "-c", "pass"])
+        if probe.returncode != 0 and self.identity is not None:
+            self.identity = None
+            self.warnings.append(
+                f"the user nobody cannot run {self.python}, so the program runs as root, "
+                "where the process limit (RLIMIT_NPROC) does not hold"
+            )
+            probe = self.run([self.python, "-c", "pass"])
+        if probe.returncode != 0 or probe.timed_out:
+            lines = probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"]
+            self.close()
+            raise GradeError(f"cannot run {self.python}: {lines[-1]}", "--python")
+
+    def _give(self, path: Path) -> None:
+        """Hand ``path`` to the user the program runs as (only when grading as root)."""
+        if self.identity is not None:
+            os.chown(path, *self.identity, follow_symlinks=False)
+
+    def write(self, name: str, data: bytes) -> Path:
+        """Put a file into the copy (a config, a previous output), owned by the runner."""
+        path = self.work / name
+        path.write_bytes(data)
+        self._give(path)
+        return path
+
+    def make_folder(self, name: str) -> Path:
+        """Make a folder in the copy, owned by the runner."""
+        path = self.work / name
+        path.mkdir(exist_ok=True)
+        self._give(path)
+        return path
+
+    def remove(self, name: str) -> None:
+        """Remove a file or folder of the copy, if there."""
+        path = self.work / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def _nproc(self) -> int:
+        uid = self.identity[0] if self.identity is not None else os.getuid()
+        return _tasks_of(uid) + self.limits.processes
+
+    def run(self, argv: list[str], timeout: float | None = None) -> Run:
+        """Run ``argv`` (never through a shell) in the copy; kill its group when done."""
+        if self._stopped:
+            return Run(-signal.SIGKILL, "", "", True, 0.0)
+        limits = self.limits
+        wall = limits.timeout if timeout is None else timeout
+        cpu = cpu_seconds(wall)
+        wrapper = [self.python, "-I", "-S", "-c", WRAPPER]
+        sizes = [str(cpu), str(limits.address_space), str(limits.file_size), str(self._nproc())]
+        env = {
+            "PATH": os.environ.get("PATH", os.defpath),
+            "HOME": str(self.home),
+            "LANG": "C.UTF-8",
+        }
+        out, err = self._capture / "stdout", self._capture / "stderr"
+        uid, gid = self.identity if self.identity is not None else (None, None)
+        start = time.monotonic()
+        with open(out, "wb") as stdout, open(err, "wb") as stderr:
+            try:
+                process = subprocess.Popen(  # an argument list, never a shell
+                    [*wrapper, *sizes, *argv],
+                    cwd=self.work,
+                    env=env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=stdout,
+                    stderr=stderr,
+                    start_new_session=True,  # its own group (and no terminal); 3.10 too
+                    close_fds=True,
+                    user=uid,
+                    group=gid,
+                    extra_groups=None if uid is None else [],
+                )
+            except OSError as error:  # the interpreter cannot start (as this user)
+                return Run(127, "", f"{error.strerror or error}\n", False, 0.0)
+            self._running = process
+            # a timer kills the group at the limit; a blocking wait needs no polling
+            expired = threading.Event()
+            if self._stopped:  # stop() came between the check above and Popen
+                expired.set()
+                kill_group(process.pid)
+
+            def kill() -> None:
+                expired.set()
+                kill_group(process.pid)
+
+            timer = threading.Timer(wall, kill)
+            timer.start()
+            try:
+                process.wait()
+            finally:
+                timer.cancel()
+                kill_group(process.pid)  # any children the program left behind
+                self._running = None
+        timed_out = expired.is_set() and process.returncode == -signal.SIGKILL
+        seconds = time.monotonic() - start
+        return Run(process.returncode, _excerpt(out), _excerpt(err), timed_out, seconds)
+
+    def stop(self) -> None:
+        """Kill the running program, if any; later runs end at once as timed out."""
+        self._stopped = True
+        running = self._running
+        if running is not None:
+            kill_group(running.pid)
+
+    def close(self) -> None:
+        """Remove the temporary folder and everything the program left in it."""
+        with _OPEN_LOCK:
+            _OPEN.discard(self)
+        shutil.rmtree(self.root, ignore_errors=True)

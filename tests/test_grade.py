@@ -1,0 +1,642 @@
+"""mazekit grade on fake submissions: a correct one, and one for each way a program goes wrong.
+
+The programs are tiny; all but the correct one are plain Python that writes a maze made here
+with mazekit's API, so each run costs a bare interpreter start. Tests that need one case ask
+for it with --case, and the hang is cut with a short --timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from mazekit import dump_maze, generate
+from mazekit.config import check_geometry, dump_config, parse_config
+from mazekit.errors import ConfigError
+from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome
+from mazekit.grade.cases import config_text
+from mazekit.grade.checks import last_exception, run_problem
+from mazekit.grade.report import as_csv, as_json
+from mazekit.grade.sandbox import Run, Sandbox, stop_all
+from mazekit.model import Maze
+from tests.conftest import Invoke, open_wall
+
+PYTHON = sys.executable
+CONFIG = "WIDTH=20\nHEIGHT=15\nENTRY=0,0\nEXIT=19,14\nOUTPUT_FILE=maze.txt\nPERFECT=True\n"
+MAZE = generate(20, 15, seed=1)
+TEXT = dump_maze(MAZE)
+
+# The correct submission: mazekit's own reader and generator, errors as messages.
+CORRECT = """\
+import sys
+from mazekit import ConfigError, dump_maze, generate, load_config
+from mazekit.pattern import fits
+
+try:
+    config = load_config(sys.argv[1])
+    maze = generate(config.width, config.height, entry=config.entry, exit=config.exit,
+                    perfect=config.perfect, seed=config.seed)
+except ConfigError as error:
+    sys.exit(f"Error: {error}")
+if not fits(config.width, config.height):
+    print('maze too small for the "42"', file=sys.stderr)
+try:
+    with open(config.output_file, "w") as handle:
+        handle.write(dump_maze(maze))
+except OSError as error:
+    sys.exit(f"Error: {config.output_file}: {error.strerror}")
+"""
+
+
+def writes(text: str, newline: str = "\n") -> str:
+    """A program that writes ``text`` to maze.txt, whatever its config says."""
+    return f"open('maze.txt', 'w', newline={newline!r}).write({text!r})\n"
+
+
+def submission(folder: Path, program: str, *, config: str | None = CONFIG, **files: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "a_maze_ing.py").write_text(program)
+    if config is not None:
+        (folder / "config.txt").write_bytes(config.encode("utf-8", "surrogateescape"))
+    for name, text in files.items():
+        (folder / name.replace("__", ".")).write_text(text)
+    return folder
+
+
+def grade(invoke: Invoke, folder: Path, *args: str, python: str = PYTHON) -> tuple[int, str, str]:
+    result = invoke(["grade", "--python", python, *args, str(folder)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def verdict_lines(stdout: str) -> list[str]:
+    return [
+        line
+        for line in stdout.splitlines()
+        if line.split(" ")[0] in ("PASS", "FAIL", "CRASH", "TIMEOUT")
+    ]
+
+
+def with_walls(change: str) -> str:
+    """The maze of TEXT with some walls opened: a 3x3 room, or a gap in the "42"."""
+    walls = MAZE.walls.copy()
+    if change == "room":
+        for y in range(3):
+            for x in range(3):
+                if x < 2:
+                    open_wall(walls, x, y, "E")
+                if y < 2:
+                    open_wall(walls, x, y, "S")
+    else:
+        open_wall(walls, 10, 5, "E")
+    return dump_maze(Maze(walls, MAZE.entry, MAZE.exit, MAZE.path))
+
+
+# --- the correct submission -----------------------------------------------------------------
+
+
+def test_a_correct_submission_passes_every_case_and_its_folder_is_left_alone(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    folder = submission(tmp_path / "alice", CORRECT)
+    before = sorted((p.name, p.read_bytes()) for p in folder.iterdir())
+    code, stdout, _ = grade(invoke, folder, "-j", "2", "--format", "json")
+    report = json.loads(stdout)
+    assert code == 0
+    assert [(c["case"], c["verdict"], c["reason"]) for c in report["cases"]] == [
+        (name, "PASS", "") for name in CASE_NAMES
+    ]
+    assert (report["score"], report["passed"], report["total"]) == (100, 21, 21)
+    assert sorted((p.name, p.read_bytes()) for p in folder.iterdir()) == before
+
+
+def test_the_text_report_and_the_required_files(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(
+        tmp_path / "bob",
+        writes(TEXT),
+        Makefile="install:\n\tpip install .\nrun debug: install\n\tpython3 a_maze_ing.py config.txt\n",
+        README__md="*This project has been created as part of the 42 curriculum by bob*\n",
+    )
+    code, stdout, stderr = grade(invoke, folder, "--case", "perfect-20x15", "--case", "bad-perfect")
+    assert code == 1
+    assert stdout == (
+        "PASS    perfect-20x15\n"
+        "FAIL    bad-perfect: printed no error message\n"
+        "required files (not scored; --strict scores them):\n"
+        "MISSING Makefile: no target clean, lint\n"
+        "ok      README.md: the first line is the italic 42 line\n"
+        "MISSING LICENSE: no LICENSE file\n"
+        "MISSING package: no mazegen-*.whl or mazegen-*.tar.gz\n"
+        "ok      config: config.txt\n"
+        f"{folder}: 1/2 passed, score 50%\n"
+    )
+    if os.geteuid() == 0 and stderr:  # only when nobody cannot start this interpreter
+        assert stderr == (
+            f"warning: the user nobody cannot run {PYTHON}, "
+            "so the program runs as root, where the process limit (RLIMIT_NPROC) does not hold\n"
+        )
+
+
+def test_strict_scores_the_files_and_lint_runs_make(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(
+        tmp_path / "carol",
+        writes(TEXT),
+        Makefile="install run debug clean:\n\ttrue\nlint:\n\t@echo 'flake8: 3 errors'; exit 3\n",
+        README__md="_This project has been created as part of the 42 curriculum by carol, dave_\n",
+        LICENSE="MIT\n",
+        **{"mazegen-1.0.0-py3-none-any__whl": ""},
+    )
+    code, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--strict", "--lint")
+    assert code == 1
+    assert stdout.splitlines()[1:] == [
+        "required files (scored):",
+        "ok      Makefile: targets install, run, debug, clean, lint",
+        "ok      README.md: the first line is the italic 42 line",
+        "ok      LICENSE: LICENSE",
+        "ok      package: mazegen-1.0.0-py3-none-any.whl",
+        "ok      config: config.txt",
+        "MISSING make lint: exit 2: make: *** [Makefile:4: lint] Error 3",
+        f"{folder}: 6/7 passed, score 85%",
+    ]
+
+
+def test_a_readme_without_the_42_line(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT), README__md="# A-Maze-ing\n")
+    _, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15")
+    assert "MISSING README.md: the first line is not the italic 42 line: '# A-Maze-ing'\n" in stdout
+
+
+def test_the_program_runs_in_a_copy_with_a_clean_environment(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    folder = tmp_path / "s"
+    program = f"""\
+import os, sys
+facts = [sorted(os.environ), sys.stdin.read(), os.getcwd() == {str(folder)!r}]
+facts.append(os.environ["HOME"].startswith(os.path.dirname(os.getcwd())))
+if facts != [["HOME", "LANG", "PATH"], "", False, True] or os.environ["LANG"] != "C.UTF-8":
+    raise SystemExit(repr(facts))
+open("maze.txt", "w").write({TEXT!r})
+"""
+    _, stdout, _ = grade(invoke, submission(folder, program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["PASS    perfect-20x15"]
+    assert not (folder / "maze.txt").exists()
+
+
+# --- one fake per failure kind --------------------------------------------------------------
+
+CRASHES_ON_BROKEN = """\
+import sys
+values = dict(line.strip().split("=", 1) for line in open(sys.argv[1]))
+width = int(values["WIDTH"])
+"""
+
+
+@pytest.mark.parametrize(
+    ("case", "line"),
+    [
+        ("missing-key", "CRASH   missing-key: KeyError: 'WIDTH'"),
+        (
+            "no-equals",
+            "CRASH   no-equals: ValueError: dictionary update sequence element #1 has length 1; 2 is required",
+        ),
+        (
+            "letters-for-number",
+            "CRASH   letters-for-number: ValueError: invalid literal for int() with base 10: 'twenty'",
+        ),
+    ],
+)
+def test_a_crash_on_a_broken_config(invoke: Invoke, tmp_path: Path, case: str, line: str) -> None:
+    code, stdout, _ = grade(invoke, submission(tmp_path / "s", CRASHES_ON_BROKEN), "--case", case)
+    assert (code, verdict_lines(stdout)) == (1, [line])
+
+
+def test_a_seed_that_does_not_repeat(invoke: Invoke, tmp_path: Path) -> None:
+    other = dump_maze(generate(20, 15, seed=2))
+    program = f"""\
+import os
+second = os.path.exists("ran-once")
+open("ran-once", "w").close()
+open("maze.txt", "w").write({other!r} if second else {TEXT!r})
+"""
+    code, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "seed-twice")
+    assert (code, verdict_lines(stdout)) == (
+        1,
+        ["FAIL    seed-twice: two runs with SEED=42 wrote different files"],
+    )
+
+
+def test_a_second_run_that_crashes(invoke: Invoke, tmp_path: Path) -> None:
+    program = f"""\
+import os
+if os.path.exists("ran-once"):
+    raise SystemError("second time")
+open("ran-once", "w").close()
+open("maze.txt", "w").write({TEXT!r})
+"""
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "seed-twice")
+    assert verdict_lines(stdout) == ["FAIL    seed-twice: second run: SystemError: second time"]
+
+
+@pytest.mark.parametrize(
+    ("program", "reason"),
+    [
+        (
+            writes(TEXT, "\r\n"),
+            "maze.txt:1:21: format: line ends with CRLF, not LF (and 18 more violations)",
+        ),
+        (
+            writes(TEXT.replace(MAZE.path, "SN" + MAZE.path)),
+            f"maze.txt:19:1: path: path has {len(MAZE.path) + 2} steps but the shortest has {len(MAZE.path)}",
+        ),
+        (
+            writes(with_walls("room")),
+            "maze.txt:1:1: open-area: 3x3 open area with its top-left cell at (0,0) (and 2 more violations)",
+        ),
+        (
+            writes(with_walls("42")),
+            'maze.txt:6:11: pattern: cell (10,5) of the "42" must have all four walls closed (F), '
+            "but its E wall is open (D) (and 1 more violation)",
+        ),
+        ("print('done')\n", "wrote no output file maze.txt"),
+    ],
+    ids=["wrong-encoding", "path-not-shortest", "3x3-open-area", "missing-42", "no-output"],
+)
+def test_an_output_that_breaks_a_rule(
+    invoke: Invoke, tmp_path: Path, program: str, reason: str
+) -> None:
+    code, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert (code, verdict_lines(stdout)) == (1, [f"FAIL    perfect-20x15: {reason}"])
+
+
+def test_a_board_needs_loops_and_the_small_maze_a_message(invoke: Invoke, tmp_path: Path) -> None:
+    small = dump_maze(generate(8, 6, seed=1))
+    program = f"""\
+import sys
+text = open(sys.argv[1]).read()
+open("maze.txt", "w").write({small!r} if "WIDTH=8" in text else {TEXT!r})
+"""
+    _, stdout, _ = grade(
+        invoke, submission(tmp_path / "s", program), "--case", "imperfect", "--case", "too-small"
+    )
+    assert verdict_lines(stdout) == [
+        'FAIL    too-small: said nothing about the maze being too small for the "42"',
+        "FAIL    imperfect: maze.txt:1:1: dead-ends: real dead end at (0,0): 29 in all, "
+        "more than the 2 allowed (and 29 more violations)",
+    ]
+
+
+def test_a_hang_is_stopped_at_the_timeout(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", "while True:\n    pass\n")
+    code, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--timeout", "0.5")
+    assert (code, verdict_lines(stdout)) == (1, ["TIMEOUT perfect-20x15: no exit after 0.5 s"])
+
+
+def test_a_huge_file_is_cut_by_the_file_size_limit(invoke: Invoke, tmp_path: Path) -> None:
+    program = "block = b'F' * 2**20\nwith open('maze.txt', 'wb') as f:\n    for _ in range(100):\n        f.write(block)\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    # Python ignores SIGXFSZ, so the write fails instead of the process being killed
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: OSError: [Errno 27] File too large"]
+
+
+def test_a_memory_hog_meets_the_address_space_limit(invoke: Invoke, tmp_path: Path) -> None:
+    program = "hog = bytearray(3 * 2**30)\n"  # 3 GiB, over the 2 GiB limit
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: MemoryError"]
+
+
+def test_control_characters_from_the_program_are_escaped(invoke: Invoke, tmp_path: Path) -> None:
+    program = "raise RuntimeError('\\x1b[2J gone')\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: RuntimeError: \\x1b[2J gone"]
+
+
+def test_a_signal_is_a_crash(invoke: Invoke, tmp_path: Path) -> None:
+    program = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: killed by SIGSEGV"]
+
+
+def _interpreter_nobody_can_run() -> str | None:
+    """As root, RLIMIT_NPROC binds only another user: an interpreter ``nobody`` can start."""
+    if os.geteuid() != 0:
+        return PYTHON
+    for path in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(path) and all(
+            os.stat(part).st_mode & 0o001 for part in [*Path(os.path.realpath(path)).parents]
+        ):
+            return path
+    return None
+
+
+def test_forks_are_stopped_by_the_process_limit(invoke: Invoke, tmp_path: Path) -> None:
+    python = _interpreter_nobody_can_run()
+    if python is None:
+        pytest.skip(
+            "as root, the process limit binds only the user nobody, who can run no Python here"
+        )
+    program = """\
+import os, time
+for _ in range(1000):
+    if os.fork() == 0:
+        time.sleep(60)
+        os._exit(0)
+"""
+    folder = submission(tmp_path / "s", program)
+    _code, stdout, _ = grade(
+        invoke, folder, "--case", "missing-key", "--timeout", "5", python=python
+    )
+    assert verdict_lines(stdout) == [
+        "CRASH   missing-key: BlockingIOError: [Errno 11] Resource temporarily unavailable"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("program", "reason"),
+    [
+        (
+            "print('Error: bad config')\nopen('maze.txt', 'w').write('half')\n",
+            "changed the previous output file maze.txt",
+        ),
+        (
+            "import os\nos.remove('maze.txt')\nraise SystemExit('Error: bad config')\n",
+            "removed the previous output file maze.txt",
+        ),
+    ],
+)
+def test_a_broken_config_must_leave_the_previous_output(
+    invoke: Invoke, tmp_path: Path, program: str, reason: str
+) -> None:
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "bad-entry")
+    assert verdict_lines(stdout) == [f"FAIL    bad-entry: {reason}"]
+
+
+def test_an_unwritable_output_needs_a_message(invoke: Invoke, tmp_path: Path) -> None:
+    program = "try:\n    open('maze-folder', 'w')\nexcept OSError:\n    pass\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "output-unwritable")
+    assert verdict_lines(stdout) == ["FAIL    output-unwritable: printed no error message"]
+
+
+@pytest.mark.parametrize(
+    ("config", "reason"),
+    [
+        (None, "no default config file at the root"),
+        (
+            CONFIG.replace("OUTPUT_FILE=maze.txt\n", ""),
+            "config.txt: missing mandatory key OUTPUT_FILE",
+        ),
+        (
+            CONFIG.replace("maze.txt", "../maze.txt"),
+            "config.txt: OUTPUT_FILE leaves the submission",
+        ),
+        ("WIDTH=\udcff\n", "config.txt: cannot read: not UTF-8 text"),
+    ],
+)
+def test_the_own_config(invoke: Invoke, tmp_path: Path, config: str | None, reason: str) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT), config=config)
+    _, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert verdict_lines(stdout) == [f"FAIL    own-config: {reason}"]
+
+
+def test_the_own_config_may_hold_keys_of_its_own(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT), config=CONFIG + "DISPLAY=ascii\n")
+    _, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert verdict_lines(stdout) == ["PASS    own-config"]
+
+
+# --- many submissions -----------------------------------------------------------------------
+
+
+def test_all_grades_every_folder_best_first(invoke: Invoke, tmp_path: Path) -> None:
+    submission(tmp_path / "b-good", writes(TEXT))
+    submission(tmp_path / "a-bad", "print('hello')\n")
+    (tmp_path / "c-empty").mkdir()
+    args = ["--all", "-j", "2", "--case", "perfect-20x15", "--case", "lowercase-keys"]
+    code, stdout, _ = grade(invoke, tmp_path, *args)
+    assert code == 1
+    assert stdout == (
+        "score  passed  total  fail  crash  timeout  submission  error\n"
+        f"  100       2      2     0      0        0  {tmp_path / 'b-good'}\n"
+        f"    0       0      2     2      0        0  {tmp_path / 'a-bad'}\n"
+        f"    0       0      0     0      0        0  {tmp_path / 'c-empty'}  no entry script a_maze_ing.py\n"
+    )
+
+
+def test_the_table_as_csv_and_json() -> None:
+    good = Grade(
+        "b", (Outcome("perfect-20x15", "PASS"), Outcome("imperfect", "CRASH", "KeyError: 'X'"))
+    )
+    broken = Grade("a", error="no entry script a_maze_ing.py")
+    assert as_csv([good, broken]) == (
+        "score,passed,total,fail,crash,timeout,submission,error\n"
+        "50,1,2,0,1,0,b,\n"
+        "0,0,0,0,0,0,a,no entry script a_maze_ing.py\n"
+    )
+    assert json.loads(as_json([good, broken]))[0] == {
+        "submission": "b",
+        "error": None,
+        "score": 50,
+        "passed": 1,
+        "total": 2,
+        "strict": False,
+        "warnings": [],
+        "cases": [
+            {"case": "perfect-20x15", "verdict": "PASS", "reason": "", "seconds": 0.0},
+            {"case": "imperfect", "verdict": "CRASH", "reason": "KeyError: 'X'", "seconds": 0.0},
+        ],
+        "files": [],
+    }
+
+
+# --- the grading cannot run: exit 2 ---------------------------------------------------------
+
+
+def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT))
+    missing = tmp_path / "nope"
+    assert grade(invoke, missing) == (2, "", f"Error: {missing}: no such folder\n")
+    assert grade(invoke, folder / "a_maze_ing.py") == (
+        2,
+        "",
+        f"Error: {folder / 'a_maze_ing.py'}: not a folder\n",
+    )
+    assert grade(invoke, folder, "--entry", "main.py") == (
+        2,
+        "",
+        f"Error: {folder}: no entry script main.py\n",
+    )
+    (tmp_path / "outside.py").write_text("")
+    assert grade(invoke, folder, "--entry", "../outside.py") == (
+        2,
+        "",
+        f"Error: {folder}: no entry script ../outside.py\n",
+    )
+    assert grade(invoke, folder, python="no-such-python") == (
+        2,
+        "",
+        "Error: --python: cannot find 'no-such-python'\n",
+    )
+    assert grade(invoke, folder, python="/bin/false") == (
+        2,
+        "",
+        "Error: --python: cannot run /bin/false: exit 1\n",
+    )
+    assert grade(invoke, folder, "--all") == (
+        2,
+        "",
+        f"Error: {folder}: no submissions: no sub-folders\n",
+    )
+    os.mkfifo(folder / "pipe")  # copying it would block: refused
+    assert grade(invoke, folder) == (
+        2,
+        "",
+        f"Error: {folder}: cannot copy pipe: `{folder / 'pipe'}` is a named pipe\n",
+    )
+    code, _, stderr = grade(invoke, folder, "--format", "csv")
+    assert (code, stderr.splitlines()[-1]) == (2, "Error: --format csv needs --all")
+    code, _, stderr = grade(invoke, folder, "--case", "nope")
+    assert code == 2 and "Invalid value for '--case': 'nope' is not one of" in stderr
+
+
+# --- the parts --------------------------------------------------------------------------------
+
+
+def test_every_case_config_is_written_by_dump_config() -> None:
+    for case in CASES:
+        text = config_text(case)
+        if case.kind in ("valid", "small", "twice", "output"):
+            assert parse_config(text) == case.config
+        elif case.kind == "broken":  # mazekit's own reader refuses every broken config
+            with pytest.raises(ConfigError):
+                config = parse_config(text)
+                check_geometry(config.width, config.height, config.entry, config.exit)
+    base = parse_config(CONFIG)
+    assert parse_config(dump_config(base)) == base
+
+
+def test_the_last_exception_of_a_chained_traceback() -> None:
+    text = (
+        "Traceback (most recent call last):\n  File \"a.py\", line 1\nKeyError: 'WIDTH'\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        'Traceback (most recent call last):\n  File "a.py", line 3\n    raise\n'
+        "ValueError: bad\nlater output\n"
+    )
+    assert last_exception(text) == "ValueError: bad"
+    assert last_exception("Traceback (most recent call last):\n  File") == "(traceback cut short)"
+    assert last_exception("all fine\n") is None
+
+
+def test_signals_of_the_limits() -> None:
+    cpu = Run(-signal.SIGXCPU, "", "", False, 3.0)
+    assert run_problem(cpu, Limits(), 1.5) == ("TIMEOUT", "used more than 3 s of CPU time")
+    size = Run(-signal.SIGXFSZ, "", "", False, 0.1)  # a program that does not ignore it
+    assert run_problem(size, Limits(), 1.5) == (
+        "CRASH",
+        "killed by SIGXFSZ: a file grew over 32 MiB",
+    )
+
+
+def test_stop_all_ends_the_runs_of_other_threads(tmp_path: Path) -> None:
+    """What Ctrl-C does with -j: the main thread stops the programs that threads wait for."""
+    box = Sandbox(submission(tmp_path / "s", "while True:\n    pass\n"), PYTHON, Limits(timeout=30))
+    runs: list[Run] = []
+    box.start()
+    try:
+        worker = threading.Thread(target=lambda: runs.append(box.run([PYTHON, "a_maze_ing.py"])))
+        start = time.monotonic()
+        worker.start()
+        time.sleep(0.2)
+        stop_all()
+        worker.join(timeout=10)
+        assert time.monotonic() - start < 5
+        assert runs[0].returncode == -signal.SIGKILL
+        assert box.run([PYTHON, "-c", "pass"]).timed_out  # no new run starts
+    finally:
+        box.close()
+
+
+def test_ctrl_c_stops_every_run_and_removes_the_copies(tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", "while True:\n    pass\n")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    process = subprocess.Popen(
+        [
+            PYTHON,
+            "-m",
+            "mazekit",
+            "grade",
+            "-j",
+            "2",
+            "--timeout",
+            "60",
+            "--python",
+            PYTHON,
+            str(folder),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temp)},
+    )
+    deadline = time.monotonic() + 20
+    while len(list(temp.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)  # until both copies exist: the runs have begun
+    time.sleep(0.2)
+    start = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert time.monotonic() - start < 10  # not the 60 s of the time limit
+    assert b"Traceback" not in stderr
+    assert list(temp.iterdir()) == []
+
+
+def test_a_submission_without_a_config_file_misses_it(invoke: Invoke, tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT), config=None, my_config__cfg=CONFIG)
+    _, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert "PASS    own-config\n" in stdout  # my_config.cfg is the default config
+    assert "ok      config: my_config.cfg\n" in stdout
+    (folder / "my_config.cfg").unlink()
+    _, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15")
+    assert "MISSING config: no default config file\n" in stdout
+
+
+def test_a_long_output_keeps_its_end_where_the_traceback_is(invoke: Invoke, tmp_path: Path) -> None:
+    program = "import sys\nsys.stderr.write('x' * 300_000)\nraise RuntimeError('at the end')\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert verdict_lines(stdout) == ["CRASH   perfect-20x15: RuntimeError: at the end"]
+
+
+def test_lint_without_make_and_lint_that_hangs(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = submission(tmp_path / "s", writes(TEXT), Makefile="lint:\n\tsleep 30\n")
+    args = ["grade", "--python", PYTHON, "--case", "perfect-20x15", "--lint", str(folder)]
+    with monkeypatch.context() as patch:
+        patch.setenv("PATH", str(tmp_path))  # no make on this PATH
+        result = invoke(args)
+    assert (
+        "MISSING make lint: exit 127: mazekit grade: cannot run make: No such file or directory\n"
+        in result.stdout
+    )
+    monkeypatch.setattr("mazekit.grade.grader.LINT_SECONDS", 0.3)
+    result = invoke([*args[:-1], "--timeout", "0.2", str(folder)])
+    assert "MISSING make lint: no exit after 0.3 s\n" in result.stdout
+
+
+def test_a_submission_that_cannot_be_copied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("shutil.copytree", refuse)
+    with pytest.raises(GradeError) as error:
+        Sandbox(tmp_path, PYTHON, Limits())
+    assert str(error.value) == f"{tmp_path}: cannot copy: Permission denied"

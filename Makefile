@@ -8,6 +8,8 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 DEV_STAMP := $(VENV)/.installed-dev
+# The C kernels compile at install (setup.py); a changed source re-installs, which rebuilds them.
+KERNEL_SOURCES := setup.py $(wildcard src/c/*.c src/c/*.h)
 
 .PHONY: run test test-thorough lint bench docs clean
 
@@ -16,15 +18,15 @@ $(VENV)/.created:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	touch $@
 
-$(RUN_STAMP): pyproject.toml | $(VENV)/.created
+$(RUN_STAMP): pyproject.toml $(KERNEL_SOURCES) | $(VENV)/.created
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(TEST_STAMP): pyproject.toml | $(VENV)/.created
+$(TEST_STAMP): pyproject.toml $(KERNEL_SOURCES) | $(VENV)/.created
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-$(DEV_STAMP): pyproject.toml | $(VENV)/.created
+$(DEV_STAMP): pyproject.toml $(KERNEL_SOURCES) | $(VENV)/.created
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
@@ -51,6 +53,8 @@ lint: $(DEV_STAMP) node_modules/.installed
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy --strict src
 	$(BIN)/lint-imports
+	$(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wno-missing-field-initializers -Wno-unused-parameter -Werror \
+		-I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("include"))')" src/c/*.c
 	npx --no-install eslint .
 
 # The page's JavaScript is linted by eslint, a dev-only tool from npm (package-lock.json);
@@ -82,4 +86,4 @@ docs: $(DEV_STAMP)
 	$(BIN)/python tests/browser.py docs/board.html docs/board-page.png
 
 clean:
-	rm -rf $(VENV) node_modules build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules build dist src/*.egg-info src/mazekit/*.so .pytest_cache .mypy_cache .ruff_cache .hypothesis

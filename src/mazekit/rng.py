@@ -13,7 +13,14 @@ import secrets
 from collections.abc import Callable
 from typing import TypeVar
 
-__all__ = ["SEED_LIMIT", "below", "draw_seed", "make_rng", "pop_random", "shuffle"]
+import numpy as np
+import numpy.typing as npt
+
+from .kernels import load
+
+__all__ = ["SEED_LIMIT", "below", "draw_seed", "floats", "make_rng", "pop_random", "shuffle"]
+
+_KERNEL = load("rng")
 
 T = TypeVar("T")
 
@@ -38,6 +45,19 @@ def draw_seed() -> int:
 def below(rng: random.Random, n: int) -> int:
     """A uniform integer in 0 .. n-1 (n >= 1), from one float draw."""
     return int(rng.random() * n)
+
+
+def floats(rng: random.Random, count: int) -> npt.NDArray[np.float64]:
+    """The next ``count`` draws of ``rng.random()`` as an array, in order.
+
+    The compiled kernel runs Python's own Mersenne Twister from the generator's state and
+    writes the state back, so the generator goes on exactly as after ``count`` calls.
+    """
+    if _KERNEL is None or count == 0:
+        return np.fromiter(iter(rng.random, 2.0), dtype=np.float64, count=count)
+    values = np.empty(count, dtype=np.float64)
+    _KERNEL.fill_floats(rng, values)
+    return values
 
 
 def pop_random(items: list[T], rand: Callable[[], float]) -> T:

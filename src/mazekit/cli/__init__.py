@@ -62,8 +62,26 @@ class LazyGroup(click.Group):
             raise CommandError(str(error)) from error
 
 
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """--version: the version, then which kernels run (compiled or the Python reference)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from ..kernels import describe
+
+    click.echo(f"mazekit, version {__version__}\n{describe()}")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings=CONTEXT_SETTINGS)
-@click.version_option(__version__, "-V", "--version", prog_name="mazekit")
+@click.option(
+    "-V",
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and the kernels in use, then exit.",
+)
 @click.option("--debug", is_flag=True, help="Show a traceback on internal errors.")
 @click.pass_context
 def cli(ctx: click.Context, debug: bool) -> None:

@@ -24,7 +24,7 @@ import random
 import numpy as np
 
 from ..model import EAST, NORTH, SOUTH, WEST
-from ..rng import pop_random
+from ..rng import floats, pop_random
 from ..search import passages
 from .grid import Grid
 
@@ -36,7 +36,7 @@ PERFECT = False
 def _random_walls(grid: Grid, rng: random.Random) -> None:
     """Step 1: open each inner wall between carvable cells with probability 1/2."""
     codes = grid.inner_walls()
-    draws = np.fromiter(iter(rng.random, 2.0), dtype=np.float64, count=codes.size)
+    draws = floats(rng, codes.size)
     opened = codes[draws < 0.5]
     frame = np.frombuffer(grid.walls, dtype=np.uint8)  # a writable view of the bytearray
     east = opened[(opened & 1) == 0] >> 1

@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 
+from ..rng import floats
 from .grid import Grid
 
 __all__ = ["PERFECT", "carve"]
@@ -27,7 +28,7 @@ CHUNK = 1 << 16  # walls turned into Python ints at a time, to bound memory
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a spanning tree of the free cells of ``grid`` by randomised Kruskal."""
     codes = grid.inner_walls()
-    keys = np.fromiter(iter(rng.random, 2.0), dtype=np.float64, count=codes.size)
+    keys = floats(rng, codes.size)
     order = codes[np.argsort(keys, kind="stable")]
     del codes, keys  # memory: only the order is needed from here on (specs: 150 B per cell)
     needed = int(np.count_nonzero(grid.free_mask())) - 1

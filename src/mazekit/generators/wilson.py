@@ -20,6 +20,7 @@ import random
 
 import numpy as np
 
+from ..rng import floats
 from .grid import Grid
 
 __all__ = ["PERFECT", "carve"]
@@ -46,7 +47,7 @@ def carve(grid: Grid, rng: random.Random) -> None:
         cell = start
         while not in_tree[cell]:
             if used == len(draws):
-                batch = np.fromiter(iter(rand, 2.0), dtype=np.float64, count=BATCH)
+                batch = floats(rng, BATCH)
                 draws, used = (batch * 4).astype(np.uint8).tobytes(), 0
             direction = draws[used]
             used += 1

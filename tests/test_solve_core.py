@@ -18,7 +18,7 @@ import mazekit
 from mazekit.errors import MazeError, NoPathError
 from mazekit.model import Maze
 from mazekit.rules import RULE_IDS, validate
-from mazekit.search import bfs_flat, distances, flat_open_bits
+from mazekit.search import bfs_flat, distances, open_bits
 from mazekit.solvers import ALGORITHMS, SearchGrid, find_path, moves_mask, solve
 from mazekit.solvers.dead_end_fill import fill
 from tests.conftest import closed_grid, open_wall, serpentine
@@ -86,7 +86,7 @@ def test_marking_leaves_exactly_the_cells_that_can_reach_the_goal(
 ) -> None:
     from mazekit.solvers.restricted import mark
 
-    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(open_bits(maze.walls).ravel(), maze.width, maze.height)
     moves = "".join(sorted(letters))
     found = mark(grid, grid.flat(maze.exit), moves_mask(moves))
     for y in range(maze.height):
@@ -209,7 +209,7 @@ def test_visited_counts_on_a_comb() -> None:
 def test_dead_end_fill_leaves_exactly_the_path_of_a_perfect_maze() -> None:
     rng = random.Random(7)
     maze = tree_maze(rng, 30, 20)
-    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(open_bits(maze.walls).ravel(), maze.width, maze.height)
     start, goal = grid.flat(maze.entry), grid.flat(maze.exit)
     left, filled = fill(grid, (start, goal))
     on_path = {grid.flat(cell) for cell in find_path(maze).cells}
@@ -238,10 +238,11 @@ def test_start_equal_to_goal_gives_the_empty_path() -> None:
 @given(small_mazes())
 def test_bfs_flat_matches_a_textbook_bfs(maze: Maze) -> None:
     width = maze.width
-    bits = flat_open_bits(maze.walls)
+    bits = open_bits(maze.walls).ravel()
     source, target = maze.entry, maze.exit
-    full, _ = bfs_flat(bits, width, source[1] * width + source[0])
-    assert full == distances(maze.walls, source)
+    found, _ = bfs_flat(bits, width, source[1] * width + source[0])
+    full = found.tolist()
+    assert full == distances(maze.walls, source).tolist()
     for y in range(maze.height):
         for x in range(width):
             want = reference_distance(maze, source, (x, y))

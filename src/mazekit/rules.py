@@ -332,7 +332,7 @@ def check_path(ctx: Context, limit: int) -> Findings:
     visited.sort()
     if ctx.loops == 0 and not (visited[1:] == visited[:-1]).any():
         return [], 0  # in a tree a walk that repeats no cell is the one path: no search needed
-    shortest = distance_between(walls, maze.entry, maze.exit)
+    shortest = distance_between(walls, maze.entry, maze.exit, ctx.moves)
     if shortest != UNREACHED and len(maze.path) > shortest:
         message = f"path has {len(maze.path)} steps but the shortest has {shortest}"
         return [Violation("path", message, line, 1)], 1
@@ -356,8 +356,7 @@ def check_perfect(ctx: Context, limit: int) -> Findings:
 def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
     """An open wall that is not needed to reach any cell: it closes a loop."""
     maze = ctx.maze
-    dist = distances(maze.walls, maze.entry)
-    depth = np.asarray(dist, dtype=np.int64).reshape(maze.walls.shape)
+    depth = distances(maze.walls, maze.entry, bits=ctx.moves).reshape(maze.walls.shape)
     east, south = ctx.passages
     # a BFS-tree edge joins depths d and d+1 from one parent; an edge between equal depths,
     # or a second edge into a cell from the level above, closes a loop.

@@ -2,7 +2,8 @@
 
 A wall counts as open only when both cells agree it is open (an incoherent wall is closed),
 so a search never leaves the grid and never trusts half a passage. Whole-grid work is numpy;
-the breadth-first search is a tight loop over flat lists, since it must be sequential.
+the sequential loops (labels, breadth-first search, the walk) run in the compiled kernel
+mazekit._csearch over numpy arrays, or in the pure-Python reference below over flat lists.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from .kernels import load
 from .model import (
     ALL_WALLS,
     DIRECTIONS,
@@ -43,8 +45,14 @@ __all__ = [
     "walk_shortest",
 ]
 
+_KERNEL = load("search")
+
 UNREACHED = -1
 BoolGrid = npt.NDArray[np.bool_]
+# Flat open bits (index y * W + x): a uint8 array (the kernel's form) or a list of ints.
+Bits = Sequence[int] | npt.NDArray[np.uint8]
+# Flat step counts, -1 where not reached: what bfs_flat fills and walk_shortest reads.
+Dist = Sequence[int] | npt.NDArray[np.int32]
 
 
 def passages(walls: Walls) -> tuple[BoolGrid, BoolGrid]:
@@ -56,6 +64,11 @@ def passages(walls: Walls) -> tuple[BoolGrid, BoolGrid]:
 
 def open_bits(walls: Walls) -> npt.NDArray[np.uint8]:
     """Per cell, the bits of the directions one can actually move in (coherent and inside)."""
+    if _KERNEL is not None and walls.size:
+        walls = np.ascontiguousarray(walls, dtype=np.uint8)
+        bits = np.empty(walls.shape, dtype=np.uint8)
+        _KERNEL.open_bits(walls, walls.shape[1], bits)
+        return bits
     east, south = passages(walls)
     bits = np.zeros(walls.shape, dtype=np.uint8)
     bits[:, :-1] |= east.astype(np.uint8) * EAST
@@ -68,10 +81,15 @@ def open_bits(walls: Walls) -> npt.NDArray[np.uint8]:
 def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
     """Label each cell with the smallest flat index (y * W + x) of its component, as H x W.
 
-    Union-find in whole-array steps: each root hooks onto a smaller root it touches, then
+    The kernel floods each component from its first cell in index order; the reference is a
+    union-find in whole-array steps: each root hooks onto a smaller root it touches, then
     pointer jumping flattens the trees; a few rounds suffice even for one long corridor.
     """
     height, width = walls.shape
+    if _KERNEL is not None and walls.size:
+        labels = np.empty(walls.shape, dtype=np.int32)
+        _KERNEL.labels(open_bits(walls), width, labels)
+        return labels
     east, south = passages(walls)
     edges = int(east.sum()) + int(south.sum())
     first = np.empty(edges, dtype=np.int32)  # int32 and filled in place: memory is the limit
@@ -127,7 +145,8 @@ def reachable_mask(walls: Walls, start: Cell) -> BoolGrid:
 
 
 def flat_open_bits(walls: Walls) -> list[int]:
-    """``open_bits`` as a flat Python list (index y * W + x), the form the searches loop over."""
+    """``open_bits`` as a flat Python list (index y * W + x), for loops in Python over a few
+    cells; the searches take ``open_bits(walls).ravel()`` (1 byte a cell, not 36)."""
     result: list[int] = open_bits(walls).ravel().tolist()
     return result
 
@@ -164,13 +183,37 @@ def path_positions(start: Cell, path: str) -> tuple[npt.NDArray[np.int32], npt.N
 
 
 def bfs_flat(
-    bits: Sequence[int], width: int, source: int, target: int = -1, moves: int = ALL_WALLS
-) -> tuple[list[int], int]:
+    bits: Bits, width: int, source: int, target: int = -1, moves: int = ALL_WALLS
+) -> tuple[npt.NDArray[np.int32], int]:
     """Breadth-first step counts from ``source`` over flat open bits, and the cells expanded.
 
     Steps go only in the directions of ``moves``. With a ``target`` the search stops after the
     layer that reaches it: every cell nearer than the target then has its exact count, any
     count set is exact, and the cells expanded are exactly those nearer than the target.
+    The counts come as a flat int32 array (-1 where not reached): 4 bytes a cell.
+    """
+    if _KERNEL is not None:
+        flat = np.ascontiguousarray(bits, dtype=np.uint8)
+        dist = np.empty(flat.size, dtype=np.int32)
+        expanded = _KERNEL.bfs(flat, width, source, target, moves, dist)
+        return dist, int(expanded)
+    found, expanded = _bfs_reference(_as_list(bits), width, source, target, moves)
+    return np.array(found, dtype=np.int32), expanded
+
+
+def _as_list(values: Bits | Dist) -> Sequence[int]:
+    """Values the reference loops over: a list (an array's items are slow to index one by one)."""
+    if isinstance(values, np.ndarray):
+        result: list[int] = values.tolist()
+        return result
+    return values
+
+
+def _bfs_reference(
+    bits: Sequence[int], width: int, source: int, target: int, moves: int
+) -> tuple[list[int], int]:
+    """bfs_flat in pure Python, over lists: the reference the kernel is checked against.
+
     Layer by layer, one constant depth per layer (twice as fast as a FIFO queue); while a
     layer is a single cell (a corridor) it steps along without building lists.
     """
@@ -218,19 +261,24 @@ def bfs_flat(
     return dist, expanded
 
 
-def distances(walls: Walls, start: Cell, goal: Cell | None = None) -> list[int]:
+def distances(
+    walls: Walls,
+    start: Cell,
+    goal: Cell | None = None,
+    bits: npt.NDArray[np.uint8] | None = None,
+) -> npt.NDArray[np.int32]:
     """Breadth-first step counts from ``start`` to every cell, flat (y * W + x), -1 unreached.
 
-    Stops early once ``goal`` is reached, leaving farther cells at -1.
+    Stops early once ``goal`` is reached, leaving farther cells at -1. ``bits``: the maze's
+    open_bits when the caller has them already (Analysis.moves), so they are not made again.
     """
     width = walls.shape[1]
     target = -1 if goal is None else goal[1] * width + goal[0]
-    return bfs_flat(flat_open_bits(walls), width, start[1] * width + start[0], target)[0]
+    flat = open_bits(walls).ravel() if bits is None else bits.ravel()
+    return bfs_flat(flat, width, start[1] * width + start[0], target)[0]
 
 
-def walk_shortest(
-    bits: Sequence[int], width: int, dist: Sequence[int], start: int, moves: int = ALL_WALLS
-) -> str:
+def walk_shortest(bits: Bits, width: int, dist: Dist, start: int, moves: int = ALL_WALLS) -> str:
     """The first shortest path from ``start`` in N, E, S, W order, as letters: THE walker.
 
     ``dist`` holds steps to the goal (exact on every cell of every shortest path, -1 or no
@@ -239,6 +287,17 @@ def walk_shortest(
     letters come first in that order (specs/solve.md, "Tie-breaking"). Every command that
     writes a path (generate, solve, pacmanize, render --path) walks with it.
     """
+    if _KERNEL is not None and isinstance(bits, np.ndarray) and isinstance(dist, np.ndarray):
+        flat = np.ascontiguousarray(bits, dtype=np.uint8)
+        path: str = _KERNEL.walk(flat, width, np.ascontiguousarray(dist, np.int32), start, moves)
+        return path
+    return _walk_reference(_as_list(bits), width, _as_list(dist), start, moves)
+
+
+def _walk_reference(
+    bits: Sequence[int], width: int, dist: Sequence[int], start: int, moves: int
+) -> str:
+    """walk_shortest in pure Python, over lists: the reference the kernel is checked against."""
     table = step_table(width, moves)
     letters: list[str] = []
     cell = start
@@ -259,7 +318,7 @@ def shortest_path(walls: Walls, start: Cell, goal: Cell) -> str | None:
     """The letters of the first shortest path (walk_shortest) from ``start`` to ``goal``, or
     None when unreachable. Distances are counted from the goal, which the walk reads."""
     width = walls.shape[1]
-    bits = flat_open_bits(walls)
+    bits = open_bits(walls).ravel()
     origin = start[1] * width + start[0]
     dist = bfs_flat(bits, width, goal[1] * width + goal[0], origin)[0]
     if dist[origin] < 0:
@@ -267,8 +326,13 @@ def shortest_path(walls: Walls, start: Cell, goal: Cell) -> str | None:
     return walk_shortest(bits, width, dist, origin)
 
 
-def distance_between(walls: Walls, start: Cell, goal: Cell) -> int:
-    """Steps of a shortest path from ``start`` to ``goal``, or -1 when there is none."""
+def distance_between(
+    walls: Walls, start: Cell, goal: Cell, bits: npt.NDArray[np.uint8] | None = None
+) -> int:
+    """Steps of a shortest path from ``start`` to ``goal``, or -1 when there is none.
+
+    ``bits``: the maze's open_bits when the caller has them already, as for distances.
+    """
     width = int(walls.shape[1])
     target = goal[1] * width + goal[0]
-    return distances(walls, start, goal)[target]
+    return int(distances(walls, start, goal, bits)[target])

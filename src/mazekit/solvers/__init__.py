@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import MazeError, NoPathError
 from ..model import ALL_WALLS, BY_LETTER, Cell, Maze
-from ..search import flat_open_bits, walk_shortest
+from ..search import open_bits, walk_shortest
 from . import astar, bfs, dead_end_fill, restricted
 from .grid import Search, SearchFunction, SearchGrid
 from .paths import cells_of, count_shortest_paths
@@ -98,7 +98,7 @@ def find_path(
                 f"{_named(role, cell)} is outside the {maze.width}x{maze.height} grid", source
             )
 
-    grid = SearchGrid(flat_open_bits(maze.walls), maze.width, maze.height)
+    grid = SearchGrid(open_bits(maze.walls).ravel(), maze.width, maze.height)
     origin, target = grid.flat(start), grid.flat(goal)
     if moves is None:
         found = ALGORITHMS[algorithm](grid, origin, target)

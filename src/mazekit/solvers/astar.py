@@ -7,20 +7,38 @@ cells, those of the current f and those of f + 2, and a list append/pop beats a 
 the newest cell of the current f first (it follows one corridor to its end), and stop only
 when every cell of f <= the start's distance has been expanded: then every cell of every
 shortest path has its exact distance, so the shared walk picks the first shortest path in
-N, E, S, W order, the same path bfs gives. Visited = cells expanded.
+N, E, S, W order, the same path bfs gives. Visited = cells expanded. The compiled kernel
+(mazekit._csearch.astar) runs these very steps; the Python below is its reference.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..kernels import load
 from ..search import UNREACHED, step_offsets
 from .grid import Search, SearchGrid
 
 __all__ = ["search"]
 
+_KERNEL = load("search")
+
 
 def search(grid: SearchGrid, start: int, goal: int) -> Search:
     """Distances to ``goal`` on every shortest path from ``start``, by A* from the goal."""
-    width, bits = grid.width, grid.bits
+    if _KERNEL is not None:
+        bits = np.ascontiguousarray(grid.bits, dtype=np.uint8)
+        dist = np.empty(bits.size, dtype=np.int32)
+        expanded = _KERNEL.astar(bits, grid.width, start, goal, dist)
+        return Search(dist, int(expanded))
+    found, expanded = _reference(np.asarray(grid.bits).tolist(), grid.width, start, goal)
+    return Search(np.array(found, dtype=np.int32), expanded)
+
+
+def _reference(bits: Sequence[int], width: int, start: int, goal: int) -> tuple[list[int], int]:
+    """The search in pure Python, over lists: distances and the cells expanded."""
     table = step_offsets(width)
     start_y, start_x = divmod(start, width)
     dist = [UNREACHED] * len(bits)
@@ -59,4 +77,4 @@ def search(grid: SearchGrid, start: int, goal: int) -> Search:
             else:
                 nearer = y > start_y
             (current if nearer else later).append(neighbour)
-    return Search(dist, expanded)
+    return dist, expanded

@@ -1,0 +1,437 @@
+/* mazekit._csearch: the sequential graph work of mazekit.search and mazekit.solvers over flat
+ * grids (index y * W + x): open bits, component labels, breadth-first search, the shortest-path
+ * walker, A* and dead-end filling. Each function is a copy of the pure-Python reference it
+ * replaces, giving the same numbers; the Python side allocates the arrays and the kernel fills
+ * them (uint8 open bits, int32 distances and labels). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NORTH = 1, EAST = 2, SOUTH = 4, WEST = 8, ALL = 15 };
+
+/* The four directions in N, E, S, W order, the order of every tie rule of mazekit. */
+static const uint8_t BITS[4] = {NORTH, EAST, SOUTH, WEST};
+static const char LETTERS[4] = {'N', 'E', 'S', 'W'};
+
+/* A flat grid of open bits: its buffer, its width and its number of cells. */
+typedef struct {
+    const uint8_t *bits;
+    Py_ssize_t width;
+    Py_ssize_t cells;
+} Grid;
+
+/* The flat offsets of the four directions on a grid of ``width`` columns. */
+static void offsets_of(Py_ssize_t width, Py_ssize_t offsets[4]) {
+    offsets[0] = -width;
+    offsets[1] = 1;
+    offsets[2] = width;
+    offsets[3] = -1;
+}
+
+/* Check a uint8 buffer of open bits as a grid of ``width`` columns: a whole number of rows,
+ * and no bit on a border cell that points out of the grid. Only the border can point out, so
+ * this costs O(W + H), and afterwards no step a bit allows leaves the buffer. */
+static int grid_of(Py_buffer *buffer, Py_ssize_t width, Grid *grid) {
+    if (buffer->itemsize != 1) {
+        PyErr_SetString(PyExc_TypeError, "open bits: a uint8 buffer expected");
+        return -1;
+    }
+    if (width < 1 || buffer->len == 0 || buffer->len % width) {
+        PyErr_SetString(PyExc_ValueError, "open bits: the length is not a whole number of rows");
+        return -1;
+    }
+    const uint8_t *bits = (const uint8_t *)buffer->buf;
+    Py_ssize_t cells = buffer->len, last = cells - width;
+    for (Py_ssize_t x = 0; x < width; x++) {
+        if ((bits[x] & NORTH) || (bits[last + x] & SOUTH)) goto outside;
+    }
+    for (Py_ssize_t row = 0; row < cells; row += width) {
+        if ((bits[row] & WEST) || (bits[row + width - 1] & EAST)) goto outside;
+    }
+    grid->bits = bits;
+    grid->width = width;
+    grid->cells = cells;
+    return 0;
+outside:
+    PyErr_SetString(PyExc_ValueError, "open bits: a border cell opens out of the grid");
+    return -1;
+}
+
+/* Check an int32 buffer of one value per cell of ``grid`` (distances, labels). */
+static int check_cells(Py_buffer *buffer, const Grid *grid, const char *what) {
+    if (buffer->itemsize != 4 || buffer->len != grid->cells * 4) {
+        PyErr_Format(PyExc_ValueError, "%s: an int32 buffer of one value per cell expected", what);
+        return -1;
+    }
+    return 0;
+}
+
+/* Check that ``cell`` is a flat index of ``grid``. */
+static int check_index(Py_ssize_t cell, const Grid *grid, const char *what) {
+    if (cell < 0 || cell >= grid->cells) {
+        PyErr_Format(PyExc_ValueError, "%s: cell %zd is outside the grid", what, cell);
+        return -1;
+    }
+    return 0;
+}
+
+/* open_bits(walls, width, out): per cell the directions one can move in, a wall counting as
+ * open only when both its cells say so and it is not on the border (search.open_bits). */
+static PyObject *open_bits(PyObject *self, PyObject *args) {
+    Py_buffer walls, out;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*nw*", &walls, &width, &out)) return NULL;
+    PyObject *result = NULL;
+    if (walls.itemsize != 1 || out.itemsize != 1 || out.len != walls.len) {
+        PyErr_SetString(PyExc_ValueError, "open_bits: two uint8 buffers of the same size expected");
+        goto done;
+    }
+    if (width < 1 || walls.len % width) {
+        PyErr_SetString(PyExc_ValueError, "open_bits: the length is not a whole number of rows");
+        goto done;
+    }
+    const uint8_t *w = (const uint8_t *)walls.buf;
+    uint8_t *bits = (uint8_t *)out.buf;
+    Py_ssize_t cells = walls.len;
+    for (Py_ssize_t row = 0; row < cells; row += width) {
+        for (Py_ssize_t i = row; i < row + width; i++) {
+            uint8_t open = 0;
+            if (i + 1 < row + width && !(w[i] & EAST) && !(w[i + 1] & WEST)) open |= EAST;
+            if (i > row && !(w[i] & WEST) && !(w[i - 1] & EAST)) open |= WEST;
+            if (i + width < cells && !(w[i] & SOUTH) && !(w[i + width] & NORTH)) open |= SOUTH;
+            if (i >= width && !(w[i] & NORTH) && !(w[i - width] & SOUTH)) open |= NORTH;
+            bits[i] = open;
+        }
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&walls);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* labels(bits, width, out) -> components: label every cell with the smallest flat index of
+ * its component (search.component_labels). Cells are taken in index order and each unlabelled
+ * one floods its component, so it is the smallest index there. The bits must be symmetric
+ * (open_bits), as components of a directed grid are not defined. */
+static PyObject *labels(PyObject *self, PyObject *args) {
+    Py_buffer bits_buffer, out;
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*nw*", &bits_buffer, &width, &out)) return NULL;
+    PyObject *result = NULL;
+    int32_t *stack = NULL;
+    Grid grid;
+    if (grid_of(&bits_buffer, width, &grid) < 0 || check_cells(&out, &grid, "labels") < 0)
+        goto done;
+    if (grid.cells > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "labels: too many cells for int32 labels");
+        goto done;
+    }
+    stack = malloc((size_t)grid.cells * sizeof *stack); /* each cell is pushed once */
+    if (stack == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t offsets[4];
+    offsets_of(width, offsets);
+    int32_t *label = (int32_t *)out.buf;
+    for (Py_ssize_t i = 0; i < grid.cells; i++) label[i] = -1;
+    Py_ssize_t components = 0;
+    for (Py_ssize_t first = 0; first < grid.cells; first++) {
+        if (label[first] >= 0) continue;
+        components++;
+        Py_ssize_t top = 0;
+        label[first] = (int32_t)first;
+        stack[top++] = (int32_t)first;
+        while (top) {
+            Py_ssize_t cell = stack[--top];
+            uint8_t open = grid.bits[cell];
+            for (int d = 0; d < 4; d++) {
+                if (!(open & BITS[d])) continue;
+                Py_ssize_t next = cell + offsets[d];
+                if (label[next] < 0) {
+                    label[next] = (int32_t)first;
+                    stack[top++] = (int32_t)next;
+                }
+            }
+        }
+    }
+    result = PyLong_FromSsize_t(components);
+done:
+    free(stack);
+    PyBuffer_Release(&bits_buffer);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* The breadth-first search of bfs() once its arguments are checked: fills ``dist`` and
+ * returns the cells expanded, or -1 when out of memory. A FIFO queue expands cells in
+ * order of distance; with a target, the search stops once every cell nearer than the target
+ * is expanded, as the reference stops after the layer that reaches it. */
+static Py_ssize_t breadth_first(const Grid *grid, Py_ssize_t source, Py_ssize_t target,
+                                uint8_t moves, int32_t *dist) {
+    for (Py_ssize_t i = 0; i < grid->cells; i++) dist[i] = -1;
+    dist[source] = 0;
+    if (source == target) return 0;
+    int32_t *queue = malloc((size_t)grid->cells * sizeof *queue); /* each cell enters once */
+    if (queue == NULL) return -1;
+    Py_ssize_t offsets[4];
+    offsets_of(grid->width, offsets);
+    Py_ssize_t head = 0, tail = 0, expanded = 0;
+    int32_t stop = INT32_MAX; /* the target's distance, once reached: expand nothing at it */
+    queue[tail++] = (int32_t)source;
+    while (head < tail) {
+        Py_ssize_t cell = queue[head++];
+        int32_t depth = dist[cell];
+        if (depth >= stop) break;
+        expanded++;
+        uint8_t open = grid->bits[cell] & moves;
+        for (int d = 0; d < 4; d++) {
+            if (!(open & BITS[d])) continue;
+            Py_ssize_t next = cell + offsets[d];
+            if (dist[next] < 0) {
+                dist[next] = depth + 1;
+                queue[tail++] = (int32_t)next;
+                if (next == target) stop = depth + 1;
+            }
+        }
+    }
+    free(queue);
+    return expanded;
+}
+
+/* bfs(bits, width, source, target, moves, dist) -> expanded: breadth-first step counts from
+ * ``source`` (-1 where not reached), stepping only along ``moves``; target -1 for none
+ * (search.bfs_flat). */
+static PyObject *bfs(PyObject *self, PyObject *args) {
+    Py_buffer bits_buffer, out;
+    Py_ssize_t width, source, target;
+    int moves;
+    if (!PyArg_ParseTuple(args, "y*nnniw*", &bits_buffer, &width, &source, &target, &moves,
+                          &out))
+        return NULL;
+    PyObject *result = NULL;
+    Grid grid;
+    if (grid_of(&bits_buffer, width, &grid) < 0 || check_cells(&out, &grid, "bfs") < 0 ||
+        check_index(source, &grid, "bfs source") < 0)
+        goto done;
+    if (target != -1 && check_index(target, &grid, "bfs target") < 0) goto done;
+    if (grid.cells > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "bfs: too many cells for int32 distances");
+        goto done;
+    }
+    Py_ssize_t expanded = breadth_first(&grid, source, target, (uint8_t)(moves & ALL),
+                                        (int32_t *)out.buf);
+    result = expanded < 0 ? PyErr_NoMemory() : PyLong_FromSsize_t(expanded);
+done:
+    PyBuffer_Release(&bits_buffer);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* walk(bits, width, dist, start, moves) -> str: THE walker (search.walk_shortest). From
+ * ``start``, each step takes the first allowed open move in N, E, S, W order to a cell one
+ * step nearer the goal; RuntimeError, as the reference, when no step gets nearer. */
+static PyObject *walk(PyObject *self, PyObject *args) {
+    Py_buffer bits_buffer, dist_buffer;
+    Py_ssize_t width, start;
+    int moves;
+    if (!PyArg_ParseTuple(args, "y*ny*ni", &bits_buffer, &width, &dist_buffer, &start, &moves))
+        return NULL;
+    PyObject *letters = NULL;
+    Grid grid;
+    if (grid_of(&bits_buffer, width, &grid) < 0 || check_cells(&dist_buffer, &grid, "walk") < 0 ||
+        check_index(start, &grid, "walk start") < 0)
+        goto done;
+    const int32_t *dist = (const int32_t *)dist_buffer.buf;
+    Py_ssize_t offsets[4];
+    offsets_of(width, offsets);
+    uint8_t allowed = (uint8_t)(moves & ALL);
+    /* Each step lowers the distance by one, so no walk that succeeds repeats a cell: a
+     * distance of ``cells`` or more is bound to fail within ``cells`` steps. */
+    Py_ssize_t remaining = dist[start] > 0 ? dist[start] : 0;
+    Py_ssize_t length = remaining < grid.cells ? remaining : grid.cells;
+    letters = PyUnicode_New(length, 127);
+    if (letters == NULL) goto done;
+    Py_UCS1 *text = PyUnicode_1BYTE_DATA(letters);
+    Py_ssize_t cell = start;
+    for (Py_ssize_t step = 0; remaining > 0; step++) {
+        remaining--;
+        uint8_t open = grid.bits[cell] & allowed;
+        int d = 0;
+        while (d < 4 && !((open & BITS[d]) && dist[cell + offsets[d]] == remaining)) d++;
+        if (d == 4 || step >= length) {
+            PyErr_Format(PyExc_RuntimeError, "no step from cell %zd gets nearer the goal", cell);
+            Py_CLEAR(letters);
+            goto done;
+        }
+        text[step] = (Py_UCS1)LETTERS[d];
+        cell += offsets[d];
+    }
+done:
+    PyBuffer_Release(&bits_buffer);
+    PyBuffer_Release(&dist_buffer);
+    return letters;
+}
+
+/* A growable stack of cells, for A*'s two lists of open cells. */
+typedef struct {
+    int32_t *items;
+    Py_ssize_t size, capacity;
+} Stack;
+
+/* Push ``cell``; -1 when out of memory. */
+static int push(Stack *stack, Py_ssize_t cell) {
+    if (stack->size == stack->capacity) {
+        Py_ssize_t capacity = stack->capacity ? 2 * stack->capacity : 1024;
+        int32_t *items = realloc(stack->items, (size_t)capacity * sizeof *items);
+        if (items == NULL) return -1;
+        stack->items = items;
+        stack->capacity = capacity;
+    }
+    stack->items[stack->size++] = (int32_t)cell;
+    return 0;
+}
+
+/* The A* of solvers/astar.py once its arguments are checked, step for step (the same lists,
+ * the same pops, the same stale entries), so that it expands the same cells: fills ``dist``
+ * and returns the cells expanded, or -1 when out of memory. */
+static Py_ssize_t a_star(const Grid *grid, Py_ssize_t start, Py_ssize_t goal, int32_t *dist) {
+    Py_ssize_t width = grid->width, start_x = start % width, start_y = start / width;
+    Py_ssize_t offsets[4], expanded = 0;
+    offsets_of(width, offsets);
+    uint8_t *closed = calloc((size_t)grid->cells, 1);
+    Stack current = {NULL, 0, 0}, later = {NULL, 0, 0};
+    for (Py_ssize_t i = 0; i < grid->cells; i++) dist[i] = -1;
+    dist[goal] = 0;
+    int reached_start = 0;
+    if (closed == NULL || push(&current, goal) < 0) goto failed;
+    while (1) {
+        if (current.size == 0) {
+            if (reached_start || later.size == 0) break;
+            Stack swap = current; /* the f + 2 list becomes the current one */
+            current = later;
+            later = swap;
+            continue;
+        }
+        Py_ssize_t cell = current.items[--current.size];
+        if (closed[cell]) continue; /* a stale entry: reached again by a shorter route */
+        closed[cell] = 1;
+        expanded++;
+        reached_start = reached_start || cell == start;
+        int32_t step = dist[cell] + 1;
+        Py_ssize_t x = cell % width, y = cell / width;
+        for (int d = 0; d < 4; d++) {
+            if (!(grid->bits[cell] & BITS[d])) continue;
+            Py_ssize_t offset = offsets[d], next = cell + offset;
+            int32_t known = dist[next];
+            if (closed[next] || (0 <= known && known <= step)) continue;
+            dist[next] = step;
+            /* decided by the offset, as the reference does (on a one-column grid S is +1) */
+            int nearer = offset == 1    ? x < start_x
+                         : offset == -1 ? x > start_x
+                         : offset > 0   ? y < start_y
+                                        : y > start_y;
+            if (push(nearer ? &current : &later, next) < 0) goto failed;
+        }
+    }
+    free(closed);
+    free(current.items);
+    free(later.items);
+    return expanded;
+failed:
+    free(closed);
+    free(current.items);
+    free(later.items);
+    return -1;
+}
+
+/* astar(bits, width, start, goal, dist) -> expanded: solvers/astar.py's search. */
+static PyObject *astar(PyObject *self, PyObject *args) {
+    Py_buffer bits_buffer, out;
+    Py_ssize_t width, start, goal;
+    if (!PyArg_ParseTuple(args, "y*nnnw*", &bits_buffer, &width, &start, &goal, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Grid grid;
+    if (grid_of(&bits_buffer, width, &grid) < 0 || check_cells(&out, &grid, "astar") < 0 ||
+        check_index(start, &grid, "astar start") < 0 || check_index(goal, &grid, "astar goal") < 0)
+        goto done;
+    if (grid.cells > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "astar: too many cells for int32 distances");
+        goto done;
+    }
+    Py_ssize_t expanded = a_star(&grid, start, goal, (int32_t *)out.buf);
+    result = expanded < 0 ? PyErr_NoMemory() : PyLong_FromSsize_t(expanded);
+done:
+    PyBuffer_Release(&bits_buffer);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+/* fill_dead_ends(bits, width, keep_a, keep_b) -> filled: solvers/dead_end_fill.fill in place.
+ * From each cell with one open wall, fill it (close that wall on both sides) and go on into
+ * the neighbour while it is left with one open wall, never filling a kept cell. A cell
+ * whose count drops to one is walked into at once, so taking the cells with one open wall
+ * as the scan meets them is the reference's list of the leaves it started with. */
+static PyObject *fill_dead_ends(PyObject *self, PyObject *args) {
+    Py_buffer bits_buffer;
+    Py_ssize_t width, keep_a, keep_b;
+    if (!PyArg_ParseTuple(args, "w*nnn", &bits_buffer, &width, &keep_a, &keep_b)) return NULL;
+    PyObject *result = NULL;
+    Grid grid;
+    if (grid_of(&bits_buffer, width, &grid) < 0) goto done;
+    uint8_t *bits = (uint8_t *)bits_buffer.buf;
+    /* for a cell whose one open wall is bit b: the step to its neighbour, and the bits the
+     * neighbour keeps open (all but the opposite of b) */
+    static const uint8_t OPPOSITE[4] = {SOUTH, WEST, NORTH, EAST};
+    Py_ssize_t offsets[4], offset[16] = {0}, filled = 0;
+    uint8_t keep[16];
+    offsets_of(width, offsets);
+    memset(keep, ALL, sizeof keep);
+    for (int d = 0; d < 4; d++) {
+        offset[BITS[d]] = offsets[d];
+        keep[BITS[d]] = (uint8_t)(ALL & ~OPPOSITE[d]);
+    }
+    for (Py_ssize_t leaf = 0; leaf < grid.cells; leaf++) {
+        Py_ssize_t cell = leaf;
+        while (cell != keep_a && cell != keep_b) {
+            uint8_t b = bits[cell];
+            if (b != NORTH && b != EAST && b != SOUTH && b != WEST) break; /* not one open wall */
+            Py_ssize_t next = cell + offset[b];
+            bits[cell] = 0;
+            bits[next] &= keep[b];
+            filled++;
+            cell = next;
+        }
+    }
+    result = PyLong_FromSsize_t(filled);
+done:
+    PyBuffer_Release(&bits_buffer);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"open_bits", open_bits, METH_VARARGS,
+     "open_bits(walls, width, out): per cell the directions one can move in."},
+    {"labels", labels, METH_VARARGS,
+     "labels(bits, width, out) -> components: the smallest flat index of each component."},
+    {"bfs", bfs, METH_VARARGS,
+     "bfs(bits, width, source, target, moves, dist) -> expanded: breadth-first step counts."},
+    {"walk", walk, METH_VARARGS,
+     "walk(bits, width, dist, start, moves) -> str: the first shortest path, N, E, S, W."},
+    {"astar", astar, METH_VARARGS,
+     "astar(bits, width, start, goal, dist) -> expanded: solvers.astar's search."},
+    {"fill_dead_ends", fill_dead_ends, METH_VARARGS,
+     "fill_dead_ends(bits, width, keep_a, keep_b) -> filled: dead-end filling in place."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "mazekit._csearch", "Grid searches (compiled kernel).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__csearch(void) { return PyModule_Create(&module); }

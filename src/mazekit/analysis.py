@@ -76,7 +76,7 @@ class Analysis:
     def components(self) -> int:
         """How many components the grid falls into."""
         labels = self.labels.ravel()
-        return int((labels == np.arange(labels.size)).sum())
+        return int(np.count_nonzero(labels == np.arange(labels.size, dtype=np.int32)))
 
     @cached_property
     def entry_ok(self) -> bool:

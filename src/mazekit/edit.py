@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import MazeError
+from .errors import MazeError, NoPathError
 from .model import BY_LETTER, Cell, Maze
 from .pattern import pattern_cells
 from .search import distance_between
@@ -82,6 +82,19 @@ def _connected(maze: Maze) -> bool:
     return distance_between(maze.walls, maze.entry, maze.exit) >= 0
 
 
+def _canonical_path(maze: Maze) -> str | None:
+    """The path ``mazekit solve`` writes, or None when the exit cannot be reached from the
+    entry (or either lies outside): the one search tells both."""
+    from .solvers import solve
+
+    if not (maze.contains(maze.entry) and maze.contains(maze.exit)):
+        return None
+    try:
+        return solve(maze)
+    except NoPathError:
+        return None
+
+
 def close_bottlenecks(maze: Maze, count: int) -> list[WallChange]:
     """Close, in place, the ``count`` busiest passages that do not cut the graph in two.
 
@@ -131,7 +144,10 @@ def edit(
     result = maze.copy()
     pattern = frozenset(pattern_cells(maze.width, maze.height))
     ordered = [c for c in changes if not c.close] + [c for c in changes if c.close]
-    was_connected = _connected(result)
+    # Whether a close cut the exit off matters only when it was reachable at first: one
+    # search, made only when some close must be checked.
+    checked = not allow_disconnect and any(change.close for change in ordered)
+    was_connected = checked and _connected(result)
     done: list[WallChange] = []
     for change in ordered:
         _apply(result, change, force, pattern)
@@ -143,11 +159,9 @@ def edit(
             )
     if close_bottleneck:
         done += close_bottlenecks(result, close_bottleneck)
-    from .solvers import solve  # the path `mazekit solve` writes
-
-    connected = _connected(result)
-    result.path = solve(result) if connected else ""
-    if not connected and not allow_disconnect:
+    path = _canonical_path(result)
+    result.path = path or ""
+    if path is None and not allow_disconnect:
         raise MazeError(
             "the exit cannot be reached from the entry (--allow-disconnect to write it anyway)"
         )

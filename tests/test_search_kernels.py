@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import search
-from mazekit.model import ALL_WALLS, Maze
+from mazekit.model import ALL_WALLS, DIRECTIONS, Maze
 from mazekit.solvers import ALGORITHMS, SearchGrid, astar, dead_end_fill, find_path
 from tests.kernels import reference_only, require_kernel
 from tests.solve_helpers import tree_maze
@@ -186,3 +186,29 @@ def test_a_kernel_refuses_bits_that_leave_the_grid_or_a_wrong_buffer() -> None:
         kernel.labels(fine, 4, np.empty(6, dtype=np.int32))
     with pytest.raises(TypeError):
         kernel.walk(np.zeros(6, dtype=np.int32), 3, dist, 0, ALL_WALLS)
+
+
+@given(st.data(), wall_grids(), st.text(alphabet="NESWx", max_size=8), st.integers(0, 80))
+def test_tracing_a_path_matches_the_reference(
+    data: st.DataObject, walls: Walls, tail: str, length: int
+) -> None:
+    """The validator's walk: the same first bad step and its cell, or the same end cell and
+    the same verdict on cells entered twice. Paths are random walks through open walls (so
+    that they go far and come back) with random letters, or a byte that is none, after."""
+    require_kernel(search)
+    bits = search.open_bits(walls)
+    width = walls.shape[1]
+    flat = data.draw(cell_of(walls))
+    start = (flat % width, flat // width)
+    letters, cell = [], flat
+    for _ in range(length):
+        options = [(d.letter, d.dy * width + d.dx) for d in DIRECTIONS if bits.flat[cell] & d.bit]
+        if not options:
+            break
+        letter, offset = data.draw(st.sampled_from(options))
+        letters.append(letter)
+        cell += offset
+    path = "".join(letters) + tail
+    found = search.trace_path(bits, start, path)
+    with python_only():
+        assert found == search.trace_path(bits, start, path)

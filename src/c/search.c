@@ -431,6 +431,54 @@ done:
     return result;
 }
 
+/* trace(bits, width, start, path) -> (index, cell, repeats): follow the path's letters from
+ * ``start`` (search.trace_path). The first step no open bit allows (a wall, the border, or a
+ * byte that is no letter) stops the walk: (its index, the cell it starts from, False).
+ * Otherwise (-1, the cell the path ends on, whether it enters some cell twice), the cells
+ * seen kept as one bit each. */
+static PyObject *trace(PyObject *self, PyObject *args) {
+    Py_buffer bits_buffer, path;
+    Py_ssize_t width, start;
+    if (!PyArg_ParseTuple(args, "y*nny*", &bits_buffer, &width, &start, &path)) return NULL;
+    PyObject *result = NULL;
+    uint8_t *seen = NULL;
+    Grid grid;
+    if (grid_of(&bits_buffer, width, &grid) < 0 || check_index(start, &grid, "trace start") < 0)
+        goto done;
+    seen = calloc((size_t)(grid.cells / 8 + 1), 1);
+    if (seen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t offsets[4];
+    offsets_of(width, offsets);
+    int8_t direction[256]; /* per byte, its direction 0..3 (N, E, S, W), -1 for no letter */
+    memset(direction, -1, sizeof direction);
+    for (int d = 0; d < 4; d++) direction[(unsigned char)LETTERS[d]] = (int8_t)d;
+    const unsigned char *letters = (const unsigned char *)path.buf;
+    Py_ssize_t cell = start, bad = -1;
+    int repeats = 0;
+    seen[cell >> 3] |= (uint8_t)(1U << (cell & 7));
+    for (Py_ssize_t i = 0; i < path.len; i++) {
+        int d = direction[letters[i]];
+        if (d < 0 || !(grid.bits[cell] & BITS[d])) {
+            bad = i;
+            repeats = 0;
+            break;
+        }
+        cell += offsets[d];
+        uint8_t mask = (uint8_t)(1U << (cell & 7));
+        repeats |= (seen[cell >> 3] & mask) != 0;
+        seen[cell >> 3] |= mask;
+    }
+    result = Py_BuildValue("nnO", bad, cell, repeats ? Py_True : Py_False);
+done:
+    free(seen);
+    PyBuffer_Release(&bits_buffer);
+    PyBuffer_Release(&path);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"open_bits", open_bits, METH_VARARGS,
      "open_bits(walls, width, out): per cell the directions one can move in."},
@@ -444,6 +492,8 @@ static PyMethodDef methods[] = {
      "astar(bits, width, start, goal, dist) -> expanded: solvers.astar's search."},
     {"fill_dead_ends", fill_dead_ends, METH_VARARGS,
      "fill_dead_ends(bits, width, keep_a, keep_b) -> filled: dead-end filling in place."},
+    {"trace", trace, METH_VARARGS,
+     "trace(bits, width, start, path) -> (index, cell, repeats): follow a path of letters."},
     {NULL, NULL, 0, NULL},
 };
 

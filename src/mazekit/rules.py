@@ -19,8 +19,8 @@ from . import board
 from . import pattern as glyph
 from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config, load_config
-from .model import ALL_WALLS, BY_BIT, DIRECTIONS, EAST, LETTER_BIT, NORTH, SOUTH, WEST, Cell, Maze
-from .search import UNREACHED, distance_between, distances, path_positions
+from .model import ALL_WALLS, BY_BIT, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
+from .search import UNREACHED, distance_between, distances, trace_path
 from .textformat import Problem, lowercase_digits, read_bytes, scan, source_name
 
 __all__ = [
@@ -273,10 +273,6 @@ def check_open_area(ctx: Context, limit: int) -> Findings:
     return _capped(found, limit, int(blocks.sum()))
 
 
-# Path steps checked at a time (specs/errors.md, Memory: 20 bytes per path step).
-_STEP_BLOCK = 1 << 20
-
-
 def check_path(ctx: Context, limit: int) -> Findings:
     """The path walks from entry to exit through open walls, and no path is shorter."""
     maze = ctx.maze
@@ -295,28 +291,12 @@ def check_path(ctx: Context, limit: int) -> Findings:
                 1,
             )
         ], 1
-    walls = maze.walls
-    height, width = walls.shape
-    steps = np.frombuffer(maze.path.encode("ascii"), dtype=np.uint8)
-    xs, ys = path_positions(maze.entry, maze.path)
-    # Step i goes from (xs[i], ys[i]) to (xs[i+1], ys[i+1]). Every step before the first bad
-    # one stays inside, so clipping only touches steps that are never reported. A block of
-    # steps at a time: the temporaries of a 60-million-step path would cost 30 bytes a step.
-    for first in range(0, steps.size, _STEP_BLOCK):
-        x, y = xs[first : first + _STEP_BLOCK + 1], ys[first : first + _STEP_BLOCK + 1]
-        lands_inside = (x[1:] >= 0) & (x[1:] < width) & (y[1:] >= 0) & (y[1:] < height)
-        moves = ctx.moves[np.clip(y[:-1], 0, height - 1), np.clip(x[:-1], 0, width - 1)]
-        bits = LETTER_BIT[steps[first : first + _STEP_BLOCK]].astype(np.uint8)
-        bad = ~lands_inside | ((moves & bits) == 0)
-        if bad.any():
-            break
-    if bad.any():
-        offset = int(np.argmax(bad))
-        index = first + offset
-        here = (int(xs[index]), int(ys[index]))
-        there = (int(xs[index + 1]), int(ys[index + 1]))
+    index, here, repeats = trace_path(ctx.moves, maze.entry, maze.path)
+    if index >= 0:
         letter = maze.path[index]
-        if not lands_inside[offset]:
+        step = BY_LETTER.get(letter)
+        there = here if step is None else (here[0] + step.dx, here[1] + step.dy)
+        if not maze.contains(there):
             message = f"step {index + 1} ({letter}) from {_pt(here)} leaves the grid"
         else:
             message = (
@@ -324,15 +304,12 @@ def check_path(ctx: Context, limit: int) -> Findings:
                 "crosses a closed wall"
             )
         return [Violation("path", message, line, index + 1, here)], 1
-    end = (int(xs[-1]), int(ys[-1]))
-    if end != maze.exit:
-        message = f"path ends at {_pt(end)}, not at the exit {_pt(maze.exit)}"
-        return [Violation("path", message, line, len(maze.path), end)], 1
-    visited = ys * np.int32(width) + xs
-    visited.sort()
-    if ctx.loops == 0 and not (visited[1:] == visited[:-1]).any():
+    if here != maze.exit:
+        message = f"path ends at {_pt(here)}, not at the exit {_pt(maze.exit)}"
+        return [Violation("path", message, line, len(maze.path), here)], 1
+    if ctx.loops == 0 and not repeats:
         return [], 0  # in a tree a walk that repeats no cell is the one path: no search needed
-    shortest = distance_between(walls, maze.entry, maze.exit, ctx.moves)
+    shortest = distance_between(maze.walls, maze.entry, maze.exit, ctx.moves)
     if shortest != UNREACHED and len(maze.path) > shortest:
         message = f"path has {len(maze.path)} steps but the shortest has {shortest}"
         return [Violation("path", message, line, 1)], 1

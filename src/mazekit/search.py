@@ -18,6 +18,7 @@ from .model import (
     ALL_WALLS,
     DIRECTIONS,
     EAST,
+    LETTER_BIT,
     LETTER_DX,
     LETTER_DY,
     NORTH,
@@ -42,6 +43,7 @@ __all__ = [
     "shortest_path",
     "step_offsets",
     "step_table",
+    "trace_path",
     "walk_shortest",
 ]
 
@@ -180,6 +182,42 @@ def path_positions(start: Cell, path: str) -> tuple[npt.NDArray[np.int32], npt.N
     xs[1:] += start[0]
     ys[1:] += start[1]
     return xs, ys
+
+
+# Path steps the reference checks at a time (specs/errors.md, Memory: 20 bytes per path step).
+_STEP_BLOCK = 1 << 20
+
+
+def trace_path(bits: npt.NDArray[np.uint8], start: Cell, path: str) -> tuple[int, Cell, bool]:
+    """Follow ``path`` (letters) from ``start`` over the H x W open bits: the validator's walk.
+
+    Returns (the index of the first step no open wall allows, the cell it starts from, False),
+    or, when every step is allowed, (-1, the cell the path ends on, whether it enters some
+    cell twice). A step out of the grid, or a byte that is no letter, is never allowed.
+    """
+    height, width = bits.shape
+    if _KERNEL is not None:
+        flat = np.ascontiguousarray(bits, dtype=np.uint8)
+        found = _KERNEL.trace(flat, width, start[1] * width + start[0], path.encode("ascii"))
+        bad, cell, repeats = found
+        return int(bad), (int(cell) % width, int(cell) // width), bool(repeats)
+    steps = np.frombuffer(path.encode("ascii"), dtype=np.uint8)
+    xs, ys = path_positions(start, path)
+    # Step i goes from (xs[i], ys[i]) to (xs[i+1], ys[i+1]). Every step before the first bad
+    # one stays inside, so clipping only touches steps that are never reported. A block of
+    # steps at a time: the temporaries of a 60-million-step path would cost 30 bytes a step.
+    for first in range(0, steps.size, _STEP_BLOCK):
+        x, y = xs[first : first + _STEP_BLOCK + 1], ys[first : first + _STEP_BLOCK + 1]
+        lands_inside = (x[1:] >= 0) & (x[1:] < width) & (y[1:] >= 0) & (y[1:] < height)
+        moves = bits[np.clip(y[:-1], 0, height - 1), np.clip(x[:-1], 0, width - 1)]
+        allowed = LETTER_BIT[steps[first : first + _STEP_BLOCK]].astype(np.uint8)
+        bad = ~lands_inside | ((moves & allowed) == 0)
+        if bad.any():
+            index = first + int(np.argmax(bad))
+            return index, (int(xs[index]), int(ys[index])), False
+    visited = ys * np.int32(width) + xs
+    visited.sort()
+    return -1, (int(xs[-1]), int(ys[-1])), bool((visited[1:] == visited[:-1]).any())
 
 
 def bfs_flat(

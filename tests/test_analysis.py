@@ -25,9 +25,9 @@ def label_calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     calls: list[int] = []
     original = analysis.component_labels
 
-    def counted(walls: np.ndarray) -> np.ndarray:
+    def counted(walls: np.ndarray, bits: np.ndarray | None = None) -> np.ndarray:
         calls.append(1)
-        return original(walls)
+        return original(walls, bits)
 
     monkeypatch.setattr(analysis, "component_labels", counted)
     yield calls

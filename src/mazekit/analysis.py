@@ -70,7 +70,7 @@ class Analysis:
     @cached_property
     def labels(self) -> npt.NDArray[np.int32]:
         """Per cell, the smallest flat index of its component."""
-        return component_labels(self.maze.walls)
+        return component_labels(self.maze.walls, self.moves)
 
     @cached_property
     def components(self) -> int:

@@ -80,8 +80,12 @@ def open_bits(walls: Walls) -> npt.NDArray[np.uint8]:
     return bits
 
 
-def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
+def component_labels(
+    walls: Walls, bits: npt.NDArray[np.uint8] | None = None
+) -> npt.NDArray[np.int32]:
     """Label each cell with the smallest flat index (y * W + x) of its component, as H x W.
+
+    ``bits``: the maze's open_bits when the caller has them already (Analysis.moves).
 
     The kernel floods each component from its first cell in index order; the reference is a
     union-find in whole-array steps: each root hooks onto a smaller root it touches, then
@@ -90,7 +94,7 @@ def component_labels(walls: Walls) -> npt.NDArray[np.int32]:
     height, width = walls.shape
     if _KERNEL is not None and walls.size:
         labels = np.empty(walls.shape, dtype=np.int32)
-        _KERNEL.labels(open_bits(walls), width, labels)
+        _KERNEL.labels(open_bits(walls) if bits is None else bits, width, labels)
         return labels
     east, south = passages(walls)
     edges = int(east.sum()) + int(south.sum())

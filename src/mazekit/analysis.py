@@ -18,7 +18,7 @@ import numpy.typing as npt
 from . import pattern as glyph
 from .board import DeadEnds, classify_dead_ends
 from .model import ALL_WALLS, DEGREE, Cell, Maze
-from .search import component_labels, count_loops, open_bits, passages
+from .search import component_labels, count_loops, distances, open_bits, passages
 
 __all__ = ["PATTERN_MODES", "Analysis", "BoolGrid", "PatternMode", "cells_of_mask", "dead_ends"]
 
@@ -90,6 +90,15 @@ class Analysis:
             return np.zeros(self.maze.walls.shape, dtype=bool)
         x, y = self.maze.entry
         return np.asarray(self.labels == self.labels[y, x])
+
+    @cached_property
+    def depth(self) -> npt.NDArray[np.int32]:
+        """H x W breadth-first steps from the entry to every cell, -1 where unreached (all -1
+        when the entry is outside the grid): one search for every rule that needs one."""
+        if not self.entry_ok:
+            return np.full(self.maze.walls.shape, -1, dtype=np.int32)
+        walls = self.maze.walls
+        return distances(walls, self.maze.entry, bits=self.moves).reshape(walls.shape)
 
     @cached_property
     def loops(self) -> int:

@@ -20,7 +20,7 @@ from . import pattern as glyph
 from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config, load_config
 from .model import ALL_WALLS, BY_BIT, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import UNREACHED, distance_between, distances, trace_path
+from .search import UNREACHED, trace_path
 from .textformat import Problem, lowercase_digits, read_bytes, scan, source_name
 
 __all__ = [
@@ -309,7 +309,7 @@ def check_path(ctx: Context, limit: int) -> Findings:
         return [Violation("path", message, line, len(maze.path), here)], 1
     if ctx.loops == 0 and not repeats:
         return [], 0  # in a tree a walk that repeats no cell is the one path: no search needed
-    shortest = distance_between(maze.walls, maze.entry, maze.exit, ctx.moves)
+    shortest = int(ctx.depth[maze.exit[1], maze.exit[0]])
     if shortest != UNREACHED and len(maze.path) > shortest:
         message = f"path has {len(maze.path)} steps but the shortest has {shortest}"
         return [Violation("path", message, line, 1)], 1
@@ -333,7 +333,7 @@ def check_perfect(ctx: Context, limit: int) -> Findings:
 def _loop_closing_wall(ctx: Context) -> tuple[Cell, Cell]:
     """An open wall that is not needed to reach any cell: it closes a loop."""
     maze = ctx.maze
-    depth = distances(maze.walls, maze.entry, bits=ctx.moves).reshape(maze.walls.shape)
+    depth = ctx.depth
     east, south = ctx.passages
     # a BFS-tree edge joins depths d and d+1 from one parent; an edge between equal depths,
     # or a second edge into a cell from the level above, closes a loop.

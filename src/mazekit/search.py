@@ -243,6 +243,14 @@ def bfs_flat(
     return np.array(found, dtype=np.int32), expanded
 
 
+def _as_view(values: Bits | Dist) -> Sequence[int]:
+    """Values a reference reads a few of: an array as a memoryview (its items come out as
+    Python ints, and no list of every cell is built)."""
+    if isinstance(values, np.ndarray):
+        return np.ascontiguousarray(values).ravel().data
+    return values
+
+
 def _as_list(values: Bits | Dist) -> Sequence[int]:
     """Values the reference loops over: a list (an array's items are slow to index one by one)."""
     if isinstance(values, np.ndarray):
@@ -333,7 +341,7 @@ def walk_shortest(bits: Bits, width: int, dist: Dist, start: int, moves: int = A
         flat = np.ascontiguousarray(bits, dtype=np.uint8)
         path: str = _KERNEL.walk(flat, width, np.ascontiguousarray(dist, np.int32), start, moves)
         return path
-    return _walk_reference(_as_list(bits), width, _as_list(dist), start, moves)
+    return _walk_reference(_as_view(bits), width, _as_view(dist), start, moves)
 
 
 def _walk_reference(

@@ -229,51 +229,51 @@ static inline int kruskal_inner(const Frame *f, Py_ssize_t code) {
     return !f->blocked[cell] && !f->blocked[cell + ((code & 1) ? f->stride : 1)];
 }
 
-/* The root of ``cell``'s tree, halving the path on the way (kruskal._join). */
-static inline int32_t kruskal_find(int32_t *parent, int32_t cell) {
-    while (parent[cell] != cell) {
-        parent[cell] = parent[parent[cell]];
-        cell = parent[cell];
-    }
-    return cell;
-}
+/* The keys sort in two steps: by their top TOP_BITS bits (cache-friendly: few buckets),
+ * then within each top bucket by the next bits, about one key per bucket. */
+#define TOP_BITS 11
+#define LOW_BITS (53 - TOP_BITS)
 
-/* The inner walls in the order of numpy's stable argsort of their keys (one draw each, in
- * code order): a bucket sort on the keys' top bits, then an insertion sort within each
- * bucket (about one key per bucket), ties kept in code order. The keys are drawn twice (a
- * copy of the generator counts the buckets first), which spares an array of keys.
- * Fills codes[0..count-1]; 0, or -1 with MemoryError set. */
-static int kruskal_order(const Frame *f, MTState *mt, Py_ssize_t count, uint32_t *codes) {
-    int bits = 1;
-    while (bits < 40 && ((Py_ssize_t)1 << bits) < count) bits++;
-    int shift = 53 - bits;
-    size_t buckets = (size_t)1 << bits;
-    uint32_t *start = scratch((Py_ssize_t)buckets + 1, sizeof(uint32_t));
-    uint64_t *keys = scratch(count, sizeof(uint64_t));
-    if (start == NULL || keys == NULL) {
-        PyMem_Free(start), PyMem_Free(keys);
-        return -1;
-    }
-    MTState counting = *mt; /* same stream, drawn once to count (gauss_next not touched) */
-    Py_ssize_t last = 2 * f->size;
-    for (Py_ssize_t code = 0; code < last; code++)
-        if (kruskal_inner(f, code)) start[(mt_bits53(&counting) >> shift) + 1]++;
-    for (size_t b = 0; b < buckets; b++) start[b + 1] += start[b];
-    for (Py_ssize_t code = 0; code < last; code++) {
-        if (!kruskal_inner(f, code)) continue;
-        uint64_t key = mt_bits53(mt);
-        uint32_t at = start[key >> shift]++;
-        keys[at] = key;
-        codes[at] = (uint32_t)code;
-    }
-    /* start[b] is now the end of bucket b: sort each bucket by key, stable */
-    uint32_t begin = 0;
-    for (size_t b = 0; b < buckets; b++) {
-        uint32_t end = start[b];
-        for (uint32_t i = begin + 1; i < end; i++) {
+/* Sort keys[0..n-1] (and codes along) by key, stable: a counting sort on the bits under the
+ * top ones into the scratch arrays, then an insertion sort within each small bucket.
+ * ``counts`` has room for 2n items, ``spare_keys``/``spare_codes`` for n. */
+static void kruskal_sort_bucket(uint64_t *keys, uint32_t *codes, Py_ssize_t n,
+                                uint64_t *spare_keys, uint32_t *spare_codes, uint32_t *counts) {
+    if (n <= 16) { /* small: an insertion sort in place */
+        for (Py_ssize_t i = 1; i < n; i++) {
             uint64_t key = keys[i];
-            uint32_t code = codes[i], j = i;
-            for (; j > begin && keys[j - 1] > key; j--) {
+            uint32_t code = codes[i];
+            Py_ssize_t j = i;
+            for (; j > 0 && keys[j - 1] > key; j--) {
+                keys[j] = keys[j - 1];
+                codes[j] = codes[j - 1];
+            }
+            keys[j] = key;
+            codes[j] = code;
+        }
+        return;
+    }
+    int bits = 0;
+    while (bits < LOW_BITS && ((Py_ssize_t)1 << bits) < n) bits++;
+    int shift = LOW_BITS - bits;
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    Py_ssize_t buckets = (Py_ssize_t)1 << bits;
+    memset(counts, 0, (size_t)(buckets + 1) * sizeof(uint32_t));
+    for (Py_ssize_t i = 0; i < n; i++) counts[((keys[i] >> shift) & mask) + 1]++;
+    for (Py_ssize_t b = 0; b < buckets; b++) counts[b + 1] += counts[b];
+    for (Py_ssize_t i = 0; i < n; i++) { /* in order: equal keys keep their code order */
+        uint32_t at = counts[(keys[i] >> shift) & mask]++;
+        spare_keys[at] = keys[i];
+        spare_codes[at] = codes[i];
+    }
+    /* counts[b] is now the end of bucket b; each bucket goes back sorted */
+    uint32_t begin = 0;
+    for (Py_ssize_t b = 0; b < buckets; b++) {
+        uint32_t end = counts[b];
+        for (uint32_t i = begin; i < end; i++) {
+            uint64_t key = spare_keys[i];
+            uint32_t code = spare_codes[i], j = i;
+            for (; j > begin && keys[j - 1] > key; j--) { /* strict: ties stay in order */
                 keys[j] = keys[j - 1];
                 codes[j] = codes[j - 1];
             }
@@ -282,12 +282,64 @@ static int kruskal_order(const Frame *f, MTState *mt, Py_ssize_t count, uint32_t
         }
         begin = end;
     }
-    PyMem_Free(start), PyMem_Free(keys);
+}
+
+/* The inner walls in the order of numpy's stable argsort of their keys (one draw each, in
+ * code order), as codes[0..count-1]. The keys are drawn twice, a copy of the generator
+ * counting the top buckets first, so the walls go straight to their bucket.
+ * 0, or -1 with MemoryError set. */
+static int kruskal_order(const Frame *f, MTState *mt, Py_ssize_t count, uint32_t *codes) {
+    uint32_t top[(1 << TOP_BITS) + 1] = {0};
+    uint64_t *keys = scratch(count, sizeof(uint64_t));
+    if (keys == NULL) return -1;
+    MTState counting = *mt; /* the same stream, drawn once to count (gauss_next untouched) */
+    Py_ssize_t last = 2 * f->size;
+    for (Py_ssize_t code = 0; code < last; code++)
+        if (kruskal_inner(f, code)) top[(mt_bits53(&counting) >> LOW_BITS) + 1]++;
+    Py_ssize_t largest = 0;
+    for (int b = 0; b < 1 << TOP_BITS; b++) {
+        if ((Py_ssize_t)top[b + 1] > largest) largest = top[b + 1];
+        top[b + 1] += top[b];
+    }
+    uint64_t *spare_keys = scratch(largest, sizeof(uint64_t));
+    uint32_t *spare_codes = scratch(largest, sizeof(uint32_t));
+    uint32_t *counts = scratch(2 * largest + 1, sizeof(uint32_t));
+    if (spare_keys == NULL || spare_codes == NULL || counts == NULL) {
+        PyMem_Free(keys), PyMem_Free(spare_keys), PyMem_Free(spare_codes), PyMem_Free(counts);
+        return -1;
+    }
+    for (Py_ssize_t code = 0; code < last; code++) {
+        if (!kruskal_inner(f, code)) continue;
+        uint64_t key = mt_bits53(mt);
+        uint32_t at = top[key >> LOW_BITS]++;
+        keys[at] = key;
+        codes[at] = (uint32_t)code;
+    }
+    /* top[b] is now the end of top bucket b */
+    Py_ssize_t begin = 0;
+    for (int b = 0; b < 1 << TOP_BITS; b++) {
+        kruskal_sort_bucket(keys + begin, codes + begin, (Py_ssize_t)top[b] - begin, spare_keys,
+                            spare_codes, counts);
+        begin = top[b];
+    }
+    PyMem_Free(keys), PyMem_Free(spare_keys), PyMem_Free(spare_codes), PyMem_Free(counts);
     return 0;
 }
 
+/* The root of ``cell``'s tree, halving the path on the way. A root holds minus the size of
+ * its tree; any other cell its parent. */
+static inline int32_t kruskal_find(int32_t *parent, int32_t cell) {
+    while (parent[cell] >= 0) {
+        int32_t up = parent[cell];
+        if (parent[up] >= 0) parent[cell] = parent[up];
+        cell = up;
+    }
+    return cell;
+}
+
 /* kruskal(walls, blocked, stride, rng): generators/kruskal.py's randomised Kruskal: one key
- * per inner wall, the walls in key order, union-find joining trees until one is left. */
+ * per inner wall, the walls in key order, union-find joining trees until one is left. Which
+ * walls open depends only on the order, not on how the union-find keeps its trees. */
 static PyObject *kruskal(PyObject *self, PyObject *args) {
     Frame f;
     PyObject *rng;
@@ -303,21 +355,21 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     for (Py_ssize_t code = 0; code < 2 * f.size; code++) count += kruskal_inner(&f, code);
     for (Py_ssize_t i = 0; i < f.size; i++) cells += !f.blocked[i];
     uint32_t *codes = scratch(count, sizeof(uint32_t));
-    int32_t *parent = scratch(f.size, sizeof(int32_t));
-    int32_t *size = scratch(f.size, sizeof(int32_t));
+    int32_t *parent = NULL;
     MTState mt;
-    if (codes == NULL || parent == NULL || size == NULL || mt_load(rng, &mt) < 0) {
-        PyMem_Free(codes), PyMem_Free(parent), PyMem_Free(size);
+    if (codes == NULL || mt_load(rng, &mt) < 0) {
+        PyMem_Free(codes);
         frame_close(&f);
         return NULL;
     }
-    if (kruskal_order(&f, &mt, count, codes) < 0) {
+    if (kruskal_order(&f, &mt, count, codes) < 0 ||
+        (parent = scratch(f.size, sizeof(int32_t))) == NULL) {
         mt_discard(&mt);
-        PyMem_Free(codes), PyMem_Free(parent), PyMem_Free(size);
+        PyMem_Free(codes);
         frame_close(&f);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < f.size; i++) parent[i] = (int32_t)i, size[i] = 1;
+    for (Py_ssize_t i = 0; i < f.size; i++) parent[i] = -1;
     Py_ssize_t needed = cells - 1;
     for (Py_ssize_t k = 0; k < count && needed > 0; k++) {
         uint32_t code = codes[k];
@@ -325,22 +377,35 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
         int32_t second = first + (int32_t)((code & 1) ? f.stride : 1);
         int32_t root_a = kruskal_find(parent, first), root_b = kruskal_find(parent, second);
         if (root_a == root_b) continue;
-        if (size[root_a] < size[root_b]) {
+        if (parent[root_a] > parent[root_b]) { /* the bigger tree (more negative) stays root */
             int32_t swap = root_a;
             root_a = root_b, root_b = swap;
         }
+        parent[root_a] += parent[root_b];
         parent[root_b] = root_a;
-        size[root_a] += size[root_b];
         needed--;
         frame_open(&f, first, (code & 1) ? 2 : 1);
     }
-    PyMem_Free(codes), PyMem_Free(parent), PyMem_Free(size);
+    PyMem_Free(codes), PyMem_Free(parent);
     frame_close(&f);
     if (mt_store(rng, &mt) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
 /* ---- wilson --------------------------------------------------------------------------- */
+
+/* floor(4 * random()): the top two bits of the first of its two words (the 53-bit float
+ * times 4 is below 1 past them), so the second word is skipped, not tempered. */
+static inline int mt_quarter(MTState *mt) {
+    int d = (int)(mt_next(mt) >> 30);
+    if (mt->index >= MT_N)
+        (void)mt_next(mt);
+    else
+        mt->index++;
+    return d;
+}
+
+enum { WALK_FREE, WALK_TREE, WALK_BLOCKED };
 
 /* wilson(walls, blocked, stride, rng): generators/wilson.py's loop-erased random walks. The
  * reference draws its directions (floor(4 * random())) through rng.floats a batch of 65,536
@@ -359,42 +424,45 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "wilson: no free cell to carve");
         return NULL;
     }
-    unsigned char *in_tree = scratch(f.size, 1);
+    unsigned char *state = scratch(f.size, 1); /* WALK_FREE, WALK_TREE or WALK_BLOCKED */
     unsigned char *left_by = scratch(f.size, 1);
     MTState mt;
-    if (in_tree == NULL || left_by == NULL || mt_load(rng, &mt) < 0) {
-        PyMem_Free(in_tree), PyMem_Free(left_by);
+    if (state == NULL || left_by == NULL || mt_load(rng, &mt) < 0) {
+        PyMem_Free(state), PyMem_Free(left_by);
         frame_close(&f);
         return NULL;
     }
+    for (Py_ssize_t i = 0; i < f.size; i++) state[i] = f.blocked[i] ? WALK_BLOCKED : WALK_FREE;
     /* the root: the pick-th free cell in reading order */
     Py_ssize_t pick = mt_below(&mt, cells);
     for (Py_ssize_t i = 0; i < f.size; i++)
         if (!f.blocked[i] && pick-- == 0) {
-            in_tree[i] = 1;
+            state[i] = WALK_TREE;
             break;
         }
-    Py_ssize_t left = 0; /* draws left in the current batch */
+    uint64_t drawn = 0;
     for (Py_ssize_t start = 0; start < f.size; start++) {
-        if (f.blocked[start] || in_tree[start]) continue;
+        if (state[start] != WALK_FREE) continue;
         Py_ssize_t cell = start;
-        while (!in_tree[cell]) { /* walk, remembering the last way out of each cell */
-            if (left == 0) left = WILSON_BATCH;
-            left--;
-            int d = (int)(mt_random(&mt) * 4.0);
+        for (;;) { /* walk to the tree, remembering the last way out of each cell */
+            int d = mt_quarter(&mt);
+            drawn++;
             Py_ssize_t near = cell + f.offset[d];
-            if (!f.blocked[near]) { /* a step into the border or the "42" is drawn again */
-                left_by[cell] = (unsigned char)d;
-                cell = near;
-            }
+            unsigned char there = state[near];
+            if (there == WALK_BLOCKED) continue; /* the border or the "42": draw again */
+            left_by[cell] = (unsigned char)d;
+            cell = near;
+            if (there == WALK_TREE) break;
         }
-        for (cell = start; !in_tree[cell]; cell += f.offset[left_by[cell]]) {
-            in_tree[cell] = 1;
+        for (cell = start; state[cell] != WALK_TREE; cell += f.offset[left_by[cell]]) {
+            state[cell] = WALK_TREE;
             frame_open(&f, cell, left_by[cell]);
         }
     }
-    for (; left > 0; left--) mt_random(&mt); /* the rest of the last batch */
-    PyMem_Free(in_tree), PyMem_Free(left_by);
+    if (drawn % WILSON_BATCH) /* the rest of the last batch */
+        for (uint64_t rest = WILSON_BATCH - drawn % WILSON_BATCH; rest > 0; rest--)
+            (void)mt_quarter(&mt);
+    PyMem_Free(state), PyMem_Free(left_by);
     frame_close(&f);
     if (mt_store(rng, &mt) < 0) return NULL;
     Py_RETURN_NONE;

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from types import ModuleType
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -103,6 +104,9 @@ def test_a_frame_without_its_blocked_ring_is_refused() -> None:
         grid._KERNEL.prim(frame.walls, frame.blocked, frame.stride, frame.entry, random.Random(1))
     with pytest.raises(ValueError, match="same length"):
         grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], frame.stride, random.Random(1))
+    with pytest.raises(ValueError, match="bytes"):
+        wide = np.ones(len(frame.walls), dtype=np.int32)
+        grid._KERNEL.wilson(wide, wide, frame.stride, random.Random(1))
     with pytest.raises(ValueError, match="free cells"):
         frame = Grid(5, 4, (0, 0), (4, 3))
         grid._KERNEL.tree_path(frame.walls, frame.blocked, frame.stride, 0, frame.exit)

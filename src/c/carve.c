@@ -46,7 +46,7 @@ static int frame_free(const Frame *f, Py_ssize_t cell) {
     return cell >= 0 && cell < f->size && !f->blocked[cell];
 }
 
-/* Check the buffers and the stride: the same length, a whole number of rows, and a blocked
+/* Check the buffers and the stride: bytes, the same length, whole rows, and a blocked
  * outer ring, which is what lets every loop step to cell + offset without a bounds check.
  * 0 on success (buffers held), -1 with ValueError set (buffers released). */
 static int frame_check(Frame *f) {
@@ -54,7 +54,9 @@ static int frame_check(Frame *f) {
     f->blocked = (const unsigned char *)f->blocked_view.buf;
     f->size = f->walls_view.len;
     const char *problem = NULL;
-    if (f->blocked_view.len != f->size)
+    if (f->walls_view.itemsize != 1 || f->blocked_view.itemsize != 1)
+        problem = "walls and blocked must be buffers of bytes";
+    else if (f->blocked_view.len != f->size)
         problem = "walls and blocked must have the same length";
     else if (f->stride < 3 || f->size % f->stride || f->size / f->stride < 3)
         problem = "the frame must be whole rows of stride >= 3, at least 3 rows";

@@ -428,7 +428,8 @@ enum { WALK_FREE, WALK_TREE, WALK_BLOCKED };
 /* wilson(walls, blocked, stride, rng): generators/wilson.py's loop-erased random walks. The
  * reference draws its directions (floor(4 * random())) through rng.floats a batch of 65,536
  * at a time, when the previous batch is used up; the draws left in the last batch are
- * consumed here too, so the generator ends where the reference leaves it. */
+ * consumed here too, so the generator ends where the reference leaves it. Like the reference,
+ * it assumes the free cells connected (a Grid's are: the "42" keeps a corridor around it). */
 static PyObject *wilson(PyObject *self, PyObject *args) {
     Frame f;
     PyObject *rng;

@@ -172,7 +172,6 @@ def check(request: Request, origins: Origins | None = None) -> None:
 def build(request: Request) -> Maze:
     """Carve the maze a checked Request describes, braid it when imperfect, add its path."""
     from ..rng import make_rng
-    from ..search import shortest_path
     from .grid import Grid
 
     rng = make_rng(request.seed)
@@ -185,8 +184,8 @@ def build(request: Request) -> Maze:
 
         # braiding writes a new path: it may have made a shorter way
         return braid(maze, max_dead_ends=request.max_dead_ends, min_loops=MIN_LOOPS, rng=rng)
-    if grid.path is None:
-        maze.path = shortest_path(maze.walls, request.entry, request.exit) or ""
+    if grid.path is None:  # a perfect maze: the one path of the tree just carved
+        maze.path = grid.tree_path() or ""
     return maze
 
 

@@ -15,15 +15,28 @@ from __future__ import annotations
 
 import random
 
+from ..kernels import load
 from .grid import Grid
 
 __all__ = ["PERFECT", "carve"]
 
 PERFECT = True
 
+_KERNEL = load("carve")
+
 
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a spanning tree of the free cells of ``grid`` by depth-first search."""
+    if _KERNEL is None:
+        _carve(grid, rng)
+        return
+    grid.path = _KERNEL.backtracker(
+        grid.walls, grid.blocked, grid.stride, grid.entry, grid.exit, rng
+    )
+
+
+def _carve(grid: Grid, rng: random.Random) -> None:
+    """The reference of carve (src/c/carve.c copies it step for step)."""
     walls = grid.walls
     visited = bytearray(grid.blocked)  # blocked cells count as visited: never entered
     north, east, south, west = (move[0] for move in grid.moves)

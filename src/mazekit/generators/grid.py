@@ -15,9 +15,12 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import pattern as glyph
+from ..kernels import load
 from ..model import ALL_WALLS, DIRECTIONS, Cell, Walls
 
 __all__ = ["Grid"]
+
+_KERNEL = load("carve")
 
 _LETTERS = np.frombuffer(b"NESW", dtype=np.uint8)
 
@@ -87,6 +90,21 @@ class Grid:
         steps = np.diff(np.asarray(cells, dtype=np.int64))
         which = (steps == 1) * 1 + (steps == self.stride) * 2 + (steps == -1) * 3  # N is 0
         return bytes(_LETTERS[which]).decode("ascii")
+
+    def tree_path(self) -> str | None:
+        """The letters of the entry-exit path of a carved perfect maze; None if out of reach.
+
+        In a spanning tree the one path is the first shortest path (search.shortest_path, the
+        reference); the kernel finds it by a depth-first walk, with no distances to keep.
+        """
+        if _KERNEL is None:
+            from ..search import shortest_path
+
+            return shortest_path(self.array(), self.cell(self.entry), self.cell(self.exit))
+        path: str | None = _KERNEL.tree_path(
+            self.walls, self.blocked, self.stride, self.entry, self.exit
+        )
+        return path
 
     def array(self) -> Walls:
         """The walls as the H x W uint8 array of a Maze (a copy, detached from the frame)."""

@@ -20,15 +20,26 @@ from __future__ import annotations
 
 import random
 
+from ..kernels import load
 from .grid import Grid
 
 __all__ = ["PERFECT", "carve"]
 
 PERFECT = True
 
+_KERNEL = load("carve")
+
 
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a spanning tree of the free cells of ``grid`` by hunt-and-kill."""
+    if _KERNEL is None:
+        _carve(grid, rng)
+    else:
+        _KERNEL.hunt_and_kill(grid.walls, grid.blocked, grid.stride, rng)
+
+
+def _carve(grid: Grid, rng: random.Random) -> None:
+    """The reference of carve (src/c/carve.c copies it step for step)."""
     walls = grid.walls
     moves = grid.moves
     north, east, south, west = (move[0] for move in moves)

@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 
+from ..kernels import load
 from ..rng import floats
 from .grid import Grid
 
@@ -24,9 +25,19 @@ __all__ = ["PERFECT", "carve"]
 PERFECT = True
 CHUNK = 1 << 16  # walls turned into Python ints at a time, to bound memory
 
+_KERNEL = load("carve")
+
 
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a spanning tree of the free cells of ``grid`` by randomised Kruskal."""
+    if _KERNEL is None:
+        _carve(grid, rng)
+    else:
+        _KERNEL.kruskal(grid.walls, grid.blocked, grid.stride, rng)
+
+
+def _carve(grid: Grid, rng: random.Random) -> None:
+    """The reference of carve (src/c/carve.c copies it, its sort a bucket sort)."""
     codes = grid.inner_walls()
     keys = floats(rng, codes.size)
     order = codes[np.argsort(keys, kind="stable")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from ..kernels import load
 from ..rng import pop_random
 from .grid import Grid
 
@@ -23,9 +24,19 @@ PERFECT = True
 
 UNSEEN, FRONTIER, TREE, BLOCKED = 0, 1, 2, 3
 
+_KERNEL = load("carve")
+
 
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a spanning tree of the free cells of ``grid`` by randomised Prim."""
+    if _KERNEL is None:
+        _carve(grid, rng)
+    else:
+        _KERNEL.prim(grid.walls, grid.blocked, grid.stride, grid.entry, rng)
+
+
+def _carve(grid: Grid, rng: random.Random) -> None:
+    """The reference of carve (src/c/carve.c copies it step for step)."""
     walls = grid.walls
     state = bytearray(BLOCKED if b else UNSEEN for b in grid.blocked)
     moves = grid.moves

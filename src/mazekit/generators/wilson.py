@@ -20,6 +20,7 @@ import random
 
 import numpy as np
 
+from ..kernels import load
 from ..rng import floats
 from .grid import Grid
 
@@ -28,9 +29,19 @@ __all__ = ["PERFECT", "carve"]
 PERFECT = True
 BATCH = 1 << 16  # random directions drawn at a time (floats turned into 0..3 by numpy)
 
+_KERNEL = load("carve")
+
 
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a uniform spanning tree of the free cells of ``grid`` by Wilson's algorithm."""
+    if _KERNEL is None:
+        _carve(grid, rng)
+    else:  # draws as the reference does, the rest of the last batch included
+        _KERNEL.wilson(grid.walls, grid.blocked, grid.stride, rng)
+
+
+def _carve(grid: Grid, rng: random.Random) -> None:
+    """The reference of carve (src/c/carve.c copies it step for step)."""
     cells = grid.free_cells()
     walls = grid.walls
     blocked = grid.blocked

@@ -1,0 +1,112 @@
+"""The carving kernel (mazekit._ccarve) against the pure-Python carving loops it copies: the
+same walls, the same path and the same random state after, for every perfect algorithm on
+random grids (specs/performance.md, "Carving kernels")."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mazekit import pattern
+from mazekit.generators import (
+    ALGORITHMS,
+    Request,
+    backtracker,
+    build,
+    grid,
+    hunt_and_kill,
+    kruskal,
+    load_algorithm,
+    prim,
+    wilson,
+)
+from mazekit.generators.grid import Grid
+from mazekit.model import Cell
+from mazekit.rng import make_rng
+from tests.kernels import reference_only, require_kernel
+
+PERFECT = [name for name in ALGORITHMS if load_algorithm(name).PERFECT]
+MODULES: tuple[ModuleType, ...] = (backtracker, prim, kruskal, wilson, hunt_and_kill)
+
+State = tuple[object, ...]
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> tuple[int, int, Cell, Cell]:
+    """A size (1xN, Nx1, with and without room for the "42") and two distinct free cells."""
+    width = draw(st.integers(1, 24))
+    height = draw(st.integers(1 if width > 1 else 2, 24))
+    glyph = set(pattern.pattern_cells(width, height))
+    free = [(x, y) for y in range(height) for x in range(width) if (x, y) not in glyph]
+    entry, exit = draw(st.lists(st.sampled_from(free), min_size=2, max_size=2, unique=True))
+    return width, height, entry, exit
+
+
+def _carve(name: str, size: tuple[int, int, Cell, Cell], seed: int) -> tuple[bytes, str, State]:
+    """Carve with ``name`` as build() does: the walls of the frame, the path, the rng state."""
+    width, height, entry, exit = size
+    rng = make_rng(seed)
+    frame = Grid(width, height, entry, exit)
+    load_algorithm(name).carve(frame, rng)
+    path = frame.path if frame.path is not None else frame.tree_path()
+    assert path is not None  # a perfect maze reaches every free cell
+    return bytes(frame.walls), path, rng.getstate()
+
+
+@pytest.mark.parametrize("name", PERFECT)
+@given(size=grids(), seed=st.integers(-(2**40), 2**40))
+def test_the_kernel_carves_as_the_reference(
+    name: str, size: tuple[int, int, Cell, Cell], seed: int
+) -> None:
+    require_kernel(grid)
+    fast = _carve(name, size, seed)
+    with reference_only(*MODULES, grid):
+        slow = _carve(name, size, seed)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("seed", [1, 5])  # one batch, three batches
+def test_wilson_leaves_the_random_state_of_whole_batches(seed: int) -> None:
+    """Big enough for several batches of 65,536 directions: the kernel consumes the rest of
+    the last batch as rng.floats did, so an imperfect maze braids on from the same state."""
+    require_kernel(wilson)
+    size = (90, 70, (0, 0), (89, 69))
+    fast = _carve("wilson", size, seed)
+    with reference_only(wilson, grid):
+        slow = _carve("wilson", size, seed)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("name", ["kruskal", "wilson", "prim"])
+def test_an_imperfect_maze_braids_on_from_the_same_state(name: str) -> None:
+    require_kernel(grid)
+    request = Request(
+        width=23, height=17, entry=(3, 0), exit=(20, 16), perfect=False, seed=42, algorithm=name
+    )
+    fast = build(request)
+    with reference_only(*MODULES, grid):
+        slow = build(request)
+    assert (fast.walls.tobytes(), fast.path) == (slow.walls.tobytes(), slow.path)
+
+
+def test_a_frame_without_its_blocked_ring_is_refused() -> None:
+    """The kernel steps to neighbours without bounds checks: a frame whose outer ring is not
+    blocked would be read outside its buffer, so it is a ValueError, never a crash."""
+    require_kernel(grid)
+    frame = Grid(5, 4, (0, 0), (4, 3))
+    frame.blocked[1] = 0
+    with pytest.raises(ValueError, match="outer ring"):
+        grid._KERNEL.prim(frame.walls, frame.blocked, frame.stride, frame.entry, random.Random(1))
+    with pytest.raises(ValueError, match="same length"):
+        grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], frame.stride, random.Random(1))
+    with pytest.raises(ValueError, match="bytes"):
+        wide = np.ones(len(frame.walls), dtype=np.int32)
+        grid._KERNEL.wilson(wide, wide, frame.stride, random.Random(1))
+    with pytest.raises(ValueError, match="free cells"):
+        frame = Grid(5, 4, (0, 0), (4, 3))
+        grid._KERNEL.tree_path(frame.walls, frame.blocked, frame.stride, 0, frame.exit)

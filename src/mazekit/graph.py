@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .analysis import Analysis
+from .kernels import load
 from .model import DIRECTIONS, EAST, SOUTH, Cell, Maze
 from .search import bfs_flat, flat_open_bits, open_bits
 
@@ -41,6 +43,8 @@ __all__ = [
     "gini",
     "graph_stats",
 ]
+
+_KERNEL = load("measures")
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -658,6 +662,10 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
     Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
     estimate from ``samples`` sources (default_samples when None) drawn with ``seed``, scaled up.
     """
+    if _KERNEL is not None:
+        tree = _tree_kernel(maze)
+        if tree is not None:
+            return tree
     height, width = maze.walls.shape
     reach, flat, table, dist = _graph(maze)
     n = flat.size
@@ -713,6 +721,39 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
         method=method,
         samples=used,
         seed=drawn,
+    )
+
+
+def _tree_kernel(maze: Maze) -> Betweenness | None:
+    """betweenness() of a tree by the compiled kernel, or None when the reachable cells hold
+    a loop (or none is reachable). The same figures as the reference's subtree sizes, from
+    one leaf peeling pinned at the entry, without the reference's search and node table."""
+    facts = Analysis(maze, "none")
+    if not facts.entry_ok or facts.loops:
+        return None
+    height, width = maze.walls.shape
+    reach, moves = facts.reachable, facts.moves
+    n = int(reach.sum())
+    root = maze.entry[1] * width + maze.entry[0]
+    left = facts.degree.ravel().copy()  # the walk consumes it
+    left[root] = 255  # the root stays
+    cells, east, south = (np.zeros(height * width) for _ in range(3))
+    scratch = [np.empty(height * width, dtype=np.int32) for _ in range(2)]
+    node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
+    edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
+    peeled = _KERNEL.tree_betweenness(
+        moves, left, *scratch, root, width, n, node_scale, edge_scale, cells, east, south
+    )
+    if peeled != n - 1:  # only a kernel breaking its contract can get here
+        raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
+    return Betweenness(
+        cells=cells.reshape(height, width),
+        east=east.reshape(height, width),
+        south=south.reshape(height, width),
+        reachable=reach,
+        east_open=reach & ((moves & EAST) != 0),
+        south_open=reach & ((moves & SOUTH) != 0),
+        method="tree",
     )
 
 

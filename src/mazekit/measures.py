@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .analysis import PATTERN_MODES, Analysis, PatternMode
+from .kernels import load
 from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Maze
 from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
 from .search import UNREACHED, distance_between
 
 __all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
+
+_KERNEL = load("measures")
 
 VERDICTS: tuple[str, ...] = (
     "INCOHERENT",
@@ -107,16 +111,32 @@ def longest_branch(facts: Analysis, pins: list[int]) -> int:
     cell's level is one more than the highest level of the cells peeled into it, so the last
     cell of a branch peeled has the branch's depth. One queue pass: linear in the cells.
     """
-    moves = facts.moves
-    width = moves.shape[1]
-    degree = facts.degree.ravel()
-    leaves = np.flatnonzero(degree == 1)
-    left = bytearray(degree.tobytes())
+    return _peel(facts, pins)[0]
+
+
+def _peel(facts: Analysis, pins: list[int]) -> tuple[int, int]:
+    """(longest dead-end branch, cells peeled): on a tree pinned at the entry and the exit,
+    every reachable cell is peeled but the path between the two."""
+    left = facts.degree.ravel().copy()  # a fresh buffer: the walk consumes it
     for pin in pins:
         left[pin] = 255  # never reaches 1: a pinned cell stays
-    queue = [cell for cell in leaves.tolist() if left[cell] == 1]
+    if _KERNEL is None:
+        return _peel_reference(facts.moves, left)
+    queue = np.empty(left.size, dtype=np.int32)
+    level = np.empty(left.size, dtype=np.int32)
+    width = facts.moves.shape[1]
+    deepest, peeled = _KERNEL.peel_branches(facts.moves, left, queue, level, width)
+    return int(deepest), int(peeled)
+
+
+def _peel_reference(moves: npt.NDArray[np.uint8], start: npt.NDArray[np.uint8]) -> tuple[int, int]:
+    """The readable reference of _peel (the kernel is its copy): a FIFO queue of leaves, whose
+    order decides which of two leaves meeting last goes first, and so the depths."""
+    width = moves.shape[1]
+    left = bytearray(start.tobytes())
+    queue: list[int] = np.flatnonzero(start == 1).tolist()
     if not queue:
-        return 0
+        return 0, 0
     bits = moves.ravel().tolist()
     level = [0] * moves.size
     deepest = 0
@@ -145,7 +165,7 @@ def longest_branch(facts: Analysis, pins: list[int]) -> int:
             queue.append(near)
         elif depth > deepest:
             deepest = depth  # a branch ends here, on the core or a pinned cell
-    return deepest
+    return deepest, len(queue)
 
 
 def stats(maze: Maze, *, pattern: PatternMode = "strict") -> Stats:
@@ -168,19 +188,22 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict") -> Stats:
 
     pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
     pins = [pin for pin in pins if reach.flat[pin]]
-    branch = longest_branch(ctx, pins)
+    branch, peeled = _peel(ctx, pins)
+    reachable_cells = int(reach.sum())
 
     path_length: int | None = None
     tortuosity: float | None = None
-    if ctx.entry_ok and maze.contains(maze.exit):
-        found = distance_between(walls, maze.entry, maze.exit)
+    if ctx.entry_ok and maze.contains(maze.exit) and reach[maze.exit[1], maze.exit[0]]:
+        if ctx.loops == 0:  # a tree: the peeling left exactly the path, no search needed
+            found = reachable_cells - peeled - 1
+        else:
+            found = distance_between(walls, maze.entry, maze.exit)
         if found != UNREACHED:
             path_length = found
             manhattan = abs(maze.exit[0] - maze.entry[0]) + abs(maze.exit[1] - maze.entry[1])
             tortuosity = found / manhattan if manhattan else None
 
     incoherent = check_coherence(ctx, 0)[1]
-    reachable_cells = int(reach.sum())
     connected = not bool((~reach & ~closed_42).any())
     perfect = ctx.entry_ok and connected and ctx.loops == 0
     real_count = int(real.sum())

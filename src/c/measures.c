@@ -1,0 +1,206 @@
+/* mazekit._cmeasures: the sequential walks of the measures (mazekit.measures, mazekit.graph),
+ * copies of their pure-Python reference that give the same numbers.
+ *
+ * Both walks peel leaves: a cell with one open wall left is a leaf; removing it may make its
+ * one remaining neighbour a leaf, queued after every cell queued before it (a FIFO, exactly
+ * the reference's order, on which the longest branch depends). Pinned cells never peel.
+ * - peel_branches: the longest dead-end branch (measures.longest_branch) and how many cells
+ *   were peeled (on a tree pinned at the entry and the exit, all but the path between them).
+ * - tree_betweenness: on a tree pinned at its root, a peeled cell's remaining neighbour is its
+ *   parent, so subtree sizes add up as the leaves go, and give every cell's and passage's
+ *   betweenness (graph._tree_betweenness) in the same pass.
+ * The Python side allocates every array (scratch included); the kernel fills them.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The wall bits of model.py. */
+#define NORTH 1
+#define EAST 2
+#define SOUTH 4
+#define WEST 8
+
+/* Check that no open bit of `moves` (cells x width, flat) points out of the grid, so that
+ * the walks below never index outside their arrays whatever a caller passes. */
+static int check_moves(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width) {
+    Py_ssize_t height = cells / width;
+    for (Py_ssize_t y = 0; y < height; y++) {
+        const uint8_t *row = moves + y * width;
+        uint8_t outward = (uint8_t)((y == 0 ? NORTH : 0) | (y == height - 1 ? SOUTH : 0));
+        uint8_t any = 0;
+        for (Py_ssize_t x = 0; x < width; x++) any |= row[x] & (uint8_t)~(EAST | WEST);
+        any |= (uint8_t)((row[0] & WEST) | (row[width - 1] & EAST));
+        if (any & (outward | (uint8_t)~(NORTH | EAST | SOUTH | WEST) | WEST | EAST)) {
+            PyErr_Format(PyExc_ValueError, "open bits in row %zd point out of the grid", y);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Check the sizes shared by both walks: every per-cell buffer holds `cells` items of its
+ * type, and the width divides the cells. */
+static int check_sizes(Py_buffer *moves, Py_buffer *left, Py_buffer *queue, Py_ssize_t width) {
+    Py_ssize_t cells = moves->len;
+    if (width < 1 || cells % width) {
+        PyErr_SetString(PyExc_ValueError, "width must be at least 1 and divide the cells");
+        return -1;
+    }
+    if (left->len != cells || queue->len != cells * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "left (uint8) and queue (int32) need one item a cell");
+        return -1;
+    }
+    return check_moves((const uint8_t *)moves->buf, cells, width);
+}
+
+/* The neighbour a leaf peels into: its first open direction (N, E, S, W) whose cell is still
+ * there, or -1 when none is (two leaves meeting last). `*bit` gets that direction. */
+static inline Py_ssize_t near_of(const uint8_t *moves, const uint8_t *left, Py_ssize_t cell,
+                                 Py_ssize_t width, int *bit) {
+    uint8_t open = moves[cell];
+    if ((open & NORTH) && left[cell - width]) {
+        *bit = NORTH;
+        return cell - width;
+    }
+    if ((open & EAST) && left[cell + 1]) {
+        *bit = EAST;
+        return cell + 1;
+    }
+    if ((open & SOUTH) && left[cell + width]) {
+        *bit = SOUTH;
+        return cell + width;
+    }
+    if ((open & WEST) && left[cell - 1]) {
+        *bit = WEST;
+        return cell - 1;
+    }
+    return -1;
+}
+
+/* Queue every cell that is a leaf from the start (left == 1), in flat order; their count. */
+static Py_ssize_t first_leaves(const uint8_t *left, Py_ssize_t cells, int32_t *queue) {
+    Py_ssize_t count = 0;
+    for (Py_ssize_t cell = 0; cell < cells; cell++)
+        if (left[cell] == 1) queue[count++] = (int32_t)cell;
+    return count;
+}
+
+static void release(Py_buffer *buffers, int count) {
+    for (int i = 0; i < count; i++) PyBuffer_Release(&buffers[i]);
+}
+
+/* peel_branches(moves, left, queue, level, width) -> (deepest, peeled).
+ * moves: open bits per cell; left: per cell the open walls still there (0: not a cell of the
+ * walk, 255: pinned), consumed; queue, level: int32 scratch. A cell's level is the deepest
+ * branch peeled into it; the deepest branch is the level + 1 of the last cell peeled of a
+ * branch (measures.longest_branch). */
+static PyObject *peel_branches(PyObject *self, PyObject *args) {
+    Py_buffer b[4]; /* moves, left, queue, level */
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*w*w*w*n", &b[0], &b[1], &b[2], &b[3], &width)) return NULL;
+    if (check_sizes(&b[0], &b[1], &b[2], width) < 0 || b[3].len != b[2].len) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "level needs one int32 a cell");
+        release(b, 4);
+        return NULL;
+    }
+    const uint8_t *moves = (const uint8_t *)b[0].buf;
+    uint8_t *left = (uint8_t *)b[1].buf;
+    int32_t *queue = (int32_t *)b[2].buf, *level = (int32_t *)b[3].buf;
+    Py_ssize_t cells = b[0].len;
+    memset(level, 0, (size_t)cells * sizeof(int32_t));
+    Py_ssize_t tail = first_leaves(left, cells, queue);
+    long deepest = 0;
+    for (Py_ssize_t head = 0; head < tail; head++) {
+        Py_ssize_t cell = queue[head];
+        int32_t depth = level[cell] + 1;
+        int bit;
+        left[cell] = 0;
+        Py_ssize_t near = near_of(moves, left, cell, width, &bit);
+        if (near < 0) {
+            if (depth > deepest) deepest = depth;
+            continue;
+        }
+        if (level[near] < depth) level[near] = depth;
+        if (--left[near] == 1)
+            queue[tail++] = (int32_t)near; /* at most once a cell: left only falls */
+        else if (depth > deepest)
+            deepest = depth; /* a branch ends here, on the core or a pinned cell */
+    }
+    release(b, 4);
+    return Py_BuildValue("(ln)", deepest, tail);
+}
+
+/* tree_betweenness(moves, left, queue, size, root, width, n, node_scale, edge_scale, cells,
+ * east, south) -> peeled.
+ * The reachable cells form a tree of n cells; left holds their open walls (0 elsewhere, 255
+ * at the root). Peeling gives each cell but the root its parent and its subtree size a; its
+ * passage to the parent lies on a(n - a) paths; a cell lies on ((n-1)^2 - the sum of the
+ * squares of the parts its removal leaves)/2 paths. Values are scaled as graph.betweenness
+ * scales them, with the same float operations, into the zeroed float64 grids cells, east
+ * (passage to the east neighbour) and south. size: int32 scratch. */
+static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
+    Py_buffer b[7]; /* moves, left, queue, size, cells, east, south */
+    Py_ssize_t root, width, n;
+    double node_scale, edge_scale;
+    if (!PyArg_ParseTuple(args, "y*w*w*w*nnnddw*w*w*", &b[0], &b[1], &b[2], &b[3], &root,
+                          &width, &n, &node_scale, &edge_scale, &b[4], &b[5], &b[6]))
+        return NULL;
+    Py_ssize_t cells = b[0].len, floats = cells * (Py_ssize_t)sizeof(double);
+    if (check_sizes(&b[0], &b[1], &b[2], width) < 0 || b[3].len != b[2].len ||
+        b[4].len != floats || b[5].len != floats || b[6].len != floats || root < 0 ||
+        root >= cells || n < 1 || n > cells) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "size (int32), cells, east, south (float64) need "
+                                              "one item a cell; root and n in the grid");
+        release(b, 7);
+        return NULL;
+    }
+    const uint8_t *moves = (const uint8_t *)b[0].buf;
+    uint8_t *left = (uint8_t *)b[1].buf;
+    int32_t *queue = (int32_t *)b[2].buf, *size = (int32_t *)b[3].buf;
+    double *value = (double *)b[4].buf, *east = (double *)b[5].buf, *south = (double *)b[6].buf;
+    for (Py_ssize_t cell = 0; cell < cells; cell++) size[cell] = 1;
+    Py_ssize_t tail = first_leaves(left, cells, queue);
+    for (Py_ssize_t head = 0; head < tail; head++) {
+        Py_ssize_t cell = queue[head];
+        int bit;
+        left[cell] = 0;
+        Py_ssize_t near = near_of(moves, left, cell, width, &bit);
+        if (near < 0) continue; /* not a tree pinned at its root: the caller sees the count */
+        double a = size[cell];
+        value[near] += a * a; /* the parent's sum of its children's squares, exact */
+        size[near] += size[cell];
+        double up = a * ((double)n - a) * edge_scale;
+        if (bit == NORTH) south[near] = up;
+        else if (bit == EAST) east[cell] = up;
+        else if (bit == SOUTH) south[cell] = up;
+        else east[near] = up;
+        if (--left[near] == 1) queue[tail++] = (int32_t)near;
+    }
+    double all = (double)(n - 1) * (double)(n - 1);
+    for (Py_ssize_t i = 0; i <= tail; i++) {
+        Py_ssize_t cell = i < tail ? queue[i] : root;
+        double beyond = cell == root ? 0.0 : (double)n - size[cell];
+        value[cell] = (all - (value[cell] + beyond * beyond)) / 2 * node_scale;
+    }
+    release(b, 7);
+    return PyLong_FromSsize_t(tail);
+}
+
+static PyMethodDef methods[] = {
+    {"peel_branches", peel_branches, METH_VARARGS,
+     "peel_branches(moves, left, queue, level, width) -> (deepest, peeled)."},
+    {"tree_betweenness", tree_betweenness, METH_VARARGS,
+     "tree_betweenness(moves, left, queue, size, root, width, n, node_scale, edge_scale, "
+     "cells, east, south) -> peeled."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "mazekit._cmeasures", "Leaf peeling for the measures (compiled kernel).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__cmeasures(void) { return PyModule_Create(&module); }

@@ -1,0 +1,120 @@
+"""The measures' compiled kernel (mazekit._cmeasures) against its pure-Python reference: leaf
+peeling (longest branch, cells peeled), stats, and a tree's betweenness give identical
+results on random grids (specs/performance.md, "Measure kernels")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mazekit import graph, measures
+from mazekit.analysis import Analysis
+from mazekit.generators import generate
+from mazekit.model import EAST, NORTH, SOUTH, WEST, Maze
+from mazekit.search import UNREACHED, distance_between
+from tests.kernels import reference_only, require_kernel
+
+_OPPOSITE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST}
+_STEP = {NORTH: (0, -1), EAST: (1, 0), SOUTH: (0, 1), WEST: (-1, 0)}
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> Maze:
+    """A random grid, 1xN and Nx1 included: a perfect maze, the same with loops opened, or
+    random wall digits (incoherent walls); entry and exit anywhere inside."""
+    width, height = draw(st.integers(1, 14)), draw(st.integers(1, 14))
+    kind = draw(st.sampled_from(["perfect", "loops", "random"]))
+    if kind == "random" or width * height == 1:  # generate needs two cells
+        digits = draw(
+            st.lists(st.integers(0, 15), min_size=width * height, max_size=width * height)
+        )
+        walls = np.array(digits, dtype=np.uint8).reshape(height, width)
+    else:
+        seed = draw(st.integers(0, 2**32))
+        walls = generate(width, height, seed=seed).walls.copy()
+    if kind == "loops":
+        for _ in range(draw(st.integers(1, 6))):
+            x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+            bit = draw(st.sampled_from(list(_STEP)))
+            dx, dy = _STEP[bit]
+            if 0 <= x + dx < width and 0 <= y + dy < height:
+                walls[y, x] &= 15 ^ bit
+                walls[y + dy, x + dx] &= 15 ^ _OPPOSITE[bit]
+    entry = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    exit_ = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    return Maze(walls, entry, exit_)
+
+
+@given(maze=grids(), pins=st.lists(st.integers(0, 195), max_size=3))
+def test_peeling_matches_the_reference(maze: Maze, pins: list[int]) -> None:
+    require_kernel(measures)
+    facts = Analysis(maze)
+    pins = [pin % maze.walls.size for pin in pins]
+    fast = measures._peel(facts, pins)
+    with reference_only(measures):
+        assert fast == measures._peel(facts, pins)
+
+
+@given(grids())
+def test_stats_match_the_reference(maze: Maze) -> None:
+    require_kernel(measures)
+    fast = measures.stats(maze)
+    with reference_only(measures):
+        assert fast == measures.stats(maze)
+
+
+@given(grids())
+def test_the_path_of_a_tree_is_what_the_peeling_leaves(maze: Maze) -> None:
+    """On a tree the shortest path is read off the peeling: it is the searched one."""
+    found = measures.stats(maze).shortest_path
+    expected = distance_between(maze.walls, maze.entry, maze.exit)
+    assert found == (None if expected == UNREACHED else expected)
+
+
+@given(grids())
+def test_tree_betweenness_matches_the_reference(maze: Maze) -> None:
+    require_kernel(graph)
+    fast = graph.betweenness(maze)
+    with reference_only(graph):
+        slow = graph.betweenness(maze)
+    assert (fast.method, fast.samples, fast.seed) == (slow.method, slow.samples, slow.seed)
+    for name in ("cells", "east", "south", "reachable", "east_open", "south_open"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+def test_a_long_corridor_peels_the_same() -> None:
+    """A 1x400 corridor pinned at one end: one branch of 399 cells on both paths."""
+    walls = np.full((1, 400), NORTH | SOUTH, dtype=np.uint8)
+    walls[0, 0] |= WEST
+    walls[0, -1] |= EAST
+    maze = Maze(walls, (0, 0), (0, 0))
+    require_kernel(measures)
+    fast = measures.stats(maze)
+    with reference_only(measures):
+        assert fast == measures.stats(maze)
+    assert fast.longest_dead_end_branch == 399
+
+
+def test_the_kernel_refuses_bad_buffers() -> None:
+    """Wrong sizes and open bits pointing out of the grid raise ValueError, never a crash."""
+    require_kernel(measures)
+    kernel = measures._KERNEL
+    moves = np.zeros((3, 4), dtype=np.uint8)
+    left = np.zeros(12, dtype=np.uint8)
+    scratch = np.zeros(12, dtype=np.int32)
+    with pytest.raises(ValueError):
+        kernel.peel_branches(moves, left, scratch, np.zeros(11, dtype=np.int32), 4)
+    with pytest.raises(ValueError):
+        kernel.peel_branches(moves, left, scratch, scratch.copy(), 5)
+    for bit, cell in ((NORTH, (0, 1)), (SOUTH, (2, 1)), (WEST, (1, 0)), (EAST, (1, 3))):
+        wrong = moves.copy()
+        wrong[cell] = bit
+        with pytest.raises(ValueError):
+            kernel.peel_branches(wrong, left, scratch, scratch.copy(), 4)
+    floats = np.zeros(12)
+    with pytest.raises(ValueError):
+        kernel.tree_betweenness(
+            moves, left, scratch, scratch.copy(), 12, 4, 1, 0.0, 0.0, floats, floats, floats
+        )

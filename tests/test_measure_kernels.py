@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from mazekit import graph, measures
 from mazekit.analysis import Analysis
+from mazekit.drawing import RenderOptions, render_bytes, svg
 from mazekit.generators import generate
 from mazekit.model import EAST, NORTH, SOUTH, WEST, Maze
 from mazekit.search import UNREACHED, distance_between
@@ -84,6 +85,32 @@ def test_tree_betweenness_matches_the_reference(maze: Maze) -> None:
         assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
 
 
+@given(
+    maze=grids(),
+    cell=st.integers(2, 9),
+    wall=st.integers(1, 4),
+    margin=st.integers(0, 3),
+    theme=st.sampled_from(["light", "pacman"]),
+    path=st.sampled_from([None, True, False]),
+)
+def test_svg_text_matches_the_reference(
+    maze: Maze, cell: int, wall: int, margin: int, theme: str, path: bool | None
+) -> None:
+    """The compiled writer of rectangles and path runs gives the reference's very bytes, half
+    pixels of the path's centre line included."""
+    require_kernel(svg)
+    if wall >= cell:
+        wall = cell - 1
+    if path is True and distance_between(maze.walls, maze.entry, maze.exit) == UNREACHED:
+        path = None
+    options = RenderOptions(
+        format="svg", cell=cell, wall=wall, margin=margin, theme=theme, path=path
+    )
+    fast = render_bytes(maze, options)
+    with reference_only(svg):
+        assert fast == render_bytes(maze, options)
+
+
 def test_a_long_corridor_peels_the_same() -> None:
     """A 1x400 corridor pinned at one end: one branch of 399 cells on both paths."""
     walls = np.full((1, 400), NORTH | SOUTH, dtype=np.uint8)
@@ -118,3 +145,8 @@ def test_the_kernel_refuses_bad_buffers() -> None:
         kernel.tree_betweenness(
             moves, left, scratch, scratch.copy(), 12, 4, 1, 0.0, 0.0, floats, floats, floats
         )
+    numbers = np.zeros(3, dtype=np.int64)
+    with pytest.raises(ValueError):
+        kernel.svg_boxes(numbers, numbers, numbers, numbers[:2])
+    with pytest.raises(ValueError):
+        kernel.svg_runs(numbers, numbers, numbers, numbers.astype(np.int32))

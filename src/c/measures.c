@@ -10,6 +10,10 @@
  *   parent, so subtree sizes add up as the leaves go, and give every cell's and passage's
  *   betweenness (graph._tree_betweenness) in the same pass.
  * The Python side allocates every array (scratch included); the kernel fills them.
+ *
+ * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
+ * rectangles was most of `mazekit render -o maze.svg`: svg_boxes and svg_runs write the very
+ * characters svg.py's reference writes, from arrays of numbers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -189,17 +193,136 @@ static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(tail);
 }
 
+/* Write the decimal digits of `value` at `out` (a '-' first when negative); the end. */
+static char *put_int(char *out, long long value) {
+    char digits[24];
+    int count = 0;
+    unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value
+                                             : (unsigned long long)value;
+    if (value < 0) *out++ = '-';
+    do {
+        digits[count++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    while (count) *out++ = digits[--count];
+    return out;
+}
+
+/* Write a number given doubled (2v): "v" when whole, "v.5" when not (svg._number's text
+ * of the float v, for |v| well under 1e16). */
+static char *put_half(char *out, long long doubled) {
+    long long whole = doubled / 2; /* toward zero, as is the ".5" below */
+    if (doubled < 0 && doubled % 2) *out++ = '-', whole = -whole, doubled = -doubled;
+    out = put_int(out, whole);
+    if (doubled % 2) *out++ = '.', *out++ = '5';
+    return out;
+}
+
+/* Borrow `count` int64 buffers of one common length; their length in items, or -1. */
+static Py_ssize_t get_columns(PyObject *args, Py_buffer *b, int count) {
+    PyObject *items[4];
+    if (!PyArg_UnpackTuple(args, "columns", count, count, &items[0], &items[1], &items[2],
+                           &items[3]))
+        return -1;
+    for (int i = 0; i < count; i++) {
+        if (PyObject_GetBuffer(items[i], &b[i], PyBUF_SIMPLE) < 0) {
+            release(b, i);
+            return -1;
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        if (b[i].len % (Py_ssize_t)sizeof(int64_t) || b[i].len != b[0].len) {
+            PyErr_SetString(PyExc_ValueError, "int64 buffers of one length expected");
+            release(b, count);
+            return -1;
+        }
+    }
+    return b[0].len / (Py_ssize_t)sizeof(int64_t);
+}
+
+/* The longest text of one number: a sign, 19 digits, ".5". */
+#define NUMBER_CHARS 24
+
+/* svg_boxes(x, y, w, h) -> str: "M{x} {y}h{w}v{h}h-{w}z" for each rectangle (int64 arrays),
+ * the path data of svg._boxes_path. */
+static PyObject *svg_boxes(PyObject *self, PyObject *args) {
+    Py_buffer b[4];
+    Py_ssize_t count = get_columns(args, b, 4);
+    if (count < 0) return NULL;
+    const int64_t *x = b[0].buf, *y = b[1].buf, *w = b[2].buf, *h = b[3].buf;
+    char *text = PyMem_Malloc((size_t)count * (5 * NUMBER_CHARS + 8) + 1);
+    if (!text) {
+        release(b, 4);
+        return PyErr_NoMemory();
+    }
+    char *out = text;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        *out++ = 'M';
+        out = put_int(out, x[i]);
+        *out++ = ' ';
+        out = put_int(out, y[i]);
+        *out++ = 'h';
+        out = put_int(out, w[i]);
+        *out++ = 'v';
+        out = put_int(out, h[i]);
+        *out++ = 'h', *out++ = '-';
+        out = put_int(out, w[i]);
+        *out++ = 'z';
+    }
+    PyObject *result = PyUnicode_DecodeASCII(text, out - text, NULL);
+    PyMem_Free(text);
+    release(b, 4);
+    return result;
+}
+
+/* svg_runs(x0, y0, x1, y1) -> str: for each straight run of the path, from (x0, y0) to
+ * (x1, y1), all doubled (int64 arrays): "M{x0} {y0}H{x1}" along a row, else "M{x0} {y0}V{y1}",
+ * the path data of svg._path_path. */
+static PyObject *svg_runs(PyObject *self, PyObject *args) {
+    Py_buffer b[4];
+    Py_ssize_t count = get_columns(args, b, 4);
+    if (count < 0) return NULL;
+    const int64_t *x0 = b[0].buf, *y0 = b[1].buf, *x1 = b[2].buf, *y1 = b[3].buf;
+    char *text = PyMem_Malloc((size_t)count * (3 * NUMBER_CHARS + 4) + 1);
+    if (!text) {
+        release(b, 4);
+        return PyErr_NoMemory();
+    }
+    char *out = text;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        *out++ = 'M';
+        out = put_half(out, x0[i]);
+        *out++ = ' ';
+        out = put_half(out, y0[i]);
+        if (y1[i] == y0[i]) {
+            *out++ = 'H';
+            out = put_half(out, x1[i]);
+        } else {
+            *out++ = 'V';
+            out = put_half(out, y1[i]);
+        }
+    }
+    PyObject *result = PyUnicode_DecodeASCII(text, out - text, NULL);
+    PyMem_Free(text);
+    release(b, 4);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"peel_branches", peel_branches, METH_VARARGS,
      "peel_branches(moves, left, queue, level, width) -> (deepest, peeled)."},
     {"tree_betweenness", tree_betweenness, METH_VARARGS,
      "tree_betweenness(moves, left, queue, size, root, width, n, node_scale, edge_scale, "
      "cells, east, south) -> peeled."},
+    {"svg_boxes", svg_boxes, METH_VARARGS,
+     "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
+    {"svg_runs", svg_runs, METH_VARARGS,
+     "svg_runs(x0, y0, x1, y1) -> str: the SVG path data of straight runs, doubled (int64)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "mazekit._cmeasures", "Leaf peeling for the measures (compiled kernel).",
+    PyModuleDef_HEAD_INIT, "mazekit._cmeasures", "Leaf peeling and SVG text (compiled kernel).",
     -1, methods,
 };
 

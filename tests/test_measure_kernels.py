@@ -132,21 +132,34 @@ def test_the_kernel_refuses_bad_buffers() -> None:
     left = np.zeros(12, dtype=np.uint8)
     scratch = np.zeros(12, dtype=np.int32)
     with pytest.raises(ValueError):
-        kernel.peel_branches(moves, left, scratch, np.zeros(11, dtype=np.int32), 4)
+        kernel.peel_branches(moves, left, scratch, np.zeros(11, dtype=np.int32), 4, False)
     with pytest.raises(ValueError):
-        kernel.peel_branches(moves, left, scratch, scratch.copy(), 5)
+        kernel.peel_branches(moves, left, scratch, scratch.copy(), 5, True)
     for bit, cell in ((NORTH, (0, 1)), (SOUTH, (2, 1)), (WEST, (1, 0)), (EAST, (1, 3))):
         wrong = moves.copy()
         wrong[cell] = bit
         with pytest.raises(ValueError):
-            kernel.peel_branches(wrong, left, scratch, scratch.copy(), 4)
+            kernel.peel_branches(wrong, left, scratch, scratch.copy(), 4, True)
     floats = np.zeros(12)
     with pytest.raises(ValueError):
-        kernel.tree_betweenness(
-            moves, left, scratch, scratch.copy(), 12, 4, 1, 0.0, 0.0, floats, floats, floats
-        )
+        kernel.tree_betweenness(moves, left, scratch, 12, 4, 1, 0.0, 0.0, floats, floats, floats)
     numbers = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError):
         kernel.svg_boxes(numbers, numbers, numbers, numbers[:2])
     with pytest.raises(ValueError):
         kernel.svg_runs(numbers, numbers, numbers, numbers.astype(np.int32))
+
+
+@given(grids())
+def test_stats_and_graph_sharing_one_analysis_give_the_same_figures(maze: Maze) -> None:
+    """stats --graph computes the components once for both steps: nothing else changes."""
+    facts = Analysis(maze)
+    assert measures.stats(maze, facts=facts) == measures.stats(maze)
+    shared = graph.graph_stats(maze, facts=facts).to_dict()
+    assert shared == graph.graph_stats(maze).to_dict()
+
+
+def test_stats_refuse_the_facts_of_another_maze() -> None:
+    one, other = generate(4, 3, seed=1), generate(4, 3, seed=2)
+    with pytest.raises(ValueError, match="same maze"):
+        measures.stats(one, facts=Analysis(other))

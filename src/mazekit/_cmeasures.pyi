@@ -9,11 +9,11 @@ def peel_branches(
     queue: NDArray[np.int32],
     level: NDArray[np.int32],
     width: int,
+    chains: bool,
 ) -> tuple[int, int]: ...
 def tree_betweenness(
     moves: NDArray[np.uint8],
     left: NDArray[np.uint8],
-    queue: NDArray[np.int32],
     size: NDArray[np.int32],
     root: int,
     width: int,
@@ -24,3 +24,9 @@ def tree_betweenness(
     east: NDArray[np.float64],
     south: NDArray[np.float64],
 ) -> int: ...
+def svg_boxes(
+    x: NDArray[np.int64], y: NDArray[np.int64], w: NDArray[np.int64], h: NDArray[np.int64]
+) -> str: ...
+def svg_runs(
+    x0: NDArray[np.int64], y0: NDArray[np.int64], x1: NDArray[np.int64], y1: NDArray[np.int64]
+) -> str: ...

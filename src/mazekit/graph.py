@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -161,10 +162,20 @@ class GraphStats:
     top: int
     cop: CopNumber | None
 
+    @cached_property
+    def _cells(self) -> list[tuple[Cell, float]]:
+        """The top cells, found once for the JSON and the text alike."""
+        return self.betweenness.top_cells(self.top)
+
+    @cached_property
+    def _passages(self) -> list[tuple[Cell, str, float]]:
+        """The top passages, found once for the JSON and the text alike."""
+        return self.betweenness.top_passages(self.top)
+
     def to_dict(self) -> dict[str, Any]:
         """The ``graph`` entry of the stats JSON (specs/stats.md); values to 6 decimals."""
         found = self.betweenness
-        cells = found.top_cells(self.top)
+        cells = self._cells
         peak = cells[0] if cells else None
         return {
             "nodes": found.nodes,
@@ -182,7 +193,7 @@ class GraphStats:
                     "to": list(_beyond(cell, letter)),
                     "value": _r(value),
                 }
-                for cell, letter, value in found.top_passages(self.top)
+                for cell, letter, value in self._passages
             ],
             "cop_number": None
             if self.cop is None
@@ -203,7 +214,7 @@ class GraphStats:
             if self.cop is None
             else f"{self.cop.text} ({self.cop.reason})"
         )
-        cells = found.top_cells(self.top)
+        cells = self._cells
         if not cells:
             return ["  betweenness: none (no reachable cell)", f"  cop number: {cop}"]
         mark = "" if found.exact else "~"
@@ -212,7 +223,7 @@ class GraphStats:
         else:
             method = f"estimated from {found.samples} of {found.nodes} sources, seed {found.seed}"
         (x, y), peak = cells[0]
-        passages = found.top_passages(self.top)
+        passages = self._passages
         return [
             f"  betweenness: peak {mark}{_pct(peak)} at ({x},{y}), Gini {mark}{self.gini:.3f} "
             f"({method})",
@@ -656,14 +667,18 @@ def default_samples(n: int) -> int:
     return min(n, max(16, SAMPLE_PAIRS // max(n, 1)))
 
 
-def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betweenness:
+def betweenness(
+    maze: Maze, samples: int | None = None, seed: int = 0, facts: Analysis | None = None
+) -> Betweenness:
     """Normalised betweenness of the reachable cells and their passages (specs/stats.md).
+
+    ``facts``: the Analysis of ``maze`` when the caller has one (its components are reused).
 
     Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
     estimate from ``samples`` sources (default_samples when None) drawn with ``seed``, scaled up.
     """
     if _KERNEL is not None:
-        tree = _tree_kernel(maze)
+        tree = _tree_kernel(maze, facts or Analysis(maze, "none"))
         if tree is not None:
             return tree
     height, width = maze.walls.shape
@@ -724,11 +739,10 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
     )
 
 
-def _tree_kernel(maze: Maze) -> Betweenness | None:
+def _tree_kernel(maze: Maze, facts: Analysis) -> Betweenness | None:
     """betweenness() of a tree by the compiled kernel, or None when the reachable cells hold
     a loop (or none is reachable). The same figures as the reference's subtree sizes, from
     one leaf peeling pinned at the entry, without the reference's search and node table."""
-    facts = Analysis(maze, "none")
     if not facts.entry_ok or facts.loops:
         return None
     height, width = maze.walls.shape
@@ -738,11 +752,11 @@ def _tree_kernel(maze: Maze) -> Betweenness | None:
     left = facts.degree.ravel().copy()  # the walk consumes it
     left[root] = 255  # the root stays
     cells, east, south = (np.zeros(height * width) for _ in range(3))
-    scratch = [np.empty(height * width, dtype=np.int32) for _ in range(2)]
+    size = np.empty(height * width, dtype=np.int32)
     node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
     edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
     peeled = _KERNEL.tree_betweenness(
-        moves, left, *scratch, root, width, n, node_scale, edge_scale, cells, east, south
+        moves, left, size, root, width, n, node_scale, edge_scale, cells, east, south
     )
     if peeled != n - 1:  # only a kernel breaking its contract can get here
         raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
@@ -875,9 +889,16 @@ def _passages_among(maze: Maze, reach: npt.NDArray[np.bool_]) -> tuple[int, int]
     return east, south
 
 
-def graph_stats(maze: Maze, top: int = 5, samples: int | None = None, seed: int = 0) -> GraphStats:
-    """Every graph figure of ``stats --graph`` for ``maze``."""
-    found = betweenness(maze, samples=samples, seed=seed)
+def graph_stats(
+    maze: Maze,
+    top: int = 5,
+    samples: int | None = None,
+    seed: int = 0,
+    facts: Analysis | None = None,
+) -> GraphStats:
+    """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
+    caller has one)."""
+    found = betweenness(maze, samples=samples, seed=seed, facts=facts)
     values = found.cells[found.reachable]
     return GraphStats(
         betweenness=found,

@@ -529,3 +529,28 @@ def test_api_refuses_unknown_names_and_options(tmp_path: Path) -> None:
     )
     with pytest.raises(TypeError):
         mazekit.render(read(MAZE), tmp_path / "maze.png", colour="red")
+
+
+@given(
+    colors=st.integers(1, 20),
+    width=st.integers(1, 23),
+    height=st.integers(1, 9),
+    seed=st.integers(0, 2**32),
+)
+def test_the_png_encoder_gives_back_every_pixel_and_colour(
+    colors: int, width: int, height: int, seed: int
+) -> None:
+    """Pillow reads mazekit's own PNG as the very indices and palette, at 1, 2, 4 and 8 bits
+    a pixel, odd widths and repeated rows included."""
+    from PIL import Image
+
+    from mazekit.drawing.png import encode_png
+
+    generator = np.random.default_rng(seed)
+    pixels = generator.integers(0, colors, size=(height, width), dtype=np.uint8)
+    pixels[1::3] = pixels[::3][: pixels[1::3].shape[0]]  # rows equal to the row above
+    palette = [tuple(int(c) for c in generator.integers(0, 256, size=3)) for _ in range(colors)]
+    with Image.open(io.BytesIO(encode_png(pixels, palette))) as image:
+        assert image.mode == "P" and image.size == (width, height)
+        assert np.array_equal(np.asarray(image), pixels)
+        assert image.getpalette()[: 3 * colors] == [c for rgb in palette for c in rgb]

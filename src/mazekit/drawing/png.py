@@ -71,9 +71,18 @@ def rasterize(scene: Scene) -> Pixels:
     geometry = scene.geometry
     check_size(geometry)
     rows, columns = geometry.rows, geometry.columns
-    cell, wall = geometry.cell, geometry.wall
-    canvas = np.zeros(((rows + 1) * cell, (columns + 1) * cell), dtype=np.uint8)
-    grid = canvas.reshape(rows + 1, cell, columns + 1, cell)  # a view: [row, dy, column, dx]
+    cell, wall, margin = geometry.cell, geometry.wall, geometry.margin
+    image = np.zeros((geometry.height, geometry.width), dtype=np.uint8)  # Ink.BACKGROUND: 0
+    if margin >= cell - wall:
+        # The canvas fits in the image at (margin, margin): painted in place, no copy. Its
+        # part beyond the last wall line lies in the margin, where nothing paints.
+        canvas = image[margin : margin + (rows + 1) * cell, margin : margin + (columns + 1) * cell]
+    else:
+        canvas = np.zeros(((rows + 1) * cell, (columns + 1) * cell), dtype=np.uint8)
+    line = canvas.strides[0]
+    grid = np.lib.stride_tricks.as_strided(  # a view: [row, dy, column, dx]
+        canvas, (rows + 1, cell, columns + 1, cell), (cell * line, line, cell, 1), writeable=True
+    )
 
     # Cell insides, then wall bands between posts, then the posts any closed wall touches.
     inside = grid[:rows, wall:, :columns, wall:]
@@ -97,10 +106,9 @@ def rasterize(scene: Scene) -> Pixels:
     elif scene.path_x.size:
         _paint_path(scene, grid)
 
-    image = np.full((geometry.height, geometry.width), np.uint8(Ink.BACKGROUND), dtype=np.uint8)
-    margin = geometry.margin
     used_h, used_w = rows * cell + wall, columns * cell + wall
-    image[margin : margin + used_h, margin : margin + used_w] = canvas[:used_h, :used_w]
+    if canvas.base is not image:
+        image[margin : margin + used_h, margin : margin + used_w] = canvas[:used_h, :used_w]
     if scene.outline:
         _outline_walls(image, scene.outline)
         # the path and the sprites go over the outlined walls, painted on a clear layer

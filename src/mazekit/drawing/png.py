@@ -24,8 +24,8 @@ __all__ = ["ZLIB_LEVEL", "encode_png", "rasterize", "render_png"]
 
 Pixels = npt.NDArray[np.uint8]
 
-# zlib level of the PNG encoder: level 1 encodes a 1000x1000 maze at 4 px (16M pixels) about
-# 6 times faster than the default 6 for a file about a third larger (specs/performance.md,
+# zlib level of the PNG encoder: level 1 deflates a 1000x1000 maze at 4 px (16M pixels) 6
+# times faster than zlib's default 6 for a file a third larger (specs/performance.md,
 # "Measure kernels", has the figures of every level).
 ZLIB_LEVEL = 1
 

@@ -214,11 +214,11 @@ def _packed(pixels: Pixels, bits: int) -> Pixels:
     if bits == 8:
         return pixels
     per_byte = 8 // bits
-    height, width = pixels.shape
-    packed = np.zeros((height, -(-width // per_byte)), dtype=np.uint8)
-    for i in range(per_byte):
+    packed = np.left_shift(pixels[:, 0::per_byte], np.uint8(8 - bits))  # every byte's first
+    for i in range(1, per_byte):
         part = pixels[:, i::per_byte]
-        packed[:, : part.shape[1]] |= part << np.uint8(8 - bits * (i + 1))
+        shift = 8 - bits * (i + 1)
+        packed[:, : part.shape[1]] |= part << np.uint8(shift) if shift else part
     return packed
 
 

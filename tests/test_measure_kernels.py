@@ -4,6 +4,8 @@ results on random grids (specs/performance.md, "Measure kernels")."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -163,3 +165,29 @@ def test_stats_refuse_the_facts_of_another_maze() -> None:
     one, other = generate(4, 3, seed=1), generate(4, 3, seed=2)
     with pytest.raises(ValueError, match="same maze"):
         measures.stats(one, facts=Analysis(other))
+
+
+@given(
+    maze=grids(),
+    count=st.integers(1, 30),
+    levels=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+)
+def test_busiest_passages_are_the_first_of_all_passages_sorted(
+    maze: Maze, count: int, levels: int, seed: int
+) -> None:
+    """The top passages, found per direction, are the first ``count`` of every open passage
+    sorted by value (highest first), then (y, x), then E before S; few distinct values make
+    many ties."""
+    found = graph.betweenness(maze)
+    generator = np.random.default_rng(seed)
+    east = generator.integers(0, levels, size=found.east.shape) / levels
+    south = generator.integers(0, levels, size=found.south.shape) / levels
+    found = replace(found, east=east * found.east_open, south=south * found.south_open)
+    every = [
+        (-float(values[y, x]), y, x, letter)
+        for letter, values, open_ in (("E", east, found.east_open), ("S", south, found.south_open))
+        for y, x in np.argwhere(open_).tolist()
+    ]
+    expected = [((x, y), letter, -value) for value, y, x, letter in sorted(every)[:count]]
+    assert found.top_passages(count) == expected

@@ -2,8 +2,9 @@
  * copies of their pure-Python reference that give the same numbers.
  *
  * Both walks peel leaves: a cell with one open wall left is a leaf; removing it may make its
- * one remaining neighbour a leaf, queued after every cell queued before it (a FIFO, exactly
- * the reference's order, on which the longest branch depends). Pinned cells never peel.
+ * one remaining neighbour a leaf. Pinned cells never peel. The reference queues the new leaf
+ * after every leaf queued before it (a FIFO), an order the longest branch depends on where two
+ * leaves meet last; where that cannot happen the kernel peels a corridor at once (chains).
  * - peel_branches: the longest dead-end branch (measures.longest_branch) and how many cells
  *   were peeled (on a tree pinned at the entry and the exit, all but the path between them).
  * - tree_betweenness: on a tree pinned at its root, a peeled cell's remaining neighbour is its
@@ -44,16 +45,16 @@ static int check_moves(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width)
     return 0;
 }
 
-/* Check the sizes shared by both walks: every per-cell buffer holds `cells` items of its
- * type, and the width divides the cells. */
-static int check_sizes(Py_buffer *moves, Py_buffer *left, Py_buffer *queue, Py_ssize_t width) {
+/* Check the sizes shared by both walks: left and an int32 scratch hold one item a cell, and
+ * the width divides the cells. */
+static int check_sizes(Py_buffer *moves, Py_buffer *left, Py_buffer *scratch, Py_ssize_t width) {
     Py_ssize_t cells = moves->len;
     if (width < 1 || cells % width) {
         PyErr_SetString(PyExc_ValueError, "width must be at least 1 and divide the cells");
         return -1;
     }
-    if (left->len != cells || queue->len != cells * (Py_ssize_t)sizeof(int32_t)) {
-        PyErr_SetString(PyExc_ValueError, "left (uint8) and queue (int32) need one item a cell");
+    if (left->len != cells || scratch->len != cells * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "left (uint8) and int32 scratch need one item a cell");
         return -1;
     }
     return check_moves((const uint8_t *)moves->buf, cells, width);

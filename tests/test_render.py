@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import mazekit
 from mazekit.analysis import dead_ends
-from mazekit.drawing import RenderOptions, build_scene, render_bytes
+from mazekit.drawing import RenderOptions, build_scene, render_bytes, text
 from mazekit.drawing.png import rasterize
 from mazekit.drawing.scene import Geometry
 from mazekit.drawing.svg import render_svg
@@ -243,6 +243,23 @@ def test_png_and_svg_agree_and_text_has_its_shape(case: tuple[Maze, RenderOption
         lines = render_text(scene, charset).splitlines()  # type: ignore[arg-type]
         assert len(lines) == 2 * maze.height + 1
         assert {len(line) for line in lines} == {3 * maze.width + 1}
+
+
+@given(case=drawable(), theme=st.sampled_from(["light", "pacman"]), block=st.integers(1, 4))
+def test_ascii_text_laid_out_by_numpy_is_the_joined_text(
+    case: tuple[Maze, RenderOptions], theme: str, block: int
+) -> None:
+    """The fast ascii writer gives render_text's very bytes, over any block of lines."""
+    maze, options = case
+    options = replace(options, dead_ends=_dead_ends(maze), theme=theme, path=None)
+    scene = build_scene(maze, options)
+    saved, text.ASCII_BLOCK = text.ASCII_BLOCK, block
+    try:
+        laid_out = b"".join(text.ascii_chunks(scene))
+    finally:
+        text.ASCII_BLOCK = saved
+    assert laid_out == render_text(scene).encode("ascii")
+    assert render_bytes(maze, replace(options, format="text")) == laid_out
 
 
 # --- golden files --------------------------------------------------------------------------
@@ -529,3 +546,28 @@ def test_api_refuses_unknown_names_and_options(tmp_path: Path) -> None:
     )
     with pytest.raises(TypeError):
         mazekit.render(read(MAZE), tmp_path / "maze.png", colour="red")
+
+
+@given(
+    colors=st.integers(1, 20),
+    width=st.integers(1, 23),
+    height=st.integers(1, 9),
+    seed=st.integers(0, 2**32),
+)
+def test_the_png_encoder_gives_back_every_pixel_and_colour(
+    colors: int, width: int, height: int, seed: int
+) -> None:
+    """Pillow reads mazekit's own PNG as the very indices and palette, at 1, 2, 4 and 8 bits
+    a pixel, odd widths and repeated rows included."""
+    from PIL import Image
+
+    from mazekit.drawing.png import encode_png
+
+    generator = np.random.default_rng(seed)
+    pixels = generator.integers(0, colors, size=(height, width), dtype=np.uint8)
+    pixels[1::3] = pixels[::3][: pixels[1::3].shape[0]]  # rows equal to the row above
+    palette = [tuple(int(c) for c in generator.integers(0, 256, size=3)) for _ in range(colors)]
+    with Image.open(io.BytesIO(encode_png(pixels, palette))) as image:
+        assert image.mode == "P" and image.size == (width, height)
+        assert np.array_equal(np.asarray(image), pixels)
+        assert image.getpalette()[: 3 * colors] == [c for rgb in palette for c in rgb]

@@ -20,11 +20,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from .analysis import Analysis
+from .kernels import load
 from .model import DIRECTIONS, EAST, SOUTH, Cell, Maze
 from .search import bfs_flat, flat_open_bits, open_bits
 
@@ -41,6 +44,8 @@ __all__ = [
     "gini",
     "graph_stats",
 ]
+
+_KERNEL = load("measures")
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -97,19 +102,28 @@ class Betweenness:
 
         Highest first; ties by (y, x) of the first cell, then E before S.
         """
-        height, width = self.cells.shape
-        values = np.concatenate([self.east.ravel(), self.south.ravel()])
-        open_ = np.concatenate([self.east_open.ravel(), self.south_open.ravel()])
-        index = np.flatnonzero(open_)
-        index = index[_leaders(values[index], count)]
-        cell = index % (height * width)
-        kind = index // (height * width)
-        order = np.lexsort((kind, cell, -values[index]))[:count]
+        width = self.cells.shape[1]
+        # The leaders of each direction hold the leaders of both (a direction's count-th
+        # largest is at most both's): no array of both directions is ever made.
+        cells, kinds, values = [], [], []
+        for letter, (found, open_) in enumerate(
+            ((self.east, self.east_open), (self.south, self.south_open))
+        ):
+            index = np.flatnonzero(open_.ravel())
+            value = found.ravel()[index]
+            keep = _leaders(value, count)
+            cells.append(index[keep])
+            kinds.append(np.full(keep.size, letter))
+            values.append(value[keep])
+        cell, kind, value = (np.concatenate(parts) for parts in (cells, kinds, values))
+        keep = _leaders(value, count)
+        cell, kind, value = cell[keep], kind[keep], value[keep]
+        order = np.lexsort((kind, cell, -value))[:count]
         return [
             (
                 (int(cell[i]) % width, int(cell[i]) // width),
                 "ES"[int(kind[i])],
-                float(values[index[i]]),
+                float(value[i]),
             )
             for i in order
         ]
@@ -157,10 +171,20 @@ class GraphStats:
     top: int
     cop: CopNumber | None
 
+    @cached_property
+    def _cells(self) -> list[tuple[Cell, float]]:
+        """The top cells, found once for the JSON and the text alike."""
+        return self.betweenness.top_cells(self.top)
+
+    @cached_property
+    def _passages(self) -> list[tuple[Cell, str, float]]:
+        """The top passages, found once for the JSON and the text alike."""
+        return self.betweenness.top_passages(self.top)
+
     def to_dict(self) -> dict[str, Any]:
         """The ``graph`` entry of the stats JSON (specs/stats.md); values to 6 decimals."""
         found = self.betweenness
-        cells = found.top_cells(self.top)
+        cells = self._cells
         peak = cells[0] if cells else None
         return {
             "nodes": found.nodes,
@@ -178,7 +202,7 @@ class GraphStats:
                     "to": list(_beyond(cell, letter)),
                     "value": _r(value),
                 }
-                for cell, letter, value in found.top_passages(self.top)
+                for cell, letter, value in self._passages
             ],
             "cop_number": None
             if self.cop is None
@@ -199,7 +223,7 @@ class GraphStats:
             if self.cop is None
             else f"{self.cop.text} ({self.cop.reason})"
         )
-        cells = found.top_cells(self.top)
+        cells = self._cells
         if not cells:
             return ["  betweenness: none (no reachable cell)", f"  cop number: {cop}"]
         mark = "" if found.exact else "~"
@@ -208,7 +232,7 @@ class GraphStats:
         else:
             method = f"estimated from {found.samples} of {found.nodes} sources, seed {found.seed}"
         (x, y), peak = cells[0]
-        passages = found.top_passages(self.top)
+        passages = self._passages
         return [
             f"  betweenness: peak {mark}{_pct(peak)} at ({x},{y}), Gini {mark}{self.gini:.3f} "
             f"({method})",
@@ -652,12 +676,20 @@ def default_samples(n: int) -> int:
     return min(n, max(16, SAMPLE_PAIRS // max(n, 1)))
 
 
-def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betweenness:
+def betweenness(
+    maze: Maze, samples: int | None = None, seed: int = 0, facts: Analysis | None = None
+) -> Betweenness:
     """Normalised betweenness of the reachable cells and their passages (specs/stats.md).
+
+    ``facts``: the Analysis of ``maze`` when the caller has one (its components are reused).
 
     Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
     estimate from ``samples`` sources (default_samples when None) drawn with ``seed``, scaled up.
     """
+    if _KERNEL is not None:
+        tree = _tree_kernel(maze, facts or Analysis(maze, "none"))
+        if tree is not None:
+            return tree
     height, width = maze.walls.shape
     reach, flat, table, dist = _graph(maze)
     n = flat.size
@@ -716,6 +748,38 @@ def betweenness(maze: Maze, samples: int | None = None, seed: int = 0) -> Betwee
     )
 
 
+def _tree_kernel(maze: Maze, facts: Analysis) -> Betweenness | None:
+    """betweenness() of a tree by the compiled kernel, or None when the reachable cells hold
+    a loop (or none is reachable). The same figures as the reference's subtree sizes, from
+    one leaf peeling pinned at the entry, without the reference's search and node table."""
+    if not facts.entry_ok or facts.loops:
+        return None
+    height, width = maze.walls.shape
+    reach, moves = facts.reachable, facts.moves
+    n = int(reach.sum())
+    root = maze.entry[1] * width + maze.entry[0]
+    left = facts.degree.ravel().copy()  # the walk consumes it
+    left[root] = 255  # the root stays
+    cells, east, south = (np.zeros(height * width) for _ in range(3))
+    size = np.empty(height * width, dtype=np.int32)
+    node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
+    edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
+    peeled = _KERNEL.tree_betweenness(
+        moves, left, size, root, width, n, node_scale, edge_scale, cells, east, south
+    )
+    if peeled != n - 1:  # only a kernel breaking its contract can get here
+        raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
+    return Betweenness(
+        cells=cells.reshape(height, width),
+        east=east.reshape(height, width),
+        south=south.reshape(height, width),
+        reachable=reach,
+        east_open=reach & ((moves & EAST) != 0),
+        south_open=reach & ((moves & SOUTH) != 0),
+        method="tree",
+    )
+
+
 def gini(values: npt.ArrayLike) -> float:
     """Gini coefficient: the mean absolute difference of all pairs over twice the mean.
 
@@ -726,8 +790,9 @@ def gini(values: npt.ArrayLike) -> float:
     total = float(x.sum())
     if x.size == 0 or total <= 0:
         return 0.0
-    rank = np.arange(1, x.size + 1, dtype=np.float64)
-    return float(2.0 * (rank * x).sum() / (x.size * total) - (x.size + 1) / x.size)
+    weighted = np.arange(1, x.size + 1, dtype=np.float64)
+    weighted *= x  # in place: one array of n floats fewer on a large maze, the same sum
+    return float(2.0 * weighted.sum() / (x.size * total) - (x.size + 1) / x.size)
 
 
 def _bits(mask: npt.NDArray[np.bool_]) -> int:
@@ -834,9 +899,16 @@ def _passages_among(maze: Maze, reach: npt.NDArray[np.bool_]) -> tuple[int, int]
     return east, south
 
 
-def graph_stats(maze: Maze, top: int = 5, samples: int | None = None, seed: int = 0) -> GraphStats:
-    """Every graph figure of ``stats --graph`` for ``maze``."""
-    found = betweenness(maze, samples=samples, seed=seed)
+def graph_stats(
+    maze: Maze,
+    top: int = 5,
+    samples: int | None = None,
+    seed: int = 0,
+    facts: Analysis | None = None,
+) -> GraphStats:
+    """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
+    caller has one)."""
+    found = betweenness(maze, samples=samples, seed=seed, facts=facts)
     values = found.cells[found.reachable]
     return GraphStats(
         betweenness=found,

@@ -13,13 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .analysis import PATTERN_MODES, Analysis, PatternMode
+from .kernels import load
 from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Maze
 from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
 from .search import UNREACHED, distance_between
 
 __all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
+
+_KERNEL = load("measures")
 
 VERDICTS: tuple[str, ...] = (
     "INCOHERENT",
@@ -107,16 +111,35 @@ def longest_branch(facts: Analysis, pins: list[int]) -> int:
     cell's level is one more than the highest level of the cells peeled into it, so the last
     cell of a branch peeled has the branch's depth. One queue pass: linear in the cells.
     """
-    moves = facts.moves
-    width = moves.shape[1]
-    degree = facts.degree.ravel()
-    leaves = np.flatnonzero(degree == 1)
-    left = bytearray(degree.tobytes())
+    return _peel(facts, pins)[0]
+
+
+def _peel(facts: Analysis, pins: list[int]) -> tuple[int, int]:
+    """(longest dead-end branch, cells peeled): on a tree pinned at the entry and the exit,
+    every reachable cell is peeled but the path between the two."""
+    left = facts.degree.ravel().copy()  # a fresh buffer: the walk consumes it
     for pin in pins:
         left[pin] = 255  # never reaches 1: a pinned cell stays
-    queue = [cell for cell in leaves.tolist() if left[cell] == 1]
+    if _KERNEL is None:
+        return _peel_reference(facts.moves, left)
+    queue = np.empty(left.size, dtype=np.int32)
+    level = np.empty(left.size, dtype=np.int32)
+    width = facts.moves.shape[1]
+    # A pinned cell among the walked ones (the reachable cells): no two leaves ever meet, so
+    # the kernel may peel in its faster order, with the same results (src/c/measures.c).
+    chains = any(facts.reachable.flat[pin] for pin in pins)
+    deepest, peeled = _KERNEL.peel_branches(facts.moves, left, queue, level, width, chains)
+    return int(deepest), int(peeled)
+
+
+def _peel_reference(moves: npt.NDArray[np.uint8], start: npt.NDArray[np.uint8]) -> tuple[int, int]:
+    """The readable reference of _peel (the kernel is its copy): a FIFO queue of leaves, whose
+    order decides which of two leaves meeting last goes first, and so the depths."""
+    width = moves.shape[1]
+    left = bytearray(start.tobytes())
+    queue: list[int] = np.flatnonzero(start == 1).tolist()
     if not queue:
-        return 0
+        return 0, 0
     bits = moves.ravel().tolist()
     level = [0] * moves.size
     deepest = 0
@@ -145,19 +168,30 @@ def longest_branch(facts: Analysis, pins: list[int]) -> int:
             queue.append(near)
         elif depth > deepest:
             deepest = depth  # a branch ends here, on the core or a pinned cell
-    return deepest
+    return deepest, len(queue)
 
 
-def stats(maze: Maze, *, pattern: PatternMode = "strict") -> Stats:
+# The facts of an Analysis that do not depend on its pattern: stats hands them on.
+_SHARED = ("passages", "moves", "labels", "components", "reachable", "loops", "all_loops", "degree")
+
+
+def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None = None) -> Stats:
     """Measure ``maze`` (specs/stats.md) and give the first verdict of VERDICTS that applies.
 
     ``pattern`` says where the "42" is looked for, as validate's ``--pattern``; the measures
     take the cells as they are: only the fully closed cells of that "42" count as pattern.
+    ``facts``: an Analysis of ``maze`` that a later step reuses (``stats --graph``): its
+    components, passages and loops are computed there, once for both.
     """
     if pattern not in PATTERN_MODES:
         raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
     mask = Analysis(maze, pattern).pattern & (maze.walls == ALL_WALLS)
     ctx = Context(maze, pattern, pattern_mask=mask)
+    if facts is not None:
+        if facts.maze is not maze:
+            raise ValueError("facts must be an Analysis of the same maze")
+        for name in _SHARED:  # cached properties live in the instance's __dict__
+            vars(ctx)[name] = getattr(facts, name)
     walls = maze.walls
     width, height = maze.width, maze.height
     reach, closed_42 = ctx.reachable, ctx.pattern
@@ -168,19 +202,22 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict") -> Stats:
 
     pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
     pins = [pin for pin in pins if reach.flat[pin]]
-    branch = longest_branch(ctx, pins)
+    branch, peeled = _peel(ctx, pins)
+    reachable_cells = int(reach.sum())
 
     path_length: int | None = None
     tortuosity: float | None = None
-    if ctx.entry_ok and maze.contains(maze.exit):
-        found = distance_between(walls, maze.entry, maze.exit)
+    if ctx.entry_ok and maze.contains(maze.exit) and reach[maze.exit[1], maze.exit[0]]:
+        if ctx.loops == 0:  # a tree: the peeling left exactly the path, no search needed
+            found = reachable_cells - peeled - 1
+        else:
+            found = distance_between(walls, maze.entry, maze.exit)
         if found != UNREACHED:
             path_length = found
             manhattan = abs(maze.exit[0] - maze.entry[0]) + abs(maze.exit[1] - maze.entry[1])
             tortuosity = found / manhattan if manhattan else None
 
     incoherent = check_coherence(ctx, 0)[1]
-    reachable_cells = int(reach.sum())
     connected = not bool((~reach & ~closed_42).any())
     perfect = ctx.entry_ok and connected and ctx.loops == 0
     real_count = int(real.sum())

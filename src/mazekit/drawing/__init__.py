@@ -83,8 +83,10 @@ def render_chunks(maze: Maze, options: RenderOptions, source: str | None = None)
         from .svg import svg_chunks
 
         return _encoded(svg_chunks(scene))
-    from .text import text_lines
+    from .text import ascii_chunks, text_lines
 
+    if options.charset == "ascii" and not options.ansi:  # one byte a character: laid out fast
+        return ascii_chunks(scene)
     return _encoded(text_lines(scene, options.charset, options.ansi))
 
 

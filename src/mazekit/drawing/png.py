@@ -1,14 +1,18 @@
-"""PNG pictures: the Scene painted into a numpy array of palette indices, encoded by Pillow.
+"""PNG pictures: the Scene painted into a numpy array of palette indices, then encoded.
 
 Painting works on whole rows and columns at once. The canvas, (H + 1) cells by (W + 1)
 cells, is viewed as an (H + 1, cell, W + 1, cell) array, so that "the wall band of every
 closed wall", "the inside of every cell" or "the path band of every path cell" are each one
-broadcast assignment, whatever the maze's size. Pillow is imported only to encode.
+broadcast assignment, whatever the maze's size. The encoder is a few lines of numpy and zlib
+(a palette PNG needs no more): it packs the pixels as Pillow would (4 bits for the plain
+themes' 8 inks) and filters every row by the row above (PNG filter "Up"), which turns the
+many repeated pixel rows of a maze into zeros that deflate for free.
 """
 
 from __future__ import annotations
 
-import io
+import struct
+import zlib
 
 import numpy as np
 import numpy.typing as npt
@@ -16,14 +20,50 @@ import numpy.typing as npt
 from .scene import STEP_BLOCK, Scene, check_size, glyph_joints, path_mask
 from .theme import PLAIN_INKS, Ink
 
-__all__ = ["rasterize", "render_png"]
+__all__ = ["ZLIB_LEVEL", "encode_png", "rasterize", "render_png"]
 
 Pixels = npt.NDArray[np.uint8]
 
+# zlib level of the PNG encoder: level 1 deflates a 1000x1000 maze at 4 px (16M pixels) 6
+# times faster than zlib's default 6 for a file a third larger (specs/performance.md,
+# "Measure kernels", has the figures of every level).
+ZLIB_LEVEL = 1
+
+
+def _planes(target: Pixels) -> list[Pixels]:
+    """The [row, column] planes of a [row, dy, column, dx] view, one per pixel offset (dy, dx)
+    in a cell: painting plane by plane lets numpy's inner loop run along a row of cells
+    instead of the few pixels of one cell, several times faster on a large maze. A small maze
+    drawn with large cells is one plane too many: then the whole view is the one plane."""
+    rows, high, columns, wide = target.shape
+    if rows * columns < high * wide:
+        return []
+    return [target[:, dy, :, dx] for dy in range(high) for dx in range(wide)]
+
 
 def _paint(target: Pixels, ink: Ink, where: npt.NDArray[np.bool_]) -> None:
-    """Set ``target`` to ``ink`` where the per-cell mask ``where`` (broadcast) is True."""
-    np.copyto(target, np.uint8(ink), where=where[:, None, :, None])
+    """Set ``target`` to ``ink`` where the per-cell mask ``where`` (broadcast) is True.
+
+    Plane by plane as x ^ ((x ^ ink) * where): three plain passes, several times faster than
+    numpy's masked copy.
+    """
+    planes = _planes(target)
+    if not planes:
+        np.copyto(target, np.uint8(ink), where=where[:, None, :, None])
+    for plane in planes:
+        change = plane ^ np.uint8(ink)
+        change *= where
+        plane ^= change
+
+
+def _fill(target: Pixels, ink: Ink, where: npt.NDArray[np.bool_]) -> None:
+    """_paint on a part of the canvas nothing was painted on yet (0): ``ink`` where ``where``
+    is True, 0 elsewhere, in one pass a plane."""
+    planes = _planes(target)
+    if not planes:
+        np.copyto(target, np.uint8(ink), where=where[:, None, :, None])
+    for plane in planes:
+        np.multiply(where, np.uint8(ink), out=plane)
 
 
 def rasterize(scene: Scene) -> Pixels:
@@ -31,32 +71,44 @@ def rasterize(scene: Scene) -> Pixels:
     geometry = scene.geometry
     check_size(geometry)
     rows, columns = geometry.rows, geometry.columns
-    cell, wall = geometry.cell, geometry.wall
-    canvas = np.zeros(((rows + 1) * cell, (columns + 1) * cell), dtype=np.uint8)
-    grid = canvas.reshape(rows + 1, cell, columns + 1, cell)  # a view: [row, dy, column, dx]
+    cell, wall, margin = geometry.cell, geometry.wall, geometry.margin
+    image = np.zeros((geometry.height, geometry.width), dtype=np.uint8)  # Ink.BACKGROUND: 0
+    if margin >= cell - wall:
+        # The canvas fits in the image at (margin, margin): painted in place, no copy. Its
+        # part beyond the last wall line lies in the margin, where nothing paints.
+        canvas = image[margin : margin + (rows + 1) * cell, margin : margin + (columns + 1) * cell]
+    else:
+        canvas = np.zeros(((rows + 1) * cell, (columns + 1) * cell), dtype=np.uint8)
+    line = canvas.strides[0]
+    grid = np.lib.stride_tricks.as_strided(  # a view: [row, dy, column, dx]
+        canvas, (rows + 1, cell, columns + 1, cell), (cell * line, line, cell, 1), writeable=True
+    )
 
     # Cell insides, then wall bands between posts, then the posts any closed wall touches.
     inside = grid[:rows, wall:, :columns, wall:]
-    inside[...] = scene.cells[:, None, :, None]
+    planes = _planes(inside)
+    if not planes:
+        inside[...] = scene.cells[:, None, :, None]
+    for plane in planes:
+        plane[...] = scene.cells
     h_walls, v_walls = scene.h_walls, scene.v_walls
-    _paint(grid[:, :wall, :columns, wall:], Ink.WALL, h_walls)
-    _paint(grid[:rows, wall:, :, :wall], Ink.WALL, v_walls)
+    _fill(grid[:, :wall, :columns, wall:], Ink.WALL, h_walls)
+    _fill(grid[:rows, wall:, :, :wall], Ink.WALL, v_walls)
     posts = np.zeros((rows + 1, columns + 1), dtype=bool)
     posts[:, :-1] |= h_walls
     posts[:, 1:] |= h_walls
     posts[:-1, :] |= v_walls
     posts[1:, :] |= v_walls
-    _paint(grid[:, :wall, :, :wall], Ink.WALL, posts)
+    _fill(grid[:, :wall, :, :wall], Ink.WALL, posts)
 
     if scene.outline:
         _fill_glyph(scene, grid)
     elif scene.path_x.size:
         _paint_path(scene, grid)
 
-    image = np.full((geometry.height, geometry.width), np.uint8(Ink.BACKGROUND), dtype=np.uint8)
-    margin = geometry.margin
     used_h, used_w = rows * cell + wall, columns * cell + wall
-    image[margin : margin + used_h, margin : margin + used_w] = canvas[:used_h, :used_w]
+    if canvas.base is not image:
+        image[margin : margin + used_h, margin : margin + used_w] = canvas[:used_h, :used_w]
     if scene.outline:
         _outline_walls(image, scene.outline)
         # the path and the sprites go over the outlined walls, painted on a clear layer
@@ -150,22 +202,57 @@ def _paint_path(scene: Scene, grid: Pixels) -> None:
     _paint(grid[1:rows, :start, :columns, start:end], Ink.PATH, south)
 
 
-class _PngBuffer(io.BytesIO):
-    """An in-memory file named like a PNG: Pillow then loads its PNG plugin and no other."""
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    """One PNG chunk: length, type, data and the CRC of type and data."""
+    check = zlib.crc32(data, zlib.crc32(kind))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", check)
 
-    name = "picture.png"
+
+def _packed(pixels: Pixels, bits: int) -> Pixels:
+    """Rows of ``pixels`` (values below 2**bits) packed ``8 // bits`` to a byte, the leftmost
+    pixel in the high bits, each row padded with zeros to a whole byte (the PNG layout)."""
+    if bits == 8:
+        return pixels
+    per_byte = 8 // bits
+    packed = np.left_shift(pixels[:, 0::per_byte], np.uint8(8 - bits))  # every byte's first
+    for i in range(1, per_byte):
+        part = pixels[:, i::per_byte]
+        shift = 8 - bits * (i + 1)
+        packed[:, : part.shape[1]] |= part << np.uint8(shift) if shift else part
+    return packed
+
+
+def encode_png(pixels: Pixels, palette: list[tuple[int, int, int]]) -> bytes:
+    """The PNG file of palette indices ``pixels`` (H x W) in ``palette``'s colours.
+
+    Chunks IHDR, PLTE, IDAT and IEND only (no time, no text), so the bytes are reproducible;
+    1, 2 or 4 bits a pixel when the palette has at most 2, 4 or 16 colours, else 8.
+    """
+    height, width = pixels.shape
+    colors = len(palette)
+    bits = 1 if colors <= 2 else 2 if colors <= 4 else 4 if colors <= 16 else 8
+    packed = _packed(pixels, bits)
+    rows = np.empty((height, packed.shape[1] + 1), dtype=np.uint8)
+    rows[:, 0] = 2  # filter Up: each byte minus the one above (the first row: minus 0)
+    rows[:, 1:] = packed
+    np.subtract(rows[1:, 1:], packed[:-1], out=rows[1:, 1:])  # modulo 256, as PNG wants
+    del packed
+    header = struct.pack(">IIBBBBB", width, height, bits, 3, 0, 0, 0)  # colour type 3: palette
+    return b"".join(
+        [
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(channel for rgb in palette for channel in rgb)),
+            _chunk(b"IDAT", zlib.compress(rows.data, ZLIB_LEVEL)),
+            _chunk(b"IEND", b""),
+        ]
+    )
 
 
 def render_png(scene: Scene) -> bytes:
-    """The PNG file of ``scene``: 8-bit palette, no metadata, so the bytes are reproducible."""
-    from PIL import Image  # only here: no other command pays for importing Pillow
-
+    """The PNG file of ``scene``: a palette image, no metadata, so the bytes are reproducible."""
     pixels = rasterize(scene)
-    image = Image.frombuffer("P", (pixels.shape[1], pixels.shape[0]), pixels, "raw", "P", 0, 1)
     # the plain themes' eight inks, or as many as the picture uses: plain pictures keep the
-    # palette (and bytes) they had before the board's sprites were added to Ink
+    # palette they had before the board's sprites were added to Ink
     inks = max(PLAIN_INKS, int(pixels.max()) + 1)
-    image.putpalette([channel for rgb in scene.palette[:inks] for channel in rgb])
-    buffer = _PngBuffer()
-    image.save(buffer, compress_level=6)  # format from the name: saves ~20 ms of imports
-    return buffer.getvalue()
+    return encode_png(pixels, list(scene.palette[:inks]))

@@ -14,23 +14,40 @@ from collections.abc import Iterable, Iterator
 import numpy as np
 import numpy.typing as npt
 
+from ..kernels import load
 from .scene import Geometry, Scene, glyph_joints
 from .theme import Ink, hex_color
 
 __all__ = ["render_svg", "svg_chunks"]
 
+# The compiled text writer (mazekit._cmeasures, src/c/measures.c): the path data of many
+# rectangles or path runs in one call, the same characters as the Python below.
+_KERNEL = load("measures")
 
-def _runs(lines: npt.NDArray[np.bool_]) -> tuple[list[int], list[int], list[int]]:
-    """Runs of True along each row of ``lines``: (row, first index, last index) lists."""
+Numbers = npt.NDArray[np.int64]
+
+
+def _runs(lines: npt.NDArray[np.bool_]) -> tuple[Numbers, Numbers, Numbers]:
+    """Runs of True along each row of ``lines``: (row, first index, last index) arrays."""
     padded = np.zeros((lines.shape[0], lines.shape[1] + 2), dtype=np.int8)
     padded[:, 1:-1] = lines
     change = np.diff(padded, axis=1)
     start_row, start = np.nonzero(change == 1)
     _, stop = np.nonzero(change == -1)
-    return start_row.tolist(), start.tolist(), (stop - 1).tolist()
+    return start_row.astype(np.int64), start.astype(np.int64), (stop - 1).astype(np.int64)
 
 
-Box = tuple[int, int, int, int]  # x, y, width, height in pixels
+# Rectangles in pixels, as x, y, width and height arrays: a numpy row per rectangle keeps a
+# large maze's half a million wall runs out of Python tuples.
+Boxes = tuple[Numbers, Numbers, Numbers, Numbers]
+
+
+def _boxes(x: npt.ArrayLike, y: npt.ArrayLike, w: npt.ArrayLike, h: npt.ArrayLike) -> Boxes:
+    """Boxes from four columns (arrays, lists or numbers broadcast to one length)."""
+    columns = np.broadcast_arrays(*(np.asarray(c, dtype=np.int64) for c in (x, y, w, h)))
+    x_, y_, w_, h_ = (np.ascontiguousarray(c, dtype=np.int64).ravel() for c in columns)
+    return x_, y_, w_, h_
+
 
 # Wall lines (or cell rows, or path runs) turned into text at a time: what the SVG holds in
 # memory besides the Scene, however large the maze (specs/errors.md: 150 bytes per cell).
@@ -38,46 +55,45 @@ BLOCK = 16
 PATH_BLOCK = 1 << 16  # path steps: their text is about 20 characters a run
 
 
-def _wall_boxes(scene: Scene) -> Iterator[list[Box]]:
+def _wall_boxes(scene: Scene) -> Iterator[Boxes]:
     """Rectangles for every run of closed walls, horizontal lines first, a block of lines at
     a time."""
     g = scene.geometry
     cell, wall, margin = g.cell, g.wall, g.margin
     for top in range(0, scene.h_walls.shape[0], BLOCK):
         lines, firsts, lasts = _runs(scene.h_walls[top : top + BLOCK])
-        yield [
-            (
-                margin + first * cell,
-                margin + (top + line) * cell,
-                (last - first + 1) * cell + wall,
-                wall,
-            )
-            for line, first, last in zip(lines, firsts, lasts, strict=True)
-        ]
+        yield _boxes(
+            margin + firsts * cell,
+            margin + (top + lines) * cell,
+            (lasts - firsts + 1) * cell + wall,
+            wall,
+        )
     columns = scene.v_walls.T
     for left in range(0, columns.shape[0], BLOCK):
         lines, firsts, lasts = _runs(columns[left : left + BLOCK])
-        yield [
-            (
-                margin + (left + line) * cell,
-                margin + first * cell,
-                wall,
-                (last - first + 1) * cell + wall,
-            )
-            for line, first, last in zip(lines, firsts, lasts, strict=True)
-        ]
+        yield _boxes(
+            margin + (left + lines) * cell,
+            margin + firsts * cell,
+            wall,
+            (lasts - firsts + 1) * cell + wall,
+        )
 
 
-def _boxes_path(boxes: list[Box]) -> str:
-    return "".join(f"M{x} {y}h{w}v{h}h-{w}z" for x, y, w, h in boxes)
+def _boxes_path(boxes: Boxes) -> str:
+    """The path data of the rectangles: ``M{x} {y}h{w}v{h}h-{w}z`` each."""
+    if _KERNEL is not None:
+        text: str = _KERNEL.svg_boxes(*boxes)
+        return text
+    columns = (column.tolist() for column in boxes)
+    return "".join(f"M{x} {y}h{w}v{h}h-{w}z" for x, y, w, h in zip(*columns, strict=True))
 
 
-def _glyph_boxes(scene: Scene) -> list[Box]:
+def _glyph_boxes(scene: Scene) -> Boxes:
     """The "42" of a board as one shape: its cells' insides and the walls and posts between."""
     g = scene.geometry
     cell, wall, margin, side = g.cell, g.wall, g.margin, g.cell - g.wall
     vertical, horizontal, posts = glyph_joints(scene.cells)
-    boxes: list[Box] = []
+    boxes: list[tuple[int, int, int, int]] = []
     for y, x in np.argwhere(scene.cells == Ink.PATTERN).tolist():
         boxes.append((margin + x * cell + wall, margin + y * cell + wall, side, side))
     for y, x in np.argwhere(vertical).tolist():  # the wall line west of column x + 1
@@ -86,17 +102,16 @@ def _glyph_boxes(scene: Scene) -> list[Box]:
         boxes.append((margin + x * cell + wall, margin + (y + 1) * cell, side, wall))
     for y, x in np.argwhere(posts).tolist():
         boxes.append((margin + (x + 1) * cell, margin + (y + 1) * cell, wall, wall))
-    return boxes
+    table = np.array(boxes, dtype=np.int64).reshape(-1, 4)
+    return _boxes(table[:, 0], table[:, 1], table[:, 2], table[:, 3])
 
 
-def _grown(boxes: list[Box], by: int, width: int, height: int) -> list[Box]:
+def _grown(boxes: Boxes, by: int, width: int, height: int) -> Boxes:
     """Each box grown by ``by`` px on every side, clipped to the image."""
-    grown: list[Box] = []
-    for x, y, w, h in boxes:
-        left, top = max(0, x - by), max(0, y - by)
-        right, bottom = min(width, x + w + by), min(height, y + h + by)
-        grown.append((left, top, right - left, bottom - top))
-    return grown
+    x, y, w, h = boxes
+    left, top = np.maximum(0, x - by), np.maximum(0, y - by)
+    right, bottom = np.minimum(width, x + w + by), np.minimum(height, y + h + by)
+    return left, top, right - left, bottom - top
 
 
 def _sprite_paths(scene: Scene) -> Iterator[tuple[Ink, Iterator[str]]]:
@@ -114,7 +129,7 @@ def _sprite_paths(scene: Scene) -> Iterator[tuple[Ink, Iterator[str]]]:
             continue
         picture = stamp(sprite, side)
         runs[sprite] = {
-            ink: list(zip(*_runs(picture == ink), strict=True))
+            ink: list(zip(*(column.tolist() for column in _runs(picture == ink)), strict=True))
             for ink in np.unique(picture[picture != 0]).tolist()
         }
     inks = sorted({ink for by_ink in runs.values() for ink in by_ink})
@@ -150,10 +165,7 @@ def _cell_path(geometry: Geometry, mask: npt.NDArray[np.bool_]) -> Iterator[str]
     first = geometry.margin + geometry.wall
     for top in range(0, mask.shape[0], BLOCK):
         ys, xs = np.nonzero(mask[top : top + BLOCK])
-        yield "".join(
-            f"M{first + x * cell} {first + (top + y) * cell}h{side}v{side}h-{side}z"
-            for x, y in zip(xs.tolist(), ys.tolist(), strict=True)
-        )
+        yield _boxes_path(_boxes(first + xs * cell, first + (top + ys) * cell, side, side))
 
 
 def _number(value: float) -> str:
@@ -186,6 +198,15 @@ def _path_path(scene: Scene) -> Iterator[str]:
         starts[0] = run_start
         starts[1:] = ends[:-1]
         run_start = int(ends[-1])
+        if _KERNEL is not None:  # doubled coordinates: the centre may be half a pixel
+            twice = int(2 * centre)
+            doubled = [
+                twice + 2 * g.cell * side[at].astype(np.int64)
+                for side in (xs, ys)
+                for at in (starts, ends)
+            ]
+            yield _KERNEL.svg_runs(doubled[0], doubled[2], doubled[1], doubled[3])
+            continue
         parts: list[str] = []
         for x0, y0, x1, y1 in zip(
             xs[starts].tolist(),
@@ -233,7 +254,8 @@ def svg_chunks(scene: Scene) -> Iterator[str]:
         # double lines: the walls and the "42" grown by the line width in the wall ink, then
         # the walls themselves in the background ink, and the "42" again on top
         glyph = _glyph_boxes(scene)
-        if any_wall or glyph:
+        has_glyph = bool(glyph[0].size)
+        if any_wall or has_glyph:
             edges = (
                 _boxes_path(_grown(boxes, scene.outline, g.width, g.height))
                 for boxes in (*_wall_boxes(scene), glyph)
@@ -242,7 +264,7 @@ def svg_chunks(scene: Scene) -> Iterator[str]:
         if any_wall:
             walls = (_boxes_path(boxes) for boxes in _wall_boxes(scene))
             yield from _element(f'fill="{hex_color(palette[Ink.BACKGROUND])}"', walls)
-        if glyph:
+        if has_glyph:
             yield from _element(f'fill="{hex_color(palette[Ink.PATTERN])}"', [_boxes_path(glyph)])
     elif any_wall:
         walls = (_boxes_path(boxes) for boxes in _wall_boxes(scene))

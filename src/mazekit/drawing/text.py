@@ -16,7 +16,7 @@ import numpy.typing as npt
 from .scene import Charset, Scene, path_mask
 from .theme import Ink
 
-__all__ = ["ANSI", "MARKS", "cell_inks", "ink_rows", "render_text", "text_lines"]
+__all__ = ["ANSI", "MARKS", "ascii_chunks", "cell_inks", "ink_rows", "render_text", "text_lines"]
 
 # The board's sprites (pacman theme), the same in both charsets.
 _SPRITE_MARKS: Final[dict[Ink, str]] = {
@@ -162,6 +162,36 @@ def text_lines(scene: Scene, charset: Charset = "ascii", ansi: bool = False) -> 
             line[0::2] = down[scene.v_walls[j].view(np.uint8)]
             line[1::2] = contents[j]
             yield "".join(line.tolist()) + "\n"
+
+
+# Wall lines laid out at a time by ascii_chunks (with as many cell rows): about 1.5 MB of text
+# for a maze 1000 cells wide.
+ASCII_BLOCK = 256
+
+
+def ascii_chunks(scene: Scene) -> Iterator[bytes]:
+    """render_text(scene) in the ascii charset without colour, as bytes, a block of lines at
+    a time: every character is one byte there, so numpy lays each line out at fixed columns
+    (3 a cell), several times faster than joining a string per piece (text_lines)."""
+    rows, columns = scene.cells.shape
+    marks = np.array([list(MARKS["ascii"].get(ink, "  ").encode()) for ink in Ink], np.uint8)
+    contents = marks[cell_inks(scene)]  # H x W x 2 characters
+    dash, bar = np.frombuffer(b" -", np.uint8), np.frombuffer(b" |", np.uint8)
+    end = 3 * columns  # the last corner or wall column; then the newline
+    for top in range(0, rows + 1, ASCII_BLOCK):
+        last = min(rows + 1, top + ASCII_BLOCK)  # wall lines top .. last - 1
+        cell_rows = min(last, rows) - top  # each after its wall line
+        block = np.empty((last - top + cell_rows, end + 2), dtype=np.uint8)
+        block[:, -1] = ord("\n")
+        walls, cells = block[0::2], block[1::2]
+        across = dash[scene.h_walls[top:last].view(np.uint8)]
+        walls[:, 0 : end + 1 : 3] = ord("+")
+        walls[:, 1:end:3] = across
+        walls[:, 2:end:3] = across
+        cells[:, 0 : end + 1 : 3] = bar[scene.v_walls[top : top + cell_rows].view(np.uint8)]
+        cells[:, 1:end:3] = contents[top : top + cell_rows, :, 0]
+        cells[:, 2:end:3] = contents[top : top + cell_rows, :, 1]
+        yield block.tobytes()
 
 
 def render_text(scene: Scene, charset: Charset = "ascii", ansi: bool = False) -> str:

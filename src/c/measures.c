@@ -1,0 +1,355 @@
+/* mazekit._cmeasures: the sequential walks of the measures (mazekit.measures, mazekit.graph),
+ * copies of their pure-Python reference that give the same numbers.
+ *
+ * Both walks peel leaves: a cell with one open wall left is a leaf; removing it may make its
+ * one remaining neighbour a leaf. Pinned cells never peel. The reference queues the new leaf
+ * after every leaf queued before it (a FIFO), an order the longest branch depends on where two
+ * leaves meet last; where that cannot happen the kernel peels a corridor at once (chains).
+ * - peel_branches: the longest dead-end branch (measures.longest_branch) and how many cells
+ *   were peeled (on a tree pinned at the entry and the exit, all but the path between them).
+ * - tree_betweenness: on a tree pinned at its root, a peeled cell's remaining neighbour is its
+ *   parent, so subtree sizes add up as the leaves go, and give every cell's and passage's
+ *   betweenness (graph._tree_betweenness) in the same pass.
+ * The Python side allocates every array (scratch included); the kernel fills them.
+ *
+ * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
+ * rectangles was most of `mazekit render -o maze.svg`: svg_boxes and svg_runs write the very
+ * characters svg.py's reference writes, from arrays of numbers.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* The wall bits of model.py. */
+#define NORTH 1
+#define EAST 2
+#define SOUTH 4
+#define WEST 8
+
+/* Check that no open bit of `moves` (cells x width, flat) points out of the grid, so that
+ * the walks below never index outside their arrays whatever a caller passes. */
+static int check_moves(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width) {
+    Py_ssize_t height = cells / width;
+    for (Py_ssize_t y = 0; y < height; y++) {
+        const uint8_t *row = moves + y * width;
+        uint8_t outward = (uint8_t)((y == 0 ? NORTH : 0) | (y == height - 1 ? SOUTH : 0));
+        uint8_t any = 0;
+        for (Py_ssize_t x = 0; x < width; x++) any |= row[x] & (uint8_t)~(EAST | WEST);
+        any |= (uint8_t)((row[0] & WEST) | (row[width - 1] & EAST));
+        if (any & (outward | (uint8_t)~(NORTH | EAST | SOUTH | WEST) | WEST | EAST)) {
+            PyErr_Format(PyExc_ValueError, "open bits in row %zd point out of the grid", y);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Check the sizes shared by both walks: left and an int32 scratch hold one item a cell, and
+ * the width divides the cells. */
+static int check_sizes(Py_buffer *moves, Py_buffer *left, Py_buffer *scratch, Py_ssize_t width) {
+    Py_ssize_t cells = moves->len;
+    if (width < 1 || cells % width) {
+        PyErr_SetString(PyExc_ValueError, "width must be at least 1 and divide the cells");
+        return -1;
+    }
+    if (left->len != cells || scratch->len != cells * (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "left (uint8) and int32 scratch need one item a cell");
+        return -1;
+    }
+    return check_moves((const uint8_t *)moves->buf, cells, width);
+}
+
+/* The neighbour a leaf peels into: its first open direction (N, E, S, W) whose cell is still
+ * there, or -1 when none is (two leaves meeting last). `*bit` gets that direction. */
+static inline Py_ssize_t near_of(const uint8_t *moves, const uint8_t *left, Py_ssize_t cell,
+                                 Py_ssize_t width, int *bit) {
+    uint8_t open = moves[cell];
+    if ((open & NORTH) && left[cell - width]) {
+        *bit = NORTH;
+        return cell - width;
+    }
+    if ((open & EAST) && left[cell + 1]) {
+        *bit = EAST;
+        return cell + 1;
+    }
+    if ((open & SOUTH) && left[cell + width]) {
+        *bit = SOUTH;
+        return cell + width;
+    }
+    if ((open & WEST) && left[cell - 1]) {
+        *bit = WEST;
+        return cell - 1;
+    }
+    return -1;
+}
+
+/* Queue every cell that is a leaf from the start (left == 1), in flat order; their count. */
+static Py_ssize_t first_leaves(const uint8_t *left, Py_ssize_t cells, int32_t *queue) {
+    Py_ssize_t count = 0;
+    for (Py_ssize_t cell = 0; cell < cells; cell++)
+        if (left[cell] == 1) queue[count++] = (int32_t)cell;
+    return count;
+}
+
+static void release(Py_buffer *buffers, int count) {
+    for (int i = 0; i < count; i++) PyBuffer_Release(&buffers[i]);
+}
+
+/* Peel one leaf of the longest-branch walk: its depth goes to the neighbour it leaves, or to
+ * *deepest where the branch ends (on the core, a pinned cell, or where two leaves meet).
+ * The neighbour when peeling made it a leaf, else -1. */
+static inline Py_ssize_t peel_branch(const uint8_t *moves, uint8_t *left, int32_t *level,
+                                     Py_ssize_t cell, Py_ssize_t width, long *deepest) {
+    int32_t depth = level[cell] + 1;
+    int bit;
+    left[cell] = 0;
+    Py_ssize_t near = near_of(moves, left, cell, width, &bit);
+    if (near < 0) {
+        if (depth > *deepest) *deepest = depth;
+        return -1;
+    }
+    if (level[near] < depth) level[near] = depth;
+    if (--left[near] == 1) return near; /* at most once a cell: left only falls */
+    if (depth > *deepest) *deepest = depth; /* a branch ends here, on the core or a pin */
+    return -1;
+}
+
+/* peel_branches(moves, left, queue, level, width, chains) -> (deepest, peeled).
+ * moves: open bits per cell; left: per cell the open walls still there (0: not a cell of the
+ * walk, 255: pinned), consumed; queue, level: int32 scratch. A cell's level is the deepest
+ * branch peeled into it; the deepest branch is the level + 1 of the last cell peeled of a
+ * branch (measures.longest_branch).
+ * The order: without `chains`, the reference's FIFO queue. With it, each first leaf in flat
+ * order, then at once the neighbour it made a leaf, along the corridor: the same results when
+ * every walked component keeps a pinned cell (then no two leaves ever meet, the one place an
+ * order decides), and several times faster on a large grid, whose queue jumps across the
+ * whole grid at every step. */
+static PyObject *peel_branches(PyObject *self, PyObject *args) {
+    Py_buffer b[4]; /* moves, left, queue, level */
+    Py_ssize_t width;
+    int chains;
+    if (!PyArg_ParseTuple(args, "y*w*w*w*np", &b[0], &b[1], &b[2], &b[3], &width, &chains))
+        return NULL;
+    if (check_sizes(&b[0], &b[1], &b[2], width) < 0 || b[3].len != b[2].len) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "level needs one int32 a cell");
+        release(b, 4);
+        return NULL;
+    }
+    const uint8_t *moves = (const uint8_t *)b[0].buf;
+    uint8_t *left = (uint8_t *)b[1].buf;
+    int32_t *queue = (int32_t *)b[2].buf, *level = (int32_t *)b[3].buf;
+    Py_ssize_t cells = b[0].len, peeled = 0;
+    long deepest = 0;
+    memset(level, 0, (size_t)cells * sizeof(int32_t));
+    if (chains) {
+        for (Py_ssize_t start = 0; start < cells; start++)
+            for (Py_ssize_t cell = left[start] == 1 ? start : -1; cell >= 0; peeled++)
+                cell = peel_branch(moves, left, level, cell, width, &deepest);
+    } else {
+        Py_ssize_t tail = first_leaves(left, cells, queue);
+        for (; peeled < tail; peeled++) {
+            Py_ssize_t near = peel_branch(moves, left, level, queue[peeled], width, &deepest);
+            if (near >= 0) queue[tail++] = (int32_t)near;
+        }
+    }
+    release(b, 4);
+    return Py_BuildValue("(ln)", deepest, peeled);
+}
+
+/* tree_betweenness(moves, left, size, root, width, n, node_scale, edge_scale, cells, east,
+ * south) -> peeled.
+ * The reachable cells form a tree of n cells; left holds their open walls (0 elsewhere, 255
+ * at the root). Peeling gives each cell but the root its parent and its subtree size a; its
+ * passage to the parent lies on a(n - a) paths; a cell lies on ((n-1)^2 - the sum of the
+ * squares of the parts its removal leaves)/2 paths. Values are scaled as graph.betweenness
+ * scales them, with the same float operations, into the zeroed float64 grids cells, east
+ * (passage to the east neighbour) and south. size: int32 scratch, a peeled cell's negated.
+ * Leaves go in chains (peel_branches): sizes do not depend on the order. */
+static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
+    Py_buffer b[6]; /* moves, left, size, cells, east, south */
+    Py_ssize_t root, width, n;
+    double node_scale, edge_scale;
+    if (!PyArg_ParseTuple(args, "y*w*w*nnnddw*w*w*", &b[0], &b[1], &b[2], &root, &width, &n,
+                          &node_scale, &edge_scale, &b[3], &b[4], &b[5]))
+        return NULL;
+    Py_ssize_t cells = b[0].len, floats = cells * (Py_ssize_t)sizeof(double);
+    if (check_sizes(&b[0], &b[1], &b[2], width) < 0 || b[3].len != floats ||
+        b[4].len != floats || b[5].len != floats || root < 0 || root >= cells || n < 1 ||
+        n > cells) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "size (int32), cells, east, south (float64) need "
+                                              "one item a cell; root and n in the grid");
+        release(b, 6);
+        return NULL;
+    }
+    const uint8_t *moves = (const uint8_t *)b[0].buf;
+    uint8_t *left = (uint8_t *)b[1].buf;
+    int32_t *size = (int32_t *)b[2].buf;
+    double *value = (double *)b[3].buf, *east = (double *)b[4].buf, *south = (double *)b[5].buf;
+    Py_ssize_t peeled = 0;
+    for (Py_ssize_t cell = 0; cell < cells; cell++) size[cell] = 1;
+    for (Py_ssize_t start = 0; start < cells; start++) {
+        Py_ssize_t cell = left[start] == 1 ? start : -1;
+        while (cell >= 0) {
+            int bit;
+            left[cell] = 0;
+            Py_ssize_t near = near_of(moves, left, cell, width, &bit);
+            if (near < 0) break; /* not a tree pinned at its root: the caller sees the count */
+            double a = size[cell];
+            value[near] += a * a; /* the parent's sum of its children's squares, exact */
+            size[near] += size[cell];
+            size[cell] = -size[cell]; /* peeled */
+            peeled++;
+            double up = a * ((double)n - a) * edge_scale;
+            if (bit == NORTH) south[near] = up;
+            else if (bit == EAST) east[cell] = up;
+            else if (bit == SOUTH) south[cell] = up;
+            else east[near] = up;
+            cell = --left[near] == 1 ? near : -1;
+        }
+    }
+    double all = (double)(n - 1) * (double)(n - 1);
+    for (Py_ssize_t cell = 0; cell < cells; cell++) {
+        if (size[cell] > 0 && cell != root) continue; /* neither peeled nor the root */
+        double beyond = cell == root ? 0.0 : (double)n + size[cell];
+        value[cell] = (all - (value[cell] + beyond * beyond)) / 2 * node_scale;
+    }
+    release(b, 6);
+    return PyLong_FromSsize_t(peeled);
+}
+
+/* Write the decimal digits of `value` at `out` (a '-' first when negative); the end. */
+static char *put_int(char *out, long long value) {
+    char digits[24];
+    int count = 0;
+    unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value
+                                             : (unsigned long long)value;
+    if (value < 0) *out++ = '-';
+    do {
+        digits[count++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    while (count) *out++ = digits[--count];
+    return out;
+}
+
+/* Write a number given doubled (2v): "v" when whole, "v.5" when not (svg._number's text
+ * of the float v, for |v| well under 1e16). */
+static char *put_half(char *out, long long doubled) {
+    long long whole = doubled / 2; /* toward zero, as is the ".5" below */
+    if (doubled < 0 && doubled % 2) *out++ = '-', whole = -whole, doubled = -doubled;
+    out = put_int(out, whole);
+    if (doubled % 2) *out++ = '.', *out++ = '5';
+    return out;
+}
+
+/* Borrow `count` int64 buffers of one common length; their length in items, or -1. */
+static Py_ssize_t get_columns(PyObject *args, Py_buffer *b, int count) {
+    PyObject *items[4];
+    if (!PyArg_UnpackTuple(args, "columns", count, count, &items[0], &items[1], &items[2],
+                           &items[3]))
+        return -1;
+    for (int i = 0; i < count; i++) {
+        if (PyObject_GetBuffer(items[i], &b[i], PyBUF_SIMPLE) < 0) {
+            release(b, i);
+            return -1;
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        if (b[i].len % (Py_ssize_t)sizeof(int64_t) || b[i].len != b[0].len) {
+            PyErr_SetString(PyExc_ValueError, "int64 buffers of one length expected");
+            release(b, count);
+            return -1;
+        }
+    }
+    return b[0].len / (Py_ssize_t)sizeof(int64_t);
+}
+
+/* The longest text of one number: a sign, 19 digits, ".5". */
+#define NUMBER_CHARS 24
+
+/* svg_boxes(x, y, w, h) -> str: "M{x} {y}h{w}v{h}h-{w}z" for each rectangle (int64 arrays),
+ * the path data of svg._boxes_path. */
+static PyObject *svg_boxes(PyObject *self, PyObject *args) {
+    Py_buffer b[4];
+    Py_ssize_t count = get_columns(args, b, 4);
+    if (count < 0) return NULL;
+    const int64_t *x = b[0].buf, *y = b[1].buf, *w = b[2].buf, *h = b[3].buf;
+    char *text = PyMem_Malloc((size_t)count * (5 * NUMBER_CHARS + 8) + 1);
+    if (!text) {
+        release(b, 4);
+        return PyErr_NoMemory();
+    }
+    char *out = text;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        *out++ = 'M';
+        out = put_int(out, x[i]);
+        *out++ = ' ';
+        out = put_int(out, y[i]);
+        *out++ = 'h';
+        out = put_int(out, w[i]);
+        *out++ = 'v';
+        out = put_int(out, h[i]);
+        *out++ = 'h', *out++ = '-';
+        out = put_int(out, w[i]);
+        *out++ = 'z';
+    }
+    PyObject *result = PyUnicode_DecodeASCII(text, out - text, NULL);
+    PyMem_Free(text);
+    release(b, 4);
+    return result;
+}
+
+/* svg_runs(x0, y0, x1, y1) -> str: for each straight run of the path, from (x0, y0) to
+ * (x1, y1), all doubled (int64 arrays): "M{x0} {y0}H{x1}" along a row, else "M{x0} {y0}V{y1}",
+ * the path data of svg._path_path. */
+static PyObject *svg_runs(PyObject *self, PyObject *args) {
+    Py_buffer b[4];
+    Py_ssize_t count = get_columns(args, b, 4);
+    if (count < 0) return NULL;
+    const int64_t *x0 = b[0].buf, *y0 = b[1].buf, *x1 = b[2].buf, *y1 = b[3].buf;
+    char *text = PyMem_Malloc((size_t)count * (3 * NUMBER_CHARS + 4) + 1);
+    if (!text) {
+        release(b, 4);
+        return PyErr_NoMemory();
+    }
+    char *out = text;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        *out++ = 'M';
+        out = put_half(out, x0[i]);
+        *out++ = ' ';
+        out = put_half(out, y0[i]);
+        if (y1[i] == y0[i]) {
+            *out++ = 'H';
+            out = put_half(out, x1[i]);
+        } else {
+            *out++ = 'V';
+            out = put_half(out, y1[i]);
+        }
+    }
+    PyObject *result = PyUnicode_DecodeASCII(text, out - text, NULL);
+    PyMem_Free(text);
+    release(b, 4);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"peel_branches", peel_branches, METH_VARARGS,
+     "peel_branches(moves, left, queue, level, width, chains) -> (deepest, peeled)."},
+    {"tree_betweenness", tree_betweenness, METH_VARARGS,
+     "tree_betweenness(moves, left, size, root, width, n, node_scale, edge_scale, cells, "
+     "east, south) -> peeled."},
+    {"svg_boxes", svg_boxes, METH_VARARGS,
+     "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
+    {"svg_runs", svg_runs, METH_VARARGS,
+     "svg_runs(x0, y0, x1, y1) -> str: the SVG path data of straight runs, doubled (int64)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "mazekit._cmeasures", "Leaf peeling and SVG text (compiled kernel).",
+    -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__cmeasures(void) { return PyModule_Create(&module); }

@@ -1,0 +1,32 @@
+"""Stub of the compiled kernel mazekit._cmeasures (src/c/measures.c)."""
+
+import numpy as np
+from numpy.typing import NDArray
+
+def peel_branches(
+    moves: NDArray[np.uint8],
+    left: NDArray[np.uint8],
+    queue: NDArray[np.int32],
+    level: NDArray[np.int32],
+    width: int,
+    chains: bool,
+) -> tuple[int, int]: ...
+def tree_betweenness(
+    moves: NDArray[np.uint8],
+    left: NDArray[np.uint8],
+    size: NDArray[np.int32],
+    root: int,
+    width: int,
+    n: int,
+    node_scale: float,
+    edge_scale: float,
+    cells: NDArray[np.float64],
+    east: NDArray[np.float64],
+    south: NDArray[np.float64],
+) -> int: ...
+def svg_boxes(
+    x: NDArray[np.int64], y: NDArray[np.int64], w: NDArray[np.int64], h: NDArray[np.int64]
+) -> str: ...
+def svg_runs(
+    x0: NDArray[np.int64], y0: NDArray[np.int64], x1: NDArray[np.int64], y1: NDArray[np.int64]
+) -> str: ...

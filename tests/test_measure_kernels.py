@@ -1,0 +1,193 @@
+"""The measures' compiled kernel (mazekit._cmeasures) against its pure-Python reference: leaf
+peeling (longest branch, cells peeled), stats, and a tree's betweenness give identical
+results on random grids (specs/performance.md, "Measure kernels")."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mazekit import graph, measures
+from mazekit.analysis import Analysis
+from mazekit.drawing import RenderOptions, render_bytes, svg
+from mazekit.generators import generate
+from mazekit.model import EAST, NORTH, SOUTH, WEST, Maze
+from mazekit.search import UNREACHED, distance_between
+from tests.kernels import reference_only, require_kernel
+
+_OPPOSITE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST}
+_STEP = {NORTH: (0, -1), EAST: (1, 0), SOUTH: (0, 1), WEST: (-1, 0)}
+
+
+@st.composite
+def grids(draw: st.DrawFn) -> Maze:
+    """A random grid, 1xN and Nx1 included: a perfect maze, the same with loops opened, or
+    random wall digits (incoherent walls); entry and exit anywhere inside."""
+    width, height = draw(st.integers(1, 14)), draw(st.integers(1, 14))
+    kind = draw(st.sampled_from(["perfect", "loops", "random"]))
+    if kind == "random" or width * height == 1:  # generate needs two cells
+        digits = draw(
+            st.lists(st.integers(0, 15), min_size=width * height, max_size=width * height)
+        )
+        walls = np.array(digits, dtype=np.uint8).reshape(height, width)
+    else:
+        seed = draw(st.integers(0, 2**32))
+        walls = generate(width, height, seed=seed).walls.copy()
+    if kind == "loops":
+        for _ in range(draw(st.integers(1, 6))):
+            x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+            bit = draw(st.sampled_from(list(_STEP)))
+            dx, dy = _STEP[bit]
+            if 0 <= x + dx < width and 0 <= y + dy < height:
+                walls[y, x] &= 15 ^ bit
+                walls[y + dy, x + dx] &= 15 ^ _OPPOSITE[bit]
+    entry = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    exit_ = (draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1)))
+    return Maze(walls, entry, exit_)
+
+
+@given(maze=grids(), pins=st.lists(st.integers(0, 195), max_size=3))
+def test_peeling_matches_the_reference(maze: Maze, pins: list[int]) -> None:
+    require_kernel(measures)
+    facts = Analysis(maze)
+    pins = [pin % maze.walls.size for pin in pins]
+    fast = measures._peel(facts, pins)
+    with reference_only(measures):
+        assert fast == measures._peel(facts, pins)
+
+
+@given(grids())
+def test_stats_match_the_reference(maze: Maze) -> None:
+    require_kernel(measures)
+    fast = measures.stats(maze)
+    with reference_only(measures):
+        assert fast == measures.stats(maze)
+
+
+@given(grids())
+def test_the_path_of_a_tree_is_what_the_peeling_leaves(maze: Maze) -> None:
+    """On a tree the shortest path is read off the peeling: it is the searched one."""
+    found = measures.stats(maze).shortest_path
+    expected = distance_between(maze.walls, maze.entry, maze.exit)
+    assert found == (None if expected == UNREACHED else expected)
+
+
+@given(grids())
+def test_tree_betweenness_matches_the_reference(maze: Maze) -> None:
+    require_kernel(graph)
+    fast = graph.betweenness(maze)
+    with reference_only(graph):
+        slow = graph.betweenness(maze)
+    assert (fast.method, fast.samples, fast.seed) == (slow.method, slow.samples, slow.seed)
+    for name in ("cells", "east", "south", "reachable", "east_open", "south_open"):
+        assert np.array_equal(getattr(fast, name), getattr(slow, name)), name
+
+
+@given(
+    maze=grids(),
+    cell=st.integers(2, 9),
+    wall=st.integers(1, 4),
+    margin=st.integers(0, 3),
+    theme=st.sampled_from(["light", "pacman"]),
+    path=st.sampled_from([None, True, False]),
+)
+def test_svg_text_matches_the_reference(
+    maze: Maze, cell: int, wall: int, margin: int, theme: str, path: bool | None
+) -> None:
+    """The compiled writer of rectangles and path runs gives the reference's very bytes, half
+    pixels of the path's centre line included."""
+    require_kernel(svg)
+    if wall >= cell:
+        wall = cell - 1
+    if path is True and distance_between(maze.walls, maze.entry, maze.exit) == UNREACHED:
+        path = None
+    options = RenderOptions(
+        format="svg", cell=cell, wall=wall, margin=margin, theme=theme, path=path
+    )
+    fast = render_bytes(maze, options)
+    with reference_only(svg):
+        assert fast == render_bytes(maze, options)
+
+
+def test_a_long_corridor_peels_the_same() -> None:
+    """A 1x400 corridor pinned at one end: one branch of 399 cells on both paths."""
+    walls = np.full((1, 400), NORTH | SOUTH, dtype=np.uint8)
+    walls[0, 0] |= WEST
+    walls[0, -1] |= EAST
+    maze = Maze(walls, (0, 0), (0, 0))
+    require_kernel(measures)
+    fast = measures.stats(maze)
+    with reference_only(measures):
+        assert fast == measures.stats(maze)
+    assert fast.longest_dead_end_branch == 399
+
+
+def test_the_kernel_refuses_bad_buffers() -> None:
+    """Wrong sizes and open bits pointing out of the grid raise ValueError, never a crash."""
+    require_kernel(measures)
+    kernel = measures._KERNEL
+    moves = np.zeros((3, 4), dtype=np.uint8)
+    left = np.zeros(12, dtype=np.uint8)
+    scratch = np.zeros(12, dtype=np.int32)
+    with pytest.raises(ValueError):
+        kernel.peel_branches(moves, left, scratch, np.zeros(11, dtype=np.int32), 4, False)
+    with pytest.raises(ValueError):
+        kernel.peel_branches(moves, left, scratch, scratch.copy(), 5, True)
+    for bit, cell in ((NORTH, (0, 1)), (SOUTH, (2, 1)), (WEST, (1, 0)), (EAST, (1, 3))):
+        wrong = moves.copy()
+        wrong[cell] = bit
+        with pytest.raises(ValueError):
+            kernel.peel_branches(wrong, left, scratch, scratch.copy(), 4, True)
+    floats = np.zeros(12)
+    with pytest.raises(ValueError):
+        kernel.tree_betweenness(moves, left, scratch, 12, 4, 1, 0.0, 0.0, floats, floats, floats)
+    numbers = np.zeros(3, dtype=np.int64)
+    with pytest.raises(ValueError):
+        kernel.svg_boxes(numbers, numbers, numbers, numbers[:2])
+    with pytest.raises(ValueError):
+        kernel.svg_runs(numbers, numbers, numbers, numbers.astype(np.int32))
+
+
+@given(grids())
+def test_stats_and_graph_sharing_one_analysis_give_the_same_figures(maze: Maze) -> None:
+    """stats --graph computes the components once for both steps: nothing else changes."""
+    facts = Analysis(maze)
+    assert measures.stats(maze, facts=facts) == measures.stats(maze)
+    shared = graph.graph_stats(maze, facts=facts).to_dict()
+    assert shared == graph.graph_stats(maze).to_dict()
+
+
+def test_stats_refuse_the_facts_of_another_maze() -> None:
+    one, other = generate(4, 3, seed=1), generate(4, 3, seed=2)
+    with pytest.raises(ValueError, match="same maze"):
+        measures.stats(one, facts=Analysis(other))
+
+
+@given(
+    maze=grids(),
+    count=st.integers(1, 30),
+    levels=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+)
+def test_busiest_passages_are_the_first_of_all_passages_sorted(
+    maze: Maze, count: int, levels: int, seed: int
+) -> None:
+    """The top passages, found per direction, are the first ``count`` of every open passage
+    sorted by value (highest first), then (y, x), then E before S; few distinct values make
+    many ties."""
+    found = graph.betweenness(maze)
+    generator = np.random.default_rng(seed)
+    east = generator.integers(0, levels, size=found.east.shape) / levels
+    south = generator.integers(0, levels, size=found.south.shape) / levels
+    found = replace(found, east=east * found.east_open, south=south * found.south_open)
+    every = [
+        (-float(values[y, x]), y, x, letter)
+        for letter, values, open_ in (("E", east, found.east_open), ("S", south, found.south_open))
+        for y, x in np.argwhere(open_).tolist()
+    ]
+    expected = [((x, y), letter, -value) for value, y, x, letter in sorted(every)[:count]]
+    assert found.top_passages(count) == expected

@@ -17,7 +17,7 @@ __all__ = ["ENVIRONMENT", "KERNELS", "describe", "load"]
 
 ENVIRONMENT = "MAZEKIT_KERNELS"
 # Every kernel setup.py builds, as mazekit._c<name>.
-KERNELS = ("rng",)
+KERNELS = ("rng", "braid")
 
 
 def load(name: str) -> Any:

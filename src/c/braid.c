@@ -1,0 +1,505 @@
+/* mazekit._cbraid: the sequential loops of braiding (mazekit.braid) and of the flood generator
+ * (mazekit.generators.flood), as compiled kernels.
+ *
+ * Each function is a line-by-line copy of its Python reference, which stays beside it: the
+ * same cells in the same order, the same random draws (mt19937.h) in the same order, so the
+ * same seed gives the same walls and leaves the random.Random in the same state. The arrays
+ * are the flat frames the Python side already holds (bytearrays or numpy arrays, one closed
+ * ring of padding around the grid), passed through the buffer protocol and changed in place.
+ */
+#include "mt19937.h"
+
+/* Wall bits N, E, S, W (model.DIRECTIONS) and the opposite of each direction 0..3. */
+static const unsigned char BIT[4] = {1, 2, 4, 8};
+static const unsigned char OPPOSITE[4] = {4, 8, 1, 2};
+static const unsigned char DEGREE[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+/* ---------------------------------------------------------------------------------------
+ * Braiding: the state of braid._Board over its flat frames.
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    unsigned char *frame, *moves, *usable, *real, *openable, *blocks;
+    Py_ssize_t size;       /* cells of the frame: (H + 2) x stride */
+    Py_ssize_t stride;     /* W + 2 */
+    Py_ssize_t offsets[4]; /* per direction, the step to the neighbour */
+    Py_ssize_t slots[4][6];/* per direction, the block slots (relative to the cell) holding the wall */
+    long long remaining, loops;
+} Board;
+
+/* Fill the offsets and block slots of _Board.__init__ for a frame of this stride. */
+static void board_tables(Board *b) {
+    Py_ssize_t s = b->stride, base = 2 * s;
+    b->offsets[0] = -s;
+    b->offsets[1] = 1;
+    b->offsets[2] = s;
+    b->offsets[3] = -1;
+    int k = 0;
+    for (int dy = -2; dy <= 0; dy++)
+        for (int dx = -1; dx <= 0; dx++, k++) b->slots[1][k] = base + dx + dy * s;
+    k = 0;
+    for (int dy = -1; dy <= 0; dy++)
+        for (int dx = -2; dx <= 0; dx++, k++) b->slots[2][k] = base + dx + dy * s;
+    for (k = 0; k < 6; k++) {
+        b->slots[0][k] = b->slots[2][k] - s;
+        b->slots[3][k] = b->slots[1][k] - 1;
+    }
+}
+
+/* Whether ``cell`` lies off the outer ring, so that its neighbours and block slots are inside
+ * the arrays (blocks has two more rows than the frame). Guards against inconsistent input. */
+static inline int board_inside(const Board *b, Py_ssize_t cell) {
+    return cell >= b->stride && cell < b->size - b->stride;
+}
+
+/* Whether opening the wall of ``cell`` towards ``d`` completes a 3x3 open block: some block
+ * holding it has it as its last closed wall. */
+static inline int board_completes(const Board *b, Py_ssize_t cell, int d) {
+    const Py_ssize_t *slot = b->slots[d];
+    const unsigned char *blocks = b->blocks;
+    return blocks[cell + slot[0]] == 1 || blocks[cell + slot[1]] == 1 ||
+           blocks[cell + slot[2]] == 1 || blocks[cell + slot[3]] == 1 ||
+           blocks[cell + slot[4]] == 1 || blocks[cell + slot[5]] == 1;
+}
+
+/* _Board._set(cell, d, True): open the wall on both sides, count the loop, update the blocks,
+ * and clear the real dead ends at both ends. */
+static void board_open(Board *b, Py_ssize_t cell, int d) {
+    Py_ssize_t near = cell + b->offsets[d];
+    b->frame[cell] &= (unsigned char)(15 ^ BIT[d]);
+    b->frame[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
+    b->moves[cell] |= BIT[d];
+    b->moves[near] |= OPPOSITE[d];
+    b->loops++;
+    for (int k = 0; k < 6; k++) b->blocks[cell + b->slots[d][k]]--;
+    if (b->real[cell]) {
+        b->real[cell] = 0;
+        b->remaining--;
+    }
+    if (b->real[near]) {
+        b->real[near] = 0;
+        b->remaining--;
+    }
+}
+
+/* _Board._set(cell, d, False): close the wall on both sides; an end left with one open wall
+ * and an openable closed one is a real dead end again. */
+static void board_close(Board *b, Py_ssize_t cell, int d) {
+    Py_ssize_t near = cell + b->offsets[d];
+    b->frame[cell] |= BIT[d];
+    b->frame[near] |= OPPOSITE[d];
+    b->moves[cell] &= (unsigned char)(15 ^ BIT[d]);
+    b->moves[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
+    b->loops--;
+    for (int k = 0; k < 6; k++) b->blocks[cell + b->slots[d][k]]++;
+    Py_ssize_t ends[2] = {cell, near};
+    for (int e = 0; e < 2; e++) {
+        Py_ssize_t end = ends[e];
+        unsigned char here = b->moves[end];
+        if (b->usable[end] && DEGREE[here & 15] == 1 && (b->openable[end] & ~here) &&
+            !b->real[end]) {
+            b->real[end] = 1;
+            b->remaining++;
+        }
+    }
+}
+
+/* _Board._swap: open the dead end's wall that completes a block, and close a wall between the
+ * block's centre and a side cell other than the dead end's new neighbour (one draw). Returns
+ * -1 with ValueError when the wall is not in exactly one such block (inconsistent input; the
+ * reference fails there too). */
+static int board_swap(Board *b, MTState *mt, Py_ssize_t cell, int d) {
+    Py_ssize_t slot = -1;
+    int found = 0;
+    for (int k = 0; k < 6; k++)
+        if (b->blocks[cell + b->slots[d][k]] == 1) {
+            slot = cell + b->slots[d][k];
+            found++;
+        }
+    Py_ssize_t centre = slot - b->stride + 1; /* the slot is the top-left cell's index + 2 rows */
+    if (found != 1 || !board_inside(b, centre)) {
+        PyErr_SetString(PyExc_ValueError, "braid: a dead end's wall in no single 3x3 block");
+        return -1;
+    }
+    board_open(b, cell, d);
+    Py_ssize_t near = cell + b->offsets[d];
+    int sides[4], count = 0;
+    for (int side = 0; side < 4; side++)
+        if (centre + b->offsets[side] != near) sides[count++] = side;
+    board_close(b, centre, sides[mt_below(mt, count)]);
+    return 0;
+}
+
+/* Shuffle a group of 2 or 3 directions as braid._Board.braid does inline (mazekit.rng.shuffle's
+ * draws: the last item first). */
+static void shuffle_small(MTState *mt, int *group, int size) {
+    if (size == 3) {
+        Py_ssize_t pick = mt_below(mt, 3);
+        int keep = group[2];
+        group[2] = group[pick];
+        group[pick] = keep;
+        size = 2;
+    }
+    if (size == 2) {
+        Py_ssize_t pick = mt_below(mt, 2);
+        int keep = group[1];
+        group[1] = group[pick];
+        group[pick] = keep;
+    }
+}
+
+/* _Board.braid after the order is drawn: fix the real dead ends of ``order`` in turn until at
+ * most ``target`` remain. 0, or -1 with an exception set. */
+static int board_fix(Board *b, MTState *mt, const long long *order, Py_ssize_t count,
+                     long long target) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (b->remaining <= target) break;
+        Py_ssize_t cell = (Py_ssize_t)order[i];
+        if (!board_inside(b, cell)) {
+            PyErr_SetString(PyExc_ValueError, "braid: a dead end on the frame's ring");
+            return -1;
+        }
+        if (!b->real[cell]) continue;
+        int joins[4], others[4], njoins = 0, nothers = 0;
+        for (int d = 0; d < 4; d++) {
+            if (b->moves[cell] & BIT[d]) continue;
+            Py_ssize_t near = cell + b->offsets[d];
+            if (b->usable[near]) {
+                if (b->real[near])
+                    joins[njoins++] = d;
+                else
+                    others[nothers++] = d;
+            }
+        }
+        shuffle_small(mt, joins, njoins);
+        shuffle_small(mt, others, nothers);
+        int choices[8], nchoices = 0;
+        for (int k = 0; k < njoins; k++) choices[nchoices++] = joins[k];
+        for (int k = 0; k < nothers; k++) choices[nchoices++] = others[k];
+        int opened = 0;
+        for (int k = 0; k < nchoices && !opened; k++) {
+            if (board_completes(b, cell, choices[k])) continue;
+            board_open(b, cell, choices[k]);
+            opened = 1;
+        }
+        if (!opened && nchoices && board_swap(b, mt, cell, choices[0]) < 0) return -1;
+    }
+    return 0;
+}
+
+/* Check the six arrays of a _Board: the frames of one size, blocks two rows longer. */
+static int board_check(Board *b, Py_buffer *bufs, Py_ssize_t stride) {
+    Py_ssize_t size = bufs[0].len;
+    if (stride < 3 || size % stride || size / stride < 3) {
+        PyErr_SetString(PyExc_ValueError, "braid: the frame is not (H + 2) rows of a stride >= 3");
+        return -1;
+    }
+    for (int k = 1; k < 5; k++)
+        if (bufs[k].len != size) {
+            PyErr_SetString(PyExc_ValueError, "braid: the frames differ in size");
+            return -1;
+        }
+    if (bufs[5].len != size + 2 * stride) {
+        PyErr_SetString(PyExc_ValueError, "braid: blocks must have two rows more than the frame");
+        return -1;
+    }
+    b->frame = bufs[0].buf;
+    b->moves = bufs[1].buf;
+    b->usable = bufs[2].buf;
+    b->real = bufs[3].buf;
+    b->openable = bufs[4].buf;
+    b->blocks = bufs[5].buf;
+    b->size = size;
+    b->stride = stride;
+    board_tables(b);
+    return 0;
+}
+
+/* Check an int64 buffer (order, codes); its item count in *count. */
+static int int64_check(Py_buffer *buf, const char *name, Py_ssize_t *count) {
+    if (buf->itemsize != 8 || buf->len % 8) {
+        PyErr_Format(PyExc_TypeError, "braid: %s must be an int64 array", name);
+        return -1;
+    }
+    *count = buf->len / 8;
+    return 0;
+}
+
+static void release_all(Py_buffer *bufs, int count) {
+    for (int k = 0; k < count; k++) PyBuffer_Release(&bufs[k]);
+}
+
+/* braid(frame, moves, usable, real, openable, blocks, order, stride, remaining, loops,
+ *       target, rng) -> (remaining, loops) */
+static PyObject *py_braid(PyObject *self, PyObject *args) {
+    Py_buffer bufs[7];
+    Py_ssize_t stride, count;
+    long long remaining, loops, target;
+    PyObject *rng;
+    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*w*nLLLO", &bufs[0], &bufs[1], &bufs[2], &bufs[3],
+                          &bufs[4], &bufs[5], &bufs[6], &stride, &remaining, &loops, &target,
+                          &rng))
+        return NULL;
+    Board b;
+    if (board_check(&b, bufs, stride) < 0 || int64_check(&bufs[6], "order", &count) < 0) {
+        release_all(bufs, 7);
+        return NULL;
+    }
+    b.remaining = remaining;
+    b.loops = loops;
+    MTState mt;
+    if (mt_load(rng, &mt) < 0) {
+        release_all(bufs, 7);
+        return NULL;
+    }
+    long long *order = bufs[6].buf;
+    for (Py_ssize_t last = count - 1; last > 0; last--) { /* mazekit.rng.shuffle */
+        Py_ssize_t pick = mt_below(&mt, last + 1);
+        long long keep = order[last];
+        order[last] = order[pick];
+        order[pick] = keep;
+    }
+    int failed = board_fix(&b, &mt, order, count, target);
+    release_all(bufs, 7);
+    if (failed) {
+        mt_discard(&mt);
+        return NULL;
+    }
+    if (mt_store(rng, &mt) < 0) return NULL;
+    return Py_BuildValue("LL", b.remaining, b.loops);
+}
+
+/* add_loops(frame, moves, usable, real, openable, blocks, codes, opened, stride, remaining,
+ *           loops, wanted, rng) -> (remaining, loops, opened count)
+ * The random opening of _Board.add_loops: pop random codes (2 x cell, + 1 for a south wall)
+ * until ``wanted`` loops, opening each that completes no block, and list those opened. */
+static PyObject *py_add_loops(PyObject *self, PyObject *args) {
+    Py_buffer bufs[8];
+    Py_ssize_t stride, count, room;
+    long long remaining, loops, wanted;
+    PyObject *rng;
+    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*w*w*nLLLO", &bufs[0], &bufs[1], &bufs[2],
+                          &bufs[3], &bufs[4], &bufs[5], &bufs[6], &bufs[7], &stride,
+                          &remaining, &loops, &wanted, &rng))
+        return NULL;
+    Board b;
+    if (board_check(&b, bufs, stride) < 0 || int64_check(&bufs[6], "codes", &count) < 0 ||
+        int64_check(&bufs[7], "opened", &room) < 0) {
+        release_all(bufs, 8);
+        return NULL;
+    }
+    if (room < count) {
+        release_all(bufs, 8);
+        PyErr_SetString(PyExc_ValueError, "add_loops: opened must hold as many codes as codes");
+        return NULL;
+    }
+    b.remaining = remaining;
+    b.loops = loops;
+    MTState mt;
+    if (mt_load(rng, &mt) < 0) {
+        release_all(bufs, 8);
+        return NULL;
+    }
+    long long *codes = bufs[6].buf, *opened = bufs[7].buf;
+    Py_ssize_t left = count, done = 0;
+    int failed = 0;
+    while (b.loops < wanted && left) {
+        Py_ssize_t pick = mt_below(&mt, left); /* mazekit.rng.pop_random */
+        long long code = codes[pick];
+        codes[pick] = codes[--left];
+        Py_ssize_t cell = (Py_ssize_t)(code >> 1);
+        int d = (code & 1) ? 2 : 1; /* south or east */
+        if (code < 0 || !board_inside(&b, cell)) {
+            PyErr_SetString(PyExc_ValueError, "add_loops: a wall on the frame's ring");
+            failed = 1;
+            break;
+        }
+        if (board_completes(&b, cell, d)) continue;
+        board_open(&b, cell, d);
+        opened[done++] = code;
+    }
+    release_all(bufs, 8);
+    if (failed) {
+        mt_discard(&mt);
+        return NULL;
+    }
+    if (mt_store(rng, &mt) < 0) return NULL;
+    return Py_BuildValue("LLn", b.remaining, b.loops, done);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Flood (generators/flood.py): random walls, open 3x3 blocks broken, flood fills.
+ * ------------------------------------------------------------------------------------- */
+
+/* Step 1, _random_walls: every wall between two carvable cells, in code order (cell by cell,
+ * east before south), opens when its draw is under 1/2. */
+static void flood_random_walls(unsigned char *walls, const unsigned char *blocked,
+                               Py_ssize_t size, Py_ssize_t stride, MTState *mt) {
+    for (Py_ssize_t cell = 0; cell < size; cell++) {
+        if (blocked[cell]) continue;
+        if (cell + 1 < size && !blocked[cell + 1] && mt_random(mt) < 0.5) {
+            walls[cell] &= 15 ^ 2;
+            walls[cell + 1] &= 15 ^ 8;
+        }
+        if (cell + stride < size && !blocked[cell + stride] && mt_random(mt) < 0.5) {
+            walls[cell] &= 15 ^ 4;
+            walls[cell + stride] &= 15 ^ 1;
+        }
+    }
+}
+
+/* Step 2, _break_open_areas: in reading order, close one random inner wall (of 12: the 6 east
+ * walls row by row, then the 6 south walls) of each 3x3 block still fully open. The walls are
+ * coherent here, so one side tells whether a wall is open. */
+static void flood_break_open_areas(unsigned char *walls, Py_ssize_t width, Py_ssize_t height,
+                                   Py_ssize_t stride, MTState *mt) {
+    Py_ssize_t at[12];
+    unsigned char bit[12];
+    int k = 0;
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 2; c++, k++) at[k] = r * stride + c, bit[k] = 2;
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 3; c++, k++) at[k] = r * stride + c, bit[k] = 4;
+    for (Py_ssize_t y = 0; y + 3 <= height; y++)
+        for (Py_ssize_t x = 0; x + 3 <= width; x++) {
+            Py_ssize_t top_left = (y + 1) * stride + x + 1;
+            int open = 1;
+            for (k = 0; k < 12 && open; k++) open = !(walls[top_left + at[k]] & bit[k]);
+            if (!open) continue;
+            k = (int)mt_below(mt, 12);
+            Py_ssize_t cell = top_left + at[k];
+            walls[cell] |= bit[k];
+            walls[cell + (bit[k] == 2 ? 1 : stride)] |= bit[k] == 2 ? 8 : 1;
+        }
+}
+
+/* A growable list of candidate codes (cell * 4 + direction) for step 4. */
+typedef struct {
+    long long *items;
+    Py_ssize_t count, room;
+} Codes;
+
+static int codes_push(Codes *codes, long long code) {
+    if (codes->count == codes->room) {
+        Py_ssize_t room = codes->room ? 2 * codes->room : 1024;
+        long long *items = PyMem_Realloc(codes->items, (size_t)room * sizeof(long long));
+        if (items == NULL) return -1;
+        codes->items = items;
+        codes->room = room;
+    }
+    codes->items[codes->count++] = code;
+    return 0;
+}
+
+/* flood() of carve: mark ``start`` seen and flood through open walls, breadth first, listing
+ * every closed wall out of the region to an unseen cell. ``queue`` holds a cell per cell. */
+static int flood_fill(const unsigned char *walls, unsigned char *seen, Py_ssize_t *queue,
+                      const Py_ssize_t *offsets, Codes *candidates, Py_ssize_t start) {
+    Py_ssize_t head = 0, tail = 0;
+    seen[start] = 1;
+    queue[tail++] = start;
+    while (head < tail) {
+        Py_ssize_t cell = queue[head++];
+        unsigned char here = walls[cell];
+        for (int d = 0; d < 4; d++) {
+            Py_ssize_t near = cell + offsets[d];
+            if (seen[near]) continue;
+            if (here & BIT[d]) {
+                if (codes_push(candidates, (long long)cell * 4 + d) < 0) return -1;
+            } else {
+                seen[near] = 1;
+                queue[tail++] = near;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Steps 3 and 4: flood from the entry; while candidates remain, pop a random one and, when
+ * its far cell is still unseen, open it and flood on from there. */
+static int flood_connect(unsigned char *walls, unsigned char *seen, Py_ssize_t size,
+                         Py_ssize_t stride, Py_ssize_t entry, MTState *mt) {
+    Py_ssize_t offsets[4] = {-stride, 1, stride, -1};
+    Py_ssize_t *queue = PyMem_Malloc((size_t)size * sizeof(Py_ssize_t));
+    Codes candidates = {NULL, 0, 0};
+    int failed = queue == NULL;
+    if (!failed) failed = flood_fill(walls, seen, queue, offsets, &candidates, entry);
+    while (!failed && candidates.count) {
+        Py_ssize_t pick = mt_below(mt, candidates.count); /* mazekit.rng.pop_random */
+        long long code = candidates.items[pick];
+        candidates.items[pick] = candidates.items[--candidates.count];
+        Py_ssize_t cell = (Py_ssize_t)(code / 4), near = cell + offsets[code % 4];
+        int d = (int)(code % 4);
+        if (seen[near]) continue;
+        walls[cell] &= (unsigned char)(15 ^ BIT[d]);
+        walls[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
+        failed = flood_fill(walls, seen, queue, offsets, &candidates, near);
+    }
+    PyMem_Free(queue);
+    PyMem_Free(candidates.items);
+    if (failed) PyErr_NoMemory();
+    return failed ? -1 : 0;
+}
+
+/* flood_carve(walls, blocked, seen, stride, entry, rng): generators.flood.carve on a Grid's
+ * frame; ``seen`` a scratch copy of ``blocked``. */
+static PyObject *py_flood_carve(PyObject *self, PyObject *args) {
+    Py_buffer bufs[3];
+    Py_ssize_t stride, entry;
+    PyObject *rng;
+    if (!PyArg_ParseTuple(args, "w*y*w*nnO", &bufs[0], &bufs[1], &bufs[2], &stride, &entry,
+                          &rng))
+        return NULL;
+    Py_ssize_t size = bufs[0].len;
+    const char *problem = NULL;
+    if (stride < 3 || size % stride || size / stride < 3)
+        problem = "flood_carve: the frame is not (H + 2) rows of a stride >= 3";
+    else if (bufs[1].len != size || bufs[2].len != size)
+        problem = "flood_carve: walls, blocked and seen differ in size";
+    else if (entry < stride || entry >= size - stride || entry % stride == 0 ||
+             entry % stride == stride - 1)
+        problem = "flood_carve: the entry lies on the frame's ring";
+    else {
+        const unsigned char *blocked = bufs[1].buf;
+        for (Py_ssize_t i = 0; i < stride && !problem; i++)
+            if (!blocked[i] || !blocked[size - 1 - i]) problem = "flood_carve: an open ring";
+        for (Py_ssize_t i = 0; i < size && !problem; i += stride)
+            if (!blocked[i] || !blocked[i + stride - 1]) problem = "flood_carve: an open ring";
+    }
+    MTState mt;
+    if (problem != NULL || mt_load(rng, &mt) < 0) {
+        release_all(bufs, 3);
+        if (problem != NULL) PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    unsigned char *walls = bufs[0].buf, *seen = bufs[2].buf;
+    flood_random_walls(walls, bufs[1].buf, size, stride, &mt);
+    flood_break_open_areas(walls, stride - 2, size / stride - 2, stride, &mt);
+    int failed = flood_connect(walls, seen, size, stride, entry, &mt);
+    release_all(bufs, 3);
+    if (failed) {
+        mt_discard(&mt);
+        return NULL;
+    }
+    if (mt_store(rng, &mt) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"braid", py_braid, METH_VARARGS,
+     "braid(frame, moves, usable, real, openable, blocks, order, stride, remaining, loops, "
+     "target, rng) -> (remaining, loops): shuffle order, then fix its real dead ends."},
+    {"add_loops", py_add_loops, METH_VARARGS,
+     "add_loops(frame, moves, usable, real, openable, blocks, codes, opened, stride, "
+     "remaining, loops, wanted, rng) -> (remaining, loops, opened count)."},
+    {"flood_carve", py_flood_carve, METH_VARARGS,
+     "flood_carve(walls, blocked, seen, stride, entry, rng): the flood generator's carve."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "mazekit._cbraid", "Braiding and flood loops (compiled kernel).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__cbraid(void) { return PyModule_Create(&module); }

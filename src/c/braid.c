@@ -9,10 +9,42 @@
  */
 #include "mt19937.h"
 
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 /* Wall bits N, E, S, W (model.DIRECTIONS) and the opposite of each direction 0..3. */
 static const unsigned char BIT[4] = {1, 2, 4, 8};
 static const unsigned char OPPOSITE[4] = {4, 8, 1, 2};
 static const unsigned char DEGREE[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+/* Ask the cache for the line holding ``address`` ahead of its use: the loops below visit cells
+ * in a random order, and at 16M cells each visit would otherwise wait on memory. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)(address))
+#endif
+
+/* How far ahead (in draws, in dead ends) the loops prefetch. */
+#define AHEAD 8
+
+/* The random() that ``ahead`` draws from now will return (ahead >= 1), without drawing: -1 when
+ * it lies beyond the current block of 624 words. Only to prefetch: the draws stay mt_random's. */
+static inline double mt_peek(const MTState *mt, int ahead) {
+    int i = mt->index + 2 * (ahead - 1);
+    if (i + 1 >= MT_N) return -1.0;
+    uint32_t word[2] = {mt->state[i], mt->state[i + 1]};
+    for (int k = 0; k < 2; k++) { /* the tempering of mt_next */
+        uint32_t y = word[k];
+        y ^= (y >> 11);
+        y ^= (y << 7) & 0x9d2c5680U;
+        y ^= (y << 15) & 0xefc60000U;
+        word[k] = y ^ (y >> 18);
+    }
+    return ((word[0] >> 5) * 67108864.0 + (word[1] >> 6)) * (1.0 / 9007199254740992.0);
+}
 
 /* ---------------------------------------------------------------------------------------
  * Braiding: the state of braid._Board over its flat frames.
@@ -23,7 +55,8 @@ typedef struct {
     Py_ssize_t size;       /* cells of the frame: (H + 2) x stride */
     Py_ssize_t stride;     /* W + 2 */
     Py_ssize_t offsets[4]; /* per direction, the step to the neighbour */
-    Py_ssize_t slots[4][6];/* per direction, the block slots (relative to the cell) holding the wall */
+    Py_ssize_t slots[4][6]; /* per direction, the slots (from the cell) of the blocks holding
+                               the wall */
     long long remaining, loops;
 } Board;
 
@@ -154,6 +187,17 @@ static int board_fix(Board *b, MTState *mt, const long long *order, Py_ssize_t c
                      long long target) {
     for (Py_ssize_t i = 0; i < count; i++) {
         if (b->remaining <= target) break;
+        if (i + AHEAD < count) { /* the lines the dead end AHEAD further will read */
+            Py_ssize_t later = (Py_ssize_t)order[i + AHEAD];
+            if (board_inside(b, later)) {
+                PREFETCH(b->real + later);
+                PREFETCH(b->moves + later);
+                PREFETCH(b->usable + later - b->stride);
+                PREFETCH(b->usable + later + b->stride);
+                PREFETCH(b->blocks + later + b->stride - 2);
+                PREFETCH(b->blocks + later + 2 * b->stride);
+            }
+        }
         Py_ssize_t cell = (Py_ssize_t)order[i];
         if (!board_inside(b, cell)) {
             PyErr_SetString(PyExc_ValueError, "braid: a dead end on the frame's ring");
@@ -254,6 +298,9 @@ static PyObject *py_braid(PyObject *self, PyObject *args) {
     }
     long long *order = bufs[6].buf;
     for (Py_ssize_t last = count - 1; last > 0; last--) { /* mazekit.rng.shuffle */
+        double later = mt_peek(&mt, AHEAD); /* the pick AHEAD draws on, exactly */
+        if (later >= 0 && last >= AHEAD)
+            PREFETCH(order + (Py_ssize_t)(later * (double)(last + 2 - AHEAD)));
         Py_ssize_t pick = mt_below(&mt, last + 1);
         long long keep = order[last];
         order[last] = order[pick];
@@ -373,89 +420,113 @@ static void flood_break_open_areas(unsigned char *walls, Py_ssize_t width, Py_ss
         }
 }
 
-/* A growable list of candidate codes (cell * 4 + direction) for step 4. */
-typedef struct {
-    long long *items;
-    Py_ssize_t count, room;
-} Codes;
-
-static int codes_push(Codes *codes, long long code) {
-    if (codes->count == codes->room) {
-        Py_ssize_t room = codes->room ? 2 * codes->room : 1024;
-        long long *items = PyMem_Realloc(codes->items, (size_t)room * sizeof(long long));
-        if (items == NULL) return -1;
-        codes->items = items;
-        codes->room = room;
-    }
-    codes->items[codes->count++] = code;
-    return 0;
+/* A scratch array of ``bytes`` for the random-access loops below, asked of the kernel in huge
+ * pages where Linux offers them: at 16M cells the loops' time is mostly address translation.
+ * Pages are only committed when touched, so a generous size costs address space only. */
+static void *scratch_alloc(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return NULL;
+    madvise(memory, bytes, MADV_HUGEPAGE);
+    return memory;
+#else
+    return PyMem_Malloc(bytes);
+#endif
 }
 
+/* Release what scratch_alloc gave (NULL is allowed). */
+static void scratch_free(void *memory, size_t bytes) {
+    if (memory == NULL) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(memory, bytes);
+#else
+    (void)bytes;
+    PyMem_Free(memory);
+#endif
+}
+
+/* The state of steps 3 and 4: ``candidates`` are closed walls out of the region, coded
+ * cell * 4 + direction (a cell is flooded once and lists at most 4, so 4 per cell is room
+ * enough); ``queue`` the cells of the flood under way. 32 bits each: the frame is checked to
+ * have fewer than 2^30 cells. */
+typedef struct {
+    unsigned char *walls, *seen;
+    uint32_t *candidates, *queue;
+    Py_ssize_t count; /* candidates listed */
+    Py_ssize_t offsets[4];
+} Flood;
+
 /* flood() of carve: mark ``start`` seen and flood through open walls, breadth first, listing
- * every closed wall out of the region to an unseen cell. ``queue`` holds a cell per cell. */
-static int flood_fill(const unsigned char *walls, unsigned char *seen, Py_ssize_t *queue,
-                      const Py_ssize_t *offsets, Codes *candidates, Py_ssize_t start) {
+ * every closed wall out of the region to an unseen cell. */
+static void flood_fill(Flood *f, Py_ssize_t start) {
     Py_ssize_t head = 0, tail = 0;
-    seen[start] = 1;
-    queue[tail++] = start;
+    f->seen[start] = 1;
+    f->queue[tail++] = (uint32_t)start;
     while (head < tail) {
-        Py_ssize_t cell = queue[head++];
-        unsigned char here = walls[cell];
+        Py_ssize_t cell = f->queue[head++];
+        unsigned char here = f->walls[cell];
         for (int d = 0; d < 4; d++) {
-            Py_ssize_t near = cell + offsets[d];
-            if (seen[near]) continue;
+            Py_ssize_t near = cell + f->offsets[d];
+            if (f->seen[near]) continue;
             if (here & BIT[d]) {
-                if (codes_push(candidates, (long long)cell * 4 + d) < 0) return -1;
+                f->candidates[f->count++] = (uint32_t)(cell * 4 + d);
             } else {
-                seen[near] = 1;
-                queue[tail++] = near;
+                f->seen[near] = 1;
+                f->queue[tail++] = (uint32_t)near;
             }
         }
     }
-    return 0;
+}
+
+/* Prefetch for the pops to come. Most pops find their far cell seen already and list nothing,
+ * so the pop ``k`` draws on most likely picks slot int(r * (count - k + 1)): prefetch that slot
+ * AHEAD draws on, and the far cell of the candidate SEEN_AHEAD draws on (its slot fetched by
+ * the earlier calls). A wrong guess costs a useless prefetch, never a different result. */
+#define SEEN_AHEAD 4
+static inline void flood_prefetch(const Flood *f, const MTState *mt) {
+    Py_ssize_t count = f->count;
+    if (count <= AHEAD) return;
+    double later = mt_peek(mt, AHEAD), next = mt_peek(mt, SEEN_AHEAD);
+    if (later >= 0) PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - AHEAD + 1)));
+    if (next >= 0) {
+        uint32_t code = f->candidates[(Py_ssize_t)(next * (double)(count - SEEN_AHEAD + 1))];
+        PREFETCH(f->seen + (Py_ssize_t)(code / 4) + f->offsets[code % 4]);
+    }
 }
 
 /* Steps 3 and 4: flood from the entry; while candidates remain, pop a random one and, when
  * its far cell is still unseen, open it and flood on from there. */
-static int flood_connect(unsigned char *walls, unsigned char *seen, Py_ssize_t size,
-                         Py_ssize_t stride, Py_ssize_t entry, MTState *mt) {
-    Py_ssize_t offsets[4] = {-stride, 1, stride, -1};
-    Py_ssize_t *queue = PyMem_Malloc((size_t)size * sizeof(Py_ssize_t));
-    Codes candidates = {NULL, 0, 0};
-    int failed = queue == NULL;
-    if (!failed) failed = flood_fill(walls, seen, queue, offsets, &candidates, entry);
-    while (!failed && candidates.count) {
-        Py_ssize_t pick = mt_below(mt, candidates.count); /* mazekit.rng.pop_random */
-        long long code = candidates.items[pick];
-        candidates.items[pick] = candidates.items[--candidates.count];
-        Py_ssize_t cell = (Py_ssize_t)(code / 4), near = cell + offsets[code % 4];
+static void flood_connect(Flood *f, Py_ssize_t entry, MTState *mt) {
+    flood_fill(f, entry);
+    while (f->count) {
+        flood_prefetch(f, mt);
+        Py_ssize_t pick = mt_below(mt, f->count); /* mazekit.rng.pop_random */
+        uint32_t code = f->candidates[pick];
+        f->candidates[pick] = f->candidates[--f->count];
         int d = (int)(code % 4);
-        if (seen[near]) continue;
-        walls[cell] &= (unsigned char)(15 ^ BIT[d]);
-        walls[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
-        failed = flood_fill(walls, seen, queue, offsets, &candidates, near);
+        Py_ssize_t cell = (Py_ssize_t)(code / 4), near = cell + f->offsets[d];
+        if (f->seen[near]) continue;
+        f->walls[cell] &= (unsigned char)(15 ^ BIT[d]);
+        f->walls[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
+        flood_fill(f, near);
     }
-    PyMem_Free(queue);
-    PyMem_Free(candidates.items);
-    if (failed) PyErr_NoMemory();
-    return failed ? -1 : 0;
 }
 
-/* flood_carve(walls, blocked, seen, stride, entry, rng): generators.flood.carve on a Grid's
- * frame; ``seen`` a scratch copy of ``blocked``. */
+/* flood_carve(walls, blocked, stride, entry, rng): generators.flood.carve on a Grid's frame. */
 static PyObject *py_flood_carve(PyObject *self, PyObject *args) {
-    Py_buffer bufs[3];
+    Py_buffer bufs[2];
     Py_ssize_t stride, entry;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*w*nnO", &bufs[0], &bufs[1], &bufs[2], &stride, &entry,
-                          &rng))
+    if (!PyArg_ParseTuple(args, "w*y*nnO", &bufs[0], &bufs[1], &stride, &entry, &rng))
         return NULL;
     Py_ssize_t size = bufs[0].len;
     const char *problem = NULL;
     if (stride < 3 || size % stride || size / stride < 3)
         problem = "flood_carve: the frame is not (H + 2) rows of a stride >= 3";
-    else if (bufs[1].len != size || bufs[2].len != size)
-        problem = "flood_carve: walls, blocked and seen differ in size";
+    else if (bufs[1].len != size)
+        problem = "flood_carve: walls and blocked differ in size";
+    else if (size >= ((Py_ssize_t)1 << 30))
+        problem = "flood_carve: more cells than the kernel's 32-bit codes hold";
     else if (entry < stride || entry >= size - stride || entry % stride == 0 ||
              entry % stride == stride - 1)
         problem = "flood_carve: the entry lies on the frame's ring";
@@ -468,18 +539,29 @@ static PyObject *py_flood_carve(PyObject *self, PyObject *args) {
     }
     MTState mt;
     if (problem != NULL || mt_load(rng, &mt) < 0) {
-        release_all(bufs, 3);
+        release_all(bufs, 2);
         if (problem != NULL) PyErr_SetString(PyExc_ValueError, problem);
         return NULL;
     }
-    unsigned char *walls = bufs[0].buf, *seen = bufs[2].buf;
+    unsigned char *walls = bufs[0].buf;
     flood_random_walls(walls, bufs[1].buf, size, stride, &mt);
     flood_break_open_areas(walls, stride - 2, size / stride - 2, stride, &mt);
-    int failed = flood_connect(walls, seen, size, stride, entry, &mt);
-    release_all(bufs, 3);
+    size_t sizes[3] = {(size_t)size, 4 * (size_t)size * sizeof(uint32_t),
+                       (size_t)size * sizeof(uint32_t)};
+    Flood f = {walls, scratch_alloc(sizes[0]), scratch_alloc(sizes[1]), scratch_alloc(sizes[2]),
+               0, {-stride, 1, stride, -1}};
+    int failed = f.seen == NULL || f.candidates == NULL || f.queue == NULL;
+    if (!failed) {
+        memcpy(f.seen, bufs[1].buf, (size_t)size); /* blocked cells count as seen */
+        flood_connect(&f, entry, &mt);
+    }
+    scratch_free(f.seen, sizes[0]);
+    scratch_free(f.candidates, sizes[1]);
+    scratch_free(f.queue, sizes[2]);
+    release_all(bufs, 2);
     if (failed) {
         mt_discard(&mt);
-        return NULL;
+        return PyErr_NoMemory();
     }
     if (mt_store(rng, &mt) < 0) return NULL;
     Py_RETURN_NONE;
@@ -493,7 +575,7 @@ static PyMethodDef methods[] = {
      "add_loops(frame, moves, usable, real, openable, blocks, codes, opened, stride, "
      "remaining, loops, wanted, rng) -> (remaining, loops, opened count)."},
     {"flood_carve", py_flood_carve, METH_VARARGS,
-     "flood_carve(walls, blocked, seen, stride, entry, rng): the flood generator's carve."},
+     "flood_carve(walls, blocked, stride, entry, rng): the flood generator's carve."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -37,7 +37,6 @@ def add_loops(
 def flood_carve(
     walls: bytearray,
     blocked: bytearray,
-    seen: bytearray,
     stride: int,
     entry: int,
     rng: random.Random,

@@ -78,8 +78,7 @@ def _break_open_areas(grid: Grid, rng: random.Random) -> None:
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a connected maze with loops by random walls and incremental flood fill."""
     if _KERNEL is not None:  # steps 1 to 4 compiled, drawing the same numbers in order
-        _KERNEL.flood_carve(grid.walls, grid.blocked, bytearray(grid.blocked), grid.stride,
-                            grid.entry, rng)  # fmt: skip
+        _KERNEL.flood_carve(grid.walls, grid.blocked, grid.stride, grid.entry, rng)
         return
     _random_walls(grid, rng)
     _break_open_areas(grid, rng)

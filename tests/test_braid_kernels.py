@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import importlib
 import random
+import re
 
 import numpy as np
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -101,6 +103,36 @@ def test_braiding_is_the_same_through_the_kernel(
     fast = _braided(maze, seed, options, pattern)
     with reference_only(braiding):
         slow = _braided(maze, seed, options, pattern)
+    assert fast == slow
+
+
+AT_MOST = re.compile(r"cannot make \d+ loops: at most (\d+) fit without a 3x3 open area")
+
+
+@given(
+    width=st.integers(3, 9),
+    height=st.integers(3, 8),
+    seed=st.integers(0, 2**32),
+    slack=st.integers(0, 3),
+    perfect=st.booleans(),
+)
+def test_swapping_walls_for_loops_is_the_same_through_the_kernel(
+    width: int, height: int, seed: int, slack: int, perfect: bool
+) -> None:
+    """Asking for nearly as many loops as fit: random opening falls short, walls are swapped."""
+    require_kernel(braiding)
+    algorithm = sorted(ALGORITHMS)[seed % len(ALGORITHMS)]
+    if perfect and algorithm == "flood":
+        algorithm = "backtracker"
+    maze = generate(width, height, seed=seed, algorithm=algorithm, perfect=perfect)
+    with pytest.raises(BoardError) as caught:
+        braid(maze, min_loops=10**6)
+    bound = AT_MOST.fullmatch(caught.value.message)
+    assert bound is not None
+    options = {"min_loops": max(int(bound.group(1)) - slack, 0)}
+    fast = _braided(maze, seed, options, False)
+    with reference_only(braiding):
+        slow = _braided(maze, seed, options, False)
     assert fast == slow
 
 

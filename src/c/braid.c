@@ -9,6 +9,7 @@
  */
 #include "mt19937.h"
 
+#include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -374,6 +375,177 @@ static PyObject *py_add_loops(PyObject *self, PyObject *args) {
     return Py_BuildValue("LLn", b.remaining, b.loops, done);
 }
 
+/* The tables of _Board._near_walls: for an east (side 0) or south (1) wall and a mask of which
+ * of the 6 blocks holding it lie inside the grid, the sorted code deltas (code: 2 x cell, + 1
+ * for a south wall) of the other walls of those blocks. */
+typedef struct {
+    Py_ssize_t delta[72];
+    int count;
+} Near;
+
+static int delta_order(const void *a, const void *b) {
+    Py_ssize_t x = *(const Py_ssize_t *)a, y = *(const Py_ssize_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void near_tables(const Board *b, Near table[2][64]) {
+    Py_ssize_t s = b->stride;
+    for (int side = 0; side < 2; side++) {
+        Py_ssize_t per_block[6][12];
+        for (int i = 0; i < 6; i++) {
+            Py_ssize_t corner = b->slots[1 + side][i] - 2 * s; /* the block's top-left cell */
+            int k = 0;
+            for (int row = 0; row < 3; row++)
+                for (int column = 0; column < 3; column++) {
+                    Py_ssize_t at = corner + row * s + column;
+                    if (column < 2) per_block[i][k++] = 2 * at - side;
+                    if (row < 2) per_block[i][k++] = 2 * at + 1 - side;
+                }
+        }
+        for (int mask = 0; mask < 64; mask++) {
+            Near *near = &table[side][mask];
+            Py_ssize_t all[72];
+            int count = 0;
+            for (int i = 0; i < 6; i++)
+                if (mask >> i & 1)
+                    for (int k = 0; k < 12; k++)
+                        if (per_block[i][k] != 0) all[count++] = per_block[i][k];
+            qsort(all, (size_t)count, sizeof(Py_ssize_t), delta_order);
+            near->count = 0;
+            for (int k = 0; k < count; k++)
+                if (k == 0 || all[k] != all[k - 1]) near->delta[near->count++] = all[k];
+        }
+    }
+}
+
+/* The swap state of _Board._improve: ``live`` marks the codes of the walls opened for loops
+ * (a set over every code), ``order`` holds them sorted at the start of each round. */
+typedef struct {
+    unsigned char *live;
+    Py_ssize_t codes, count; /* codes marked, of ``codes`` possible */
+    long long *order;
+    Near near[2][64];
+} Swaps;
+
+/* One try of _improve on the wall ``code``: close it, open every closed wall between usable
+ * cells of its blocks that may now open; none opened puts it back. */
+static void swap_try(Board *b, Swaps *w, long long code) {
+    Py_ssize_t cell = (Py_ssize_t)(code >> 1), s = b->stride;
+    int side = (int)(code & 1), d = 1 + side, inside = 0;
+    board_close(b, cell, d);
+    for (int i = 0; i < 6; i++)
+        if (b->blocks[cell + b->slots[d][i]] <= 12) inside |= 1 << i;
+    const Near *near = &w->near[side][inside];
+    long long gained[72];
+    int count = 0;
+    for (int k = 0; k < near->count; k++) {
+        long long wall = code + near->delta[k];
+        Py_ssize_t at = (Py_ssize_t)(wall >> 1);
+        int way = (int)(wall & 1);
+        if (wall < 0 || !board_inside(b, at)) continue; /* only with inconsistent input */
+        if (b->moves[at] & (way ? 4 : 2) || !(b->usable[at] && b->usable[at + (way ? s : 1)]))
+            continue;
+        if (board_completes(b, at, 1 + way)) continue;
+        board_open(b, at, 1 + way);
+        gained[count++] = wall;
+    }
+    if (count == 0) {
+        board_open(b, cell, d);
+        return;
+    }
+    if (w->live[code]) {
+        w->live[code] = 0;
+        w->count--;
+    }
+    for (int k = 0; k < count; k++)
+        if (!w->live[gained[k]]) {
+            w->live[gained[k]] = 1;
+            w->count++;
+        }
+}
+
+/* _Board._improve: rounds over the live walls in a random order (drawn as far as the tries
+ * go) until ``wanted`` loops, or the rounds or the budget run out. 0, or -1 (no memory). */
+static int board_improve(Board *b, Swaps *w, MTState *mt, long long wanted, long rounds,
+                         long long budget) {
+    for (long round = 0; round < rounds; round++) {
+        PyMem_Free(w->order);
+        w->order = PyMem_Malloc((size_t)(w->count ? w->count : 1) * sizeof(long long));
+        if (w->order == NULL) return -1;
+        Py_ssize_t count = 0;
+        for (Py_ssize_t code = 0; code < w->codes; code++)
+            if (w->live[code]) w->order[count++] = code;
+        for (Py_ssize_t index = 0; index < count; index++) {
+            if (b->loops >= wanted || budget == 0) return 0;
+            budget--;
+            Py_ssize_t pick = index + mt_below(mt, count - index);
+            long long code = w->order[pick];
+            w->order[pick] = w->order[index];
+            w->order[index] = code;
+            swap_try(b, w, code);
+        }
+    }
+    return 0;
+}
+
+/* improve(frame, moves, usable, real, openable, blocks, opened, stride, remaining, loops,
+ *         wanted, rounds, budget, rng) -> (remaining, loops) */
+static PyObject *py_improve(PyObject *self, PyObject *args) {
+    Py_buffer bufs[7];
+    Py_ssize_t stride, count;
+    long long remaining, loops, wanted, budget;
+    long rounds;
+    PyObject *rng;
+    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*y*nLLLlLO", &bufs[0], &bufs[1], &bufs[2],
+                          &bufs[3], &bufs[4], &bufs[5], &bufs[6], &stride, &remaining, &loops,
+                          &wanted, &rounds, &budget, &rng))
+        return NULL;
+    Board b;
+    Swaps *w = NULL;
+    if (board_check(&b, bufs, stride) < 0 || int64_check(&bufs[6], "opened", &count) < 0) {
+        release_all(bufs, 7);
+        return NULL;
+    }
+    b.remaining = remaining;
+    b.loops = loops;
+    const long long *opened = bufs[6].buf;
+    const char *problem = NULL;
+    for (Py_ssize_t i = 0; i < count && !problem; i++)
+        if (opened[i] < 0 || !board_inside(&b, (Py_ssize_t)(opened[i] >> 1)))
+            problem = "improve: a wall on the frame's ring";
+    if (problem == NULL) {
+        w = PyMem_Calloc(1, sizeof(Swaps));
+        if (w != NULL) w->live = PyMem_Calloc((size_t)(2 * b.size), 1);
+    }
+    MTState mt;
+    if (problem != NULL || w == NULL || w->live == NULL || mt_load(rng, &mt) < 0) {
+        if (problem != NULL) PyErr_SetString(PyExc_ValueError, problem);
+        else if (w == NULL || w->live == NULL) PyErr_NoMemory();
+        if (w != NULL) PyMem_Free(w->live);
+        PyMem_Free(w);
+        release_all(bufs, 7);
+        return NULL;
+    }
+    w->codes = 2 * b.size;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (!w->live[opened[i]]) {
+            w->live[opened[i]] = 1;
+            w->count++;
+        }
+    near_tables(&b, w->near);
+    int failed = board_improve(&b, w, &mt, wanted, rounds, budget);
+    PyMem_Free(w->order);
+    PyMem_Free(w->live);
+    PyMem_Free(w);
+    release_all(bufs, 7);
+    if (failed) {
+        mt_discard(&mt);
+        return PyErr_NoMemory();
+    }
+    if (mt_store(rng, &mt) < 0) return NULL;
+    return Py_BuildValue("LL", b.remaining, b.loops);
+}
+
 /* ---------------------------------------------------------------------------------------
  * Flood (generators/flood.py): random walls, open 3x3 blocks broken, flood fills.
  * ------------------------------------------------------------------------------------- */
@@ -574,6 +746,9 @@ static PyMethodDef methods[] = {
     {"add_loops", py_add_loops, METH_VARARGS,
      "add_loops(frame, moves, usable, real, openable, blocks, codes, opened, stride, "
      "remaining, loops, wanted, rng) -> (remaining, loops, opened count)."},
+    {"improve", py_improve, METH_VARARGS,
+     "improve(frame, moves, usable, real, openable, blocks, opened, stride, remaining, loops, "
+     "wanted, rounds, budget, rng) -> (remaining, loops): swap walls for loops."},
     {"flood_carve", py_flood_carve, METH_VARARGS,
      "flood_carve(walls, blocked, stride, entry, rng): the flood generator's carve."},
     {NULL, NULL, 0, NULL},

@@ -34,6 +34,22 @@ def add_loops(
     wanted: int,
     rng: random.Random,
 ) -> tuple[int, int, int]: ...
+def improve(
+    frame: bytearray,
+    moves: bytearray,
+    usable: bytearray,
+    real: bytearray,
+    openable: bytearray,
+    blocks: bytearray,
+    opened: NDArray[np.int64],
+    stride: int,
+    remaining: int,
+    loops: int,
+    wanted: int,
+    rounds: int,
+    budget: int,
+    rng: random.Random,
+) -> tuple[int, int]: ...
 def flood_carve(
     walls: bytearray,
     blocked: bytearray,

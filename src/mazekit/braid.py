@@ -346,7 +346,7 @@ class _Board:
                 self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
                 walls, opened_codes, stride, self.remaining, self.loops, wanted, self.rng,
             )  # fmt: skip
-            self._finish_loops(wanted, opened_codes[:count].tolist())
+            self._finish_loops(wanted, opened_codes[:count])
             return
         codes: list[int] = walls.tolist()
         del walls
@@ -385,9 +385,9 @@ class _Board:
                     self.remaining -= 1
             opened.append(code)
         self.loops = loops
-        self._finish_loops(wanted, opened)
+        self._finish_loops(wanted, np.array(opened, dtype=np.int64))
 
-    def _finish_loops(self, wanted: int, opened: list[int]) -> None:
+    def _finish_loops(self, wanted: int, opened: npt.NDArray[np.int64]) -> None:
         """After random opening: swap walls when it fell short, BoardError when still short."""
         if self.loops < wanted:
             self._improve(wanted, opened)
@@ -428,7 +428,7 @@ class _Board:
             )
         return tables[0], tables[1]
 
-    def _improve(self, wanted: int, opened: list[int]) -> None:
+    def _improve(self, wanted: int, opened: npt.NDArray[np.int64]) -> None:
         """Swap walls until there are ``wanted`` loops, or the rounds or the budget run out.
 
         Each try closes a wall ``add_loops`` opened and opens every closed wall between usable
@@ -437,11 +437,18 @@ class _Board:
         are closed, so every wall braiding opened stays open: every cell stays reached, and no
         cell has fewer open walls than braiding left it (no dead end it fixed comes back).
         """
+        if _KERNEL is not None:  # the same tries compiled
+            self.remaining, self.loops = _KERNEL.improve(
+                self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
+                opened, self.stride, self.remaining, self.loops, wanted, _SWAP_ROUNDS,
+                _SWAP_BUDGET, self.rng,
+            )  # fmt: skip
+            return
         moves, usable, blocks = self.moves, self.usable, self.blocks
         block_offsets, near_walls = self.block_offsets, self._near_walls()
         steps = (1, self.stride)  # to the far cell of an east wall, of a south wall
         rand = self.rng.random
-        live = set(opened)
+        live = set(opened.tolist())
         budget = _SWAP_BUDGET
         for _ in range(_SWAP_ROUNDS):
             order = sorted(live)

@@ -188,15 +188,16 @@ static int board_fix(Board *b, MTState *mt, const long long *order, Py_ssize_t c
                      long long target) {
     for (Py_ssize_t i = 0; i < count; i++) {
         if (b->remaining <= target) break;
-        if (i + AHEAD < count) { /* the lines the dead end AHEAD further will read */
-            Py_ssize_t later = (Py_ssize_t)order[i + AHEAD];
+        if (i + 2 * AHEAD < count) { /* the lines the dead end 2 x AHEAD further will read */
+            Py_ssize_t later = (Py_ssize_t)order[i + 2 * AHEAD], s = b->stride;
             if (board_inside(b, later)) {
-                PREFETCH(b->real + later);
-                PREFETCH(b->moves + later);
-                PREFETCH(b->usable + later - b->stride);
-                PREFETCH(b->usable + later + b->stride);
-                PREFETCH(b->blocks + later + b->stride - 2);
-                PREFETCH(b->blocks + later + 2 * b->stride);
+                for (Py_ssize_t row = -s; row <= s; row += s) {
+                    PREFETCH(b->real + later + row);
+                    PREFETCH(b->usable + later + row);
+                    PREFETCH(b->moves + later + row);
+                    PREFETCH(b->blocks + later + row + s);
+                }
+                PREFETCH(b->blocks + later + 2 * s);
             }
         }
         Py_ssize_t cell = (Py_ssize_t)order[i];

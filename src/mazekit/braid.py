@@ -17,11 +17,15 @@ import numpy.typing as npt
 from .analysis import Analysis, BoolGrid
 from .board import MAX_DEAD_ENDS, MIN_LOOPS, openable_bits
 from .errors import BoardError
+from .kernels import load
 from .model import ALL_WALLS, DEGREE, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze, Walls
 from .rng import make_rng, pop_random, shuffle
 from .search import shortest_path
 
 __all__ = ["braid", "braid_walls"]
+
+# The compiled loops of _Board.braid and _Board.add_loops (src/c/braid.c), or None.
+_KERNEL = load("braid")
 
 # Per direction 0..3 (N, E, S, W: model.DIRECTIONS), its wall bit and its opposite's.
 _BITS = tuple(d.bit for d in DIRECTIONS)
@@ -234,7 +238,15 @@ class _Board:
             self.rng,
             self.shuffle,
         )
-        order = np.flatnonzero(np.frombuffer(real, dtype=np.uint8)).tolist()
+        cells = np.flatnonzero(np.frombuffer(real, dtype=np.uint8))
+        if _KERNEL is not None:  # the same loop compiled, shuffle included
+            self.remaining, self.loops = _KERNEL.braid(
+                frame, moves, usable, real, self.openable, blocks, cells, self.stride,
+                self.remaining, self.loops, target, rng,
+            )  # fmt: skip
+            return
+        order: list[int] = cells.tolist()
+        del cells
         shuffle(order, rng)
         rand = rng.random
         remaining, loops = self.remaining, self.loops
@@ -320,15 +332,24 @@ class _Board:
         stride = self.stride
         east = usable[:-1] & usable[1:] & ((moves[:-1] & EAST) == 0)
         south = usable[:-stride] & usable[stride:] & ((moves[:-stride] & SOUTH) == 0)
-        codes = np.sort(
-            np.concatenate((np.flatnonzero(east) * 2, np.flatnonzero(south) * 2 + 1))
-        ).tolist()
-        bound = self.loop_bound(len(codes))
+        walls = np.sort(np.concatenate((np.flatnonzero(east) * 2, np.flatnonzero(south) * 2 + 1)))
+        del east, south
+        bound = self.loop_bound(len(walls))
         if wanted > bound:
             raise BoardError(
                 f"cannot make {wanted} loops: at most {bound} fit without a 3x3 open area",
                 self.source,
             )
+        if _KERNEL is not None:  # the same random opening compiled
+            opened_codes = np.empty_like(walls)
+            self.remaining, self.loops, count = _KERNEL.add_loops(
+                self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
+                walls, opened_codes, stride, self.remaining, self.loops, wanted, self.rng,
+            )  # fmt: skip
+            self._finish_loops(wanted, opened_codes[:count])
+            return
+        codes: list[int] = walls.tolist()
+        del walls
         rand = self.rng.random
         frame, moves_, real, blocks = self.frame, self.moves, self.real, self.blocks
         sides = (
@@ -364,6 +385,10 @@ class _Board:
                     self.remaining -= 1
             opened.append(code)
         self.loops = loops
+        self._finish_loops(wanted, np.array(opened, dtype=np.int64))
+
+    def _finish_loops(self, wanted: int, opened: npt.NDArray[np.int64]) -> None:
+        """After random opening: swap walls when it fell short, BoardError when still short."""
         if self.loops < wanted:
             self._improve(wanted, opened)
         if self.loops < wanted:
@@ -403,7 +428,7 @@ class _Board:
             )
         return tables[0], tables[1]
 
-    def _improve(self, wanted: int, opened: list[int]) -> None:
+    def _improve(self, wanted: int, opened: npt.NDArray[np.int64]) -> None:
         """Swap walls until there are ``wanted`` loops, or the rounds or the budget run out.
 
         Each try closes a wall ``add_loops`` opened and opens every closed wall between usable
@@ -412,11 +437,18 @@ class _Board:
         are closed, so every wall braiding opened stays open: every cell stays reached, and no
         cell has fewer open walls than braiding left it (no dead end it fixed comes back).
         """
+        if _KERNEL is not None:  # the same tries compiled
+            self.remaining, self.loops = _KERNEL.improve(
+                self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
+                opened, self.stride, self.remaining, self.loops, wanted, _SWAP_ROUNDS,
+                _SWAP_BUDGET, self.rng,
+            )  # fmt: skip
+            return
         moves, usable, blocks = self.moves, self.usable, self.blocks
         block_offsets, near_walls = self.block_offsets, self._near_walls()
         steps = (1, self.stride)  # to the far cell of an east wall, of a south wall
         rand = self.rng.random
-        live = set(opened)
+        live = set(opened.tolist())
         budget = _SWAP_BUDGET
         for _ in range(_SWAP_ROUNDS):
             order = sorted(live)

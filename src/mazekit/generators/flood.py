@@ -23,6 +23,7 @@ import random
 
 import numpy as np
 
+from ..kernels import load
 from ..model import EAST, NORTH, SOUTH, WEST
 from ..rng import floats, pop_random
 from ..search import passages
@@ -31,6 +32,9 @@ from .grid import Grid
 __all__ = ["PERFECT", "carve"]
 
 PERFECT = False
+
+# The whole carve compiled (src/c/braid.c, with the braiding loops), or None.
+_KERNEL = load("braid")
 
 
 def _random_walls(grid: Grid, rng: random.Random) -> None:
@@ -73,6 +77,9 @@ def _break_open_areas(grid: Grid, rng: random.Random) -> None:
 
 def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a connected maze with loops by random walls and incremental flood fill."""
+    if _KERNEL is not None:  # steps 1 to 4 compiled, drawing the same numbers in order
+        _KERNEL.flood_carve(grid.walls, grid.blocked, grid.stride, grid.entry, rng)
+        return
     _random_walls(grid, rng)
     _break_open_areas(grid, rng)
     walls = grid.walls

@@ -1,0 +1,181 @@
+"""The compiled braiding and flood loops (mazekit._cbraid) against their pure-Python reference:
+the same walls, the same errors, and the random source left in the same state
+(specs/performance.md, "Tests")."""
+
+from __future__ import annotations
+
+import importlib
+import random
+import re
+
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from mazekit.braid import braid
+from mazekit.errors import BoardError, ConfigError
+from mazekit.generators import ALGORITHMS, flood, generate
+from mazekit.generators.grid import Grid
+from mazekit.model import Maze
+from tests.conftest import closed_grid, open_wall
+from tests.kernels import reference_only, require_kernel
+
+# The module, not the function mazekit re-exports under the same name.
+braiding = importlib.import_module("mazekit.braid")
+Outcome = tuple[object, ...]
+
+
+def _maze(width: int, height: int, seed: int, source: str, flips: int, density: float) -> Maze:
+    """A maze to braid: generated (perfect or not) with some walls flipped, or random walls.
+
+    Flipped and random walls may be incoherent (one side open) and may cut cells off.
+    """
+    noise = np.random.default_rng(seed)
+    if source == "random":
+        walls = (noise.random((height, width, 4)) < density) @ np.array([1, 2, 4, 8])
+        walls = walls.astype(np.uint8)
+    elif width * height == 1:  # no maze has one cell: entry and exit would be the same
+        walls = closed_grid(1, 1)
+    else:
+        algorithm = sorted(ALGORITHMS)[seed % len(ALGORITHMS)]
+        try:  # an imperfect maze where one fits, else a perfect one
+            if source != "imperfect":
+                raise BoardError("perfect asked")
+            walls = generate(width, height, seed=seed, algorithm=algorithm, perfect=False).walls
+        except (BoardError, ConfigError):
+            algorithm = "backtracker" if algorithm == "flood" else algorithm
+            walls = generate(width, height, seed=seed, algorithm=algorithm).walls
+    walls = walls.copy()
+    for _ in range(flips):
+        y, x, bit = noise.integers(height), noise.integers(width), 1 << int(noise.integers(4))
+        walls[y, x] ^= np.uint8(bit)
+    entry = (int(noise.integers(width)), int(noise.integers(height)))
+    exit = (int(noise.integers(width)), int(noise.integers(height)))
+    return Maze(walls, entry, exit)
+
+
+def _braided(maze: Maze, seed: int, options: dict[str, int | None], pattern: bool) -> Outcome:
+    """Braid ``maze`` and say what came out: walls and path, or the error; and the rng state."""
+    rng = random.Random(seed)
+    mask = None
+    if pattern:  # a random set of cells never opened, instead of the "42"
+        mask = np.random.default_rng(seed + 1).random(maze.walls.shape) < 0.1
+    try:
+        board = braid(maze, rng=rng, pattern=mask, **options)  # type: ignore[arg-type]
+        outcome: Outcome = ("board", board.walls.tobytes(), board.path)
+    except BoardError as error:
+        outcome = ("error", error.message)
+    return outcome, rng.getstate(), maze.walls.tobytes()
+
+
+@given(
+    width=st.integers(1, 14),
+    height=st.integers(1, 14),
+    seed=st.integers(0, 2**32),
+    source=st.sampled_from(["perfect", "imperfect", "random"]),
+    flips=st.integers(0, 12),
+    density=st.floats(0.0, 1.0),
+    max_dead_ends=st.integers(0, 4),
+    min_loops=st.integers(0, 40),
+    target=st.none() | st.integers(0, 4),
+    pattern=st.booleans(),
+)
+@example(  # a 1xN corridor: nothing to open without a loop, and no room for 2 loops
+    width=1, height=7, seed=3, source="perfect", flips=0, density=0.5, max_dead_ends=2,
+    min_loops=2, target=None, pattern=False,
+)  # fmt: skip
+def test_braiding_is_the_same_through_the_kernel(
+    width: int,
+    height: int,
+    seed: int,
+    source: str,
+    flips: int,
+    density: float,
+    max_dead_ends: int,
+    min_loops: int,
+    target: int | None,
+    pattern: bool,
+) -> None:
+    require_kernel(braiding)
+    maze = _maze(width, height, seed, source, flips, density)
+    options = {"max_dead_ends": max_dead_ends, "min_loops": min_loops, "target": target}
+    fast = _braided(maze, seed, options, pattern)
+    with reference_only(braiding):
+        slow = _braided(maze, seed, options, pattern)
+    assert fast == slow
+
+
+AT_MOST = re.compile(r"cannot make \d+ loops: at most (\d+) fit without a 3x3 open area")
+
+
+@given(
+    width=st.integers(3, 9),
+    height=st.integers(3, 8),
+    seed=st.integers(0, 2**32),
+    slack=st.integers(0, 3),
+    perfect=st.booleans(),
+)
+def test_swapping_walls_for_loops_is_the_same_through_the_kernel(
+    width: int, height: int, seed: int, slack: int, perfect: bool
+) -> None:
+    """Asking for nearly as many loops as fit: random opening falls short, walls are swapped."""
+    require_kernel(braiding)
+    algorithm = sorted(ALGORITHMS)[seed % len(ALGORITHMS)]
+    if perfect and algorithm == "flood":
+        algorithm = "backtracker"
+    maze = generate(width, height, seed=seed, algorithm=algorithm, perfect=perfect)
+    with pytest.raises(BoardError) as caught:
+        braid(maze, min_loops=10**6)
+    bound = AT_MOST.fullmatch(caught.value.message)
+    assert bound is not None
+    options = {"min_loops": max(int(bound.group(1)) - slack, 0)}
+    fast = _braided(maze, seed, options, False)
+    with reference_only(braiding):
+        slow = _braided(maze, seed, options, False)
+    assert fast == slow
+
+
+def test_the_kernel_swaps_a_wall_as_the_reference_does() -> None:
+    """The 3x3 case whose only openable wall completes an open area: the swap's draw."""
+    require_kernel(braiding)
+    walls = closed_grid(3, 3)
+    for y in range(3):
+        for x in range(3):
+            if x < 2 and (x, y) != (0, 0):
+                open_wall(walls, x, y, "E")
+            if y < 2:
+                open_wall(walls, x, y, "S")
+    maze = Maze(walls, (0, 0), (2, 2))
+    for seed in range(8):
+        fast = _braided(maze, seed, {"max_dead_ends": 0}, False)
+        with reference_only(braiding):
+            slow = _braided(maze, seed, {"max_dead_ends": 0}, False)
+        assert fast == slow
+        assert fast[0][0] == "board" and fast[0][1] != walls.tobytes()
+
+
+def _flooded(width: int, height: int, entry: tuple[int, int], seed: int) -> Outcome:
+    """Carve a Grid by flood: its walls and the rng state after."""
+    grid = Grid(width, height, entry, (width - 1, height - 1))
+    rng = random.Random(seed)
+    rng.random()  # start anywhere but at the beginning of the stream
+    flood.carve(grid, rng)
+    return bytes(grid.walls), rng.getstate()
+
+
+@given(
+    width=st.integers(1, 40),
+    height=st.integers(1, 30),
+    seed=st.integers(0, 2**32),
+    where=st.tuples(st.floats(0, 0.999), st.floats(0, 0.999)),
+)
+def test_flood_carves_the_same_through_the_kernel(
+    width: int, height: int, seed: int, where: tuple[float, float]
+) -> None:
+    require_kernel(flood)
+    entry = (int(where[0] * width), int(where[1] * height))  # a "42" cell too, now and then
+    fast = _flooded(width, height, entry, seed)
+    with reference_only(flood):
+        slow = _flooded(width, height, entry, seed)
+    assert fast == slow

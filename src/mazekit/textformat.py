@@ -475,4 +475,4 @@ def write(maze: Maze, target: PathType | None = None) -> None:
         from .outfile import atomic_write  # tempfile is only needed when writing a file
 
         # in two chunks: the grid is never copied into one text with the footer
-        atomic_write(target, [bytes(_grid_text(maze.walls)), _footer(maze).encode("ascii")])
+        atomic_write(target, [_grid_text(maze.walls), _footer(maze).encode("ascii")])

@@ -107,16 +107,33 @@ def summary(runs: list[Run]) -> Measure:
     )
 
 
-def interleaved(argv: list[str], repeat: int, baseline: list[str] = BASELINE) -> tuple[Run, Run]:
-    """Best runs of ``argv`` and of ``baseline``, run by turns so that a change of load on a
-    shared machine hits both: (command, baseline), each the best of ``repeat`` (wall and CPU
-    taken separately; peak memory the highest)."""
+@dataclass(frozen=True)
+class Paired:
+    """A command against a baseline, run by turns: the best run of each, and the median over
+    the pairs of the command's time over the baseline run just before it, in CPU and in wall
+    time (two runs a fraction of a second apart see the same load on a shared machine, so
+    their ratio moves much less than the ratio of two separate bests)."""
+
+    mine: Run
+    theirs: Run
+    cpu_ratio: float
+    wall_ratio: float
+
+
+def interleaved(argv: list[str], repeat: int, baseline: list[str] = BASELINE) -> Paired:
+    """Run ``baseline`` then ``argv``, ``repeat`` times, and compare them (Paired)."""
     mine: list[Run] = []
     theirs: list[Run] = []
     for _ in range(repeat):
         theirs.append(run_once(baseline))
         mine.append(run_once(argv))
-    return best(mine), best(theirs)
+    pairs = list(zip(mine, theirs, strict=True))
+    return Paired(
+        best(mine),
+        best(theirs),
+        statistics.median(m.cpu / t.cpu for m, t in pairs),
+        statistics.median(m.wall / t.wall for m, t in pairs),
+    )
 
 
 def best(runs: list[Run]) -> Run:

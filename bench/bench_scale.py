@@ -2,7 +2,8 @@
 
 For each case, at 1000x1000: the best of REPEAT runs, each after one run of the baseline
 ``python -c "import numpy, click"`` (taken in turns, so a change of load on the shared machine
-hits both), and the ratio of the two (target <= 2.5x); at 4000x4000: one run, the growth
+hits both), and the ratio to the baseline, the median over the pairs of run / baseline run
+(target <= 2.5x); at 4000x4000: one run, the growth
 time(4000)/time(1000) (16 times the cells: target <= 20) and the peak memory per cell (target
 <= 150 B). Times are CPU seconds (user + system) with the wall time beside; the verdicts use
 CPU time (specs/performance.md, "Benchmarks"). The inputs are made once by ``mazekit
@@ -96,10 +97,6 @@ CASES: list[Case] = [
 ]
 
 
-def _ratio(value: float, base: float) -> str:
-    return f"{value / base:.2f}x" if base > 0 else "-"
-
-
 def _row(case: Case, folder: Path, sizes: tuple[int, ...], repeat: int) -> str:
     """Measure one case at every size and format its table row."""
     output = folder / "output.out"
@@ -107,11 +104,11 @@ def _row(case: Case, folder: Path, sizes: tuple[int, ...], repeat: int) -> str:
     small: Run | None = None
     if SMALL in sizes:
         argv = [*MAZEKIT, *case.arguments(SMALL, folder, output)]
-        small, base = interleaved(argv, repeat)
-        ratio = small.cpu / base.cpu
+        paired = interleaved(argv, repeat)
+        small, ratio = paired.mine, paired.cpu_ratio
         cells += [
             f"{small.cpu:.2f} ({small.wall:.2f})",
-            f"{ratio:.2f}x ({_ratio(small.wall, base.wall)})",
+            f"{ratio:.2f}x ({paired.wall_ratio:.2f}x)",
             verdict(ratio, RATIO_TARGET),
         ]
     else:
@@ -124,7 +121,7 @@ def _row(case: Case, folder: Path, sizes: tuple[int, ...], repeat: int) -> str:
         if small is not None:
             growth = large.cpu / small.cpu
             cells += [
-                f"{growth:.1f} ({_ratio(large.wall, small.wall)})",
+                f"{growth:.1f} ({large.wall / small.wall:.1f})",
                 verdict(growth, GROWTH_TARGET),
             ]
         else:
@@ -144,7 +141,8 @@ def main() -> None:
     cases = [case for case in CASES if not only or any(word in case.name for word in only)]
     print(
         f"Whole process; CPU seconds (user + system), wall seconds in brackets. {SMALL}x{SMALL}: "
-        f'best of {repeat}, each run after one of `python -c "import numpy, click"`; '
+        f'best of {repeat}, each run after one of `python -c "import numpy, click"`, ratio the '
+        "median of run / baseline run; "
         f"{LARGE}x{LARGE}: one run. Verdicts on CPU time. Load average at the start: {load()}.\n"
     )
     print(

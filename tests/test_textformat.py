@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import textformat
-from mazekit.errors import FormatError
+from mazekit.errors import FormatError, TooLargeError
 from mazekit.model import Maze
 from mazekit.textformat import BOM, Scan, dump, parse, scan, write
 from tests.conftest import SMALL_MAZE
@@ -229,3 +229,19 @@ def test_dump_refuses_wall_values_over_15() -> None:
     maze = Maze(np.array([[16]], dtype=np.uint8), (0, 0), (0, 0))
     with pytest.raises(ValueError):
         dump(maze)
+
+
+def test_reading_a_file_that_grows_after_its_size_was_taken_reads_it_all(
+    tmp_path: Path,
+) -> None:
+    """read_bytes asks for the file's size first; a file longer than that is still read
+    whole (up to the input limit), as one big read would."""
+    target = tmp_path / "maze.txt"
+    target.write_text(SMALL_MAZE)
+    with mock.patch.object(textformat.os, "fstat", return_value=mock.Mock(st_size=5)):
+        assert textformat.read_bytes(target) == SMALL_MAZE.encode("ascii")
+    with (
+        mock.patch.object(textformat, "MAX_INPUT_BYTES", 8),
+        pytest.raises(TooLargeError),
+    ):
+        textformat.read_bytes(target)

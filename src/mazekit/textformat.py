@@ -7,10 +7,11 @@ blanks, a byte order mark and a missing final newline, and raises FormatError on
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, BinaryIO
+from typing import IO, TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
@@ -449,12 +450,28 @@ def read_bytes(source: PathType | None, stdin: BinaryIO | None = None) -> bytes:
             data = stream.read(MAX_INPUT_BYTES + 1)
         else:
             with open(source, "rb") as handle:  # type: ignore[arg-type]
-                data = handle.read(MAX_INPUT_BYTES + 1)
+                data = _read_file(handle)
     except OSError as error:
         reason = error.strerror or str(error)
         raise MazeError(f"cannot read: {reason}", name) from error
     if len(data) > MAX_INPUT_BYTES:
         raise TooLargeError(f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", name)
+    return data
+
+
+def _read_file(handle: IO[bytes]) -> bytes:
+    """At most MAX_INPUT_BYTES + 1 bytes of an open file, as ``read(MAX_INPUT_BYTES + 1)``
+    gives them, but asking for the file's own size first: a read of 64 MiB maps and unmaps a
+    buffer that size, about 60 µs, 3 times the cost of reading a small file (-j batches)."""
+    try:
+        size = os.fstat(handle.fileno()).st_size
+    except OSError:
+        size = 0
+    if not 0 < size <= MAX_INPUT_BYTES:  # a pipe or device (size 0), or too big anyway
+        return handle.read(MAX_INPUT_BYTES + 1)
+    data = handle.read(size + 1)  # the whole file, and one byte more if it grew
+    if len(data) > size:
+        data += handle.read(MAX_INPUT_BYTES + 1 - len(data))
     return data
 
 

@@ -64,10 +64,11 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # Byte-compile first: with PYTHONDONTWRITEBYTECODE set, every run would recompile mazekit
-# and the start-up figures would measure the compiler, not mazekit.
+# and the start-up figures would measure the compiler, not mazekit. `make bench BENCH=scale`
+# runs only some sections (bench/run.py).
 bench: $(RUN_STAMP)
 	$(BIN)/python -m compileall -q src
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH)
 
 # The README's pictures, drawn by mazekit itself from a sample.
 DOCS_MAZE := samples/valid-20x15-perfect.txt

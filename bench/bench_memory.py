@@ -1,22 +1,23 @@
-"""memory: peak resident memory of every command on a 4000x4000 maze, per cell (issue 9).
+"""memory: peak resident memory per cell beyond bench_scale.py's rows (issue 9).
 
 The budget of issue 9 is 150 bytes per cell plus 20 bytes per path step, Python and numpy
-included. Each command runs once in a fresh process (forked from a small launcher, so its
-own wait4 high-water mark is what is reported). The maze is made by the first case,
-``generate`` (backtracker, seed 1), the board by ``pacmanize``; the long-path case is a
+included. bench_scale.py measures every command on a 4000x4000 maze; this adds the variants
+that hold other data (solve's JSON, the unicode text picture, the Pac-Man board's SVG) and a
 1000x1000 maze whose path line walks east and west 30 million times (an invalid maze, still
-read and checked whole). ``python bench/bench_memory.py 1000`` runs a smaller side, for quick
-checks.
+read and checked whole). Each command runs once in a fresh process (forked from a small
+launcher, so its own wait4 high-water mark is what is reported). ``python
+bench/bench_memory.py 1000`` runs a smaller side, for quick checks.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from _timing import _LAUNCHER, MAZEKIT, ROOT, verdict
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import MAZEKIT, ROOT, maze_input, run_once, scratch, verdict
 
 PER_CELL = 150
 PER_STEP = 20
@@ -40,51 +41,33 @@ def _steps(maze: Path) -> int:
 
 def main(side: int) -> None:
     cells = side * side
-    with tempfile.TemporaryDirectory() as scratch:
-        folder = Path(scratch)
-        maze, board = folder / "big.txt", folder / "board.txt"
-        size = ["--width", str(side), "--height", str(side), "--seed", "1"]
+    with scratch() as folder:
+        maze, board = maze_input(folder, side, "perfect"), folder / f"memory-board-{side}.txt"
+        subprocess.run([*MAZEKIT, "pacmanize", str(maze), "-o", str(board)], check=True, cwd=ROOT)
         # (case, arguments, the maze file it reads: its cells and path steps count)
-        cases: list[tuple[str, list[str], Path | None]] = [
-            (f"generate {side}x{side}", ["generate", *size, "-o", str(maze)], None),
-            (
-                "generate --algorithm kruskal",
-                ["generate", *size, "--algorithm", "kruskal", "-o", str(folder / "k.txt")],
-                None,
-            ),
-            ("validate", ["validate", str(maze)], maze),
-            ("solve", ["solve", str(maze), "-o", str(folder / "s.txt")], maze),
+        cases: list[tuple[str, list[str], Path]] = [
             (
                 "solve --format json",
                 ["solve", str(maze), "--format", "json", "-o", str(folder / "s.json")],
                 maze,
             ),
-            ("stats", ["stats", str(maze)], maze),
-            ("pacmanize", ["pacmanize", str(maze), "-o", str(board)], maze),
-            ("render text", ["render", str(maze), "-o", str(folder / "r.txt")], maze),
             (
                 "render text --charset unicode",
                 ["render", str(maze), "--charset", "unicode", "-o", str(folder / "u.txt")],
                 maze,
             ),
-            ("render svg", ["render", str(maze), "-o", str(folder / "r.svg")], maze),
             (
                 "render svg --theme pacman (the board)",
                 ["render", str(board), "--theme", "pacman", "-o", str(folder / "b.svg")],
                 board,
             ),
-            (
-                "render png --cell 2",
-                ["render", str(maze), "--cell", "2", "--wall", "1", "-o", str(folder / "r.png")],
-                maze,
-            ),
         ]
         print(
-            "| case | cells | path steps | time | peak MB | bytes per cell | budget MB | verdict |"
+            "| case | cells | path steps | CPU | peak MB | bytes per cell | budget MB | verdict |"
         )
         print("|---|--:|--:|--:|--:|--:|--:|---|")
         for name, arguments, source in cases:
-            _report(name, arguments, cells, _steps(source) if source else 0)
+            _report(f"{name}, {side}x{side}", arguments, cells, _steps(source))
         steps = 30_000_000 if side >= 4000 else 4_000_000
         long_path = _long_path_maze(folder, 1000, steps)
         for name, arguments in (
@@ -108,27 +91,11 @@ def main(side: int) -> None:
             _report(f"{name}, 1000x1000, long path", arguments, 10**6, steps)
 
 
-def _peak_mb(argv: list[str]) -> tuple[float, float]:
-    """Wall seconds and peak RSS in MB of one run of ``argv`` (exit 1 allowed: an invalid
-    maze is still measured)."""
-    result = subprocess.run(
-        [sys.executable, "-c", _LAUNCHER, *argv],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        cwd=ROOT,
-        check=False,
-    )
-    error, _, report = result.stderr.decode().rpartition("\n@@bench ")
-    seconds, peak_kb, code = report.split()
-    if int(code) not in (0, 1):
-        raise SystemExit(f"benchmark command failed ({code}): {' '.join(argv)}\n{error}")
-    return float(seconds), int(peak_kb) / 1024
-
-
 def _report(name: str, arguments: list[str], cells: int, steps: int) -> None:
     """Run one case and print its table row."""
-    seconds, peak_mb = _peak_mb([*MAZEKIT, *arguments])
+    # exit 1 allowed: an invalid maze is still measured
+    run = run_once([*MAZEKIT, *arguments], allowed=(0, 1))
+    seconds, peak_mb = run.cpu, run.peak_mb
     budget = (PER_CELL * cells + PER_STEP * steps) / 2**20
     per_cell = peak_mb * 2**20 / cells
     print(

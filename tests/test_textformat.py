@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mazekit.errors import FormatError
+from mazekit import textformat
+from mazekit.errors import FormatError, TooLargeError
 from mazekit.model import Maze
-from mazekit.textformat import dump, parse, scan
+from mazekit.textformat import BOM, Scan, dump, parse, scan, write
 from tests.conftest import SMALL_MAZE
 
 
@@ -154,3 +158,90 @@ def test_missing_path_line_and_trailing_empty_lines_are_tolerated_problems() -> 
     assert [(p.line, p.column, p.message, p.fatal) for p in problems] == [
         (7, 1, "empty line after the path line", False)
     ]
+
+
+# The fast grid reader and writer (bytes.translate) against plain references.
+
+
+@st.composite
+def mutated_files(draw: st.DrawFn) -> bytes:
+    """A canonical file with a few bytes inserted, deleted or replaced anywhere (a BOM too):
+    the inputs where the fast grid reader and its reference could part."""
+    data = bytearray(dump(draw(mazes())).encode("ascii"))
+    for _ in range(draw(st.integers(0, 3))):
+        position = draw(st.integers(0, len(data)))
+        byte = draw(st.sampled_from(b"\n\r \t0aFgN,\x00\xff"))
+        action = draw(st.sampled_from(["insert", "delete", "replace"]))
+        if action == "insert" or position == len(data):
+            data.insert(position, byte)
+        elif action == "delete":
+            del data[position]
+        else:
+            data[position] = byte
+    return (BOM if draw(st.booleans()) else b"") + bytes(data)
+
+
+def _scan_fields(result: Scan) -> tuple[object, ...]:
+    """A Scan as comparable values (its arrays as bytes)."""
+    maze = result.maze
+    walls = None if result.walls is None else (result.walls.shape, result.walls.tobytes())
+    found = None if maze is None else (dump(maze), maze.walls.dtype)
+    return found, walls, result.problems
+
+
+@given(mutated_files())
+def test_the_translated_grid_reads_what_the_reference_reads(data: bytes) -> None:
+    start = len(BOM) if data.startswith(BOM) else 0
+    problems: list[textformat.Problem] = []
+    fast = textformat._translated_grid(data, start)
+    reference = textformat._canonical_grid_reference(data, start, problems)
+    if fast is None:
+        assert reference is None
+    else:
+        assert reference is not None and problems == []
+        assert fast.dtype == reference.dtype and np.array_equal(fast, reference)
+        fast[0, 0] ^= 1  # a grid the maze owns: writable, not a view of the file
+    with mock.patch.object(textformat, "_translated_grid", lambda data, start: None):
+        slow = scan(data)
+    assert _scan_fields(scan(data)) == _scan_fields(slow)
+
+
+def _plain_dump(maze: Maze) -> str:
+    """The format written the plain way, a character per cell: the reference of dump."""
+    rows = "".join("".join("0123456789ABCDEF"[v] for v in row) + "\n" for row in maze.walls)
+    return f"{rows}\n{maze.entry[0]},{maze.entry[1]}\n{maze.exit[0]},{maze.exit[1]}\n{maze.path}\n"
+
+
+@given(mazes(), st.booleans())
+def test_dump_and_write_give_the_plain_text(maze: Maze, transposed: bool) -> None:
+    if transposed:  # a grid that is not C-contiguous in memory
+        maze = Maze(np.asfortranarray(maze.walls), maze.entry, maze.exit, maze.path)
+    assert dump(maze) == _plain_dump(maze)
+
+
+def test_write_to_a_file_gives_the_dumped_bytes(tmp_path: Path) -> None:
+    maze = parse(SMALL_MAZE)
+    write(maze, tmp_path / "maze.txt")
+    assert (tmp_path / "maze.txt").read_bytes() == SMALL_MAZE.encode("ascii")
+
+
+def test_dump_refuses_wall_values_over_15() -> None:
+    maze = Maze(np.array([[16]], dtype=np.uint8), (0, 0), (0, 0))
+    with pytest.raises(ValueError):
+        dump(maze)
+
+
+def test_reading_a_file_that_grows_after_its_size_was_taken_reads_it_all(
+    tmp_path: Path,
+) -> None:
+    """read_bytes asks for the file's size first; a file longer than that is still read
+    whole (up to the input limit), as one big read would."""
+    target = tmp_path / "maze.txt"
+    target.write_text(SMALL_MAZE)
+    with mock.patch.object(textformat.os, "fstat", return_value=mock.Mock(st_size=5)):
+        assert textformat.read_bytes(target) == SMALL_MAZE.encode("ascii")
+    with (
+        mock.patch.object(textformat, "MAX_INPUT_BYTES", 8),
+        pytest.raises(TooLargeError),
+    ):
+        textformat.read_bytes(target)

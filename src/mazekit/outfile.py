@@ -30,7 +30,8 @@ __all__ = [
     "same_file",
 ]
 
-Chunks = bytes | Iterable[bytes]
+# bytes, or byte chunks (a bytearray too: a big grid is written without a copy)
+Chunks = bytes | Iterable[bytes | bytearray]
 
 # As the kernel does (Linux follows at most 40 links in one path), a longer chain is a loop.
 MAX_LINKS = 40
@@ -112,7 +113,7 @@ def same_file(first: str | PathLike[str], second: str | PathLike[str]) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
-def _chunks(data: Chunks) -> Iterator[bytes]:
+def _chunks(data: Chunks) -> Iterator[bytes | bytearray]:
     """The data as a sequence of byte chunks (a bytes object is one chunk)."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         yield bytes(data)
@@ -120,7 +121,7 @@ def _chunks(data: Chunks) -> Iterator[bytes]:
         yield from data
 
 
-def _write_all(descriptor: int, chunk: bytes) -> None:
+def _write_all(descriptor: int, chunk: bytes | bytearray) -> None:
     """Write a whole chunk to a raw descriptor, however many calls that takes."""
     view = memoryview(chunk)
     while view:

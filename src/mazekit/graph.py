@@ -29,7 +29,7 @@ import numpy.typing as npt
 from .analysis import Analysis
 from .kernels import load
 from .model import DIRECTIONS, EAST, SOUTH, Cell, Maze
-from .search import bfs_flat, flat_open_bits, open_bits
+from .search import bfs_flat, open_bits
 
 __all__ = [
     "COP_LIMIT",
@@ -272,8 +272,9 @@ def _graph(
     and each node's breadth-first distance from the entry (one search gives all four)."""
     walls = maze.walls
     width = maze.width
+    moves = open_bits(walls).ravel()
     if maze.contains(maze.entry):
-        found, _ = bfs_flat(flat_open_bits(walls), width, maze.entry[1] * width + maze.entry[0])
+        found, _ = bfs_flat(moves, width, maze.entry[1] * width + maze.entry[0])
         dist = np.asarray(found, dtype=np.int64)
     else:
         dist = np.full(walls.size, -1, dtype=np.int64)
@@ -281,7 +282,7 @@ def _graph(
     reach = (dist >= 0).reshape(walls.shape)
     node = np.full(walls.size, -1, dtype=np.int32)
     node[flat] = np.arange(flat.size, dtype=np.int32)
-    bits = open_bits(walls).ravel()[flat]
+    bits = moves[flat]
     table = np.full((flat.size, 4), -1, dtype=np.int32)
     for column, direction in enumerate(DIRECTIONS):
         has = (bits & direction.bit) != 0

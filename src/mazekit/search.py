@@ -87,9 +87,10 @@ def component_labels(
 
     ``bits``: the maze's open_bits when the caller has them already (Analysis.moves).
 
-    The kernel floods each component from its first cell in index order; the reference is a
-    union-find in whole-array steps: each root hooks onto a smaller root it touches, then
-    pointer jumping flattens the trees; a few rounds suffice even for one long corridor.
+    The kernel is a union-find in two scans (each root hooked under the smaller one, then
+    labels read off in index order); the reference is a union-find in whole-array steps:
+    each root hooks onto a smaller root it touches, then pointer jumping flattens the trees;
+    a few rounds suffice even for one long corridor.
     """
     height, width = walls.shape
     if _KERNEL is not None and walls.size:

@@ -45,6 +45,26 @@ class Analysis:
     pattern_mode: PatternMode = "strict"
     pattern_mask: BoolGrid | None = None
 
+    # The facts that follow from the walls and the entry alone, whatever the pattern.
+    WALL_FACTS = (
+        "passages",
+        "moves",
+        "labels",
+        "components",
+        "reachable",
+        "loops",
+        "all_loops",
+        "degree",
+    )
+
+    def share_wall_facts(self, other: Analysis) -> None:
+        """Take ``other``'s WALL_FACTS (computing them there if need be): one computation for
+        two analyses of the same maze that differ only in their pattern."""
+        if other.maze is not self.maze:
+            raise ValueError("facts must be an Analysis of the same maze")
+        for name in self.WALL_FACTS:  # a cached_property keeps its value in __dict__
+            vars(self)[name] = getattr(other, name)
+
     @cached_property
     def pattern(self) -> BoolGrid:
         """The cells exempt from connectivity: the "42" (strict), every F cell (any), none."""

@@ -171,10 +171,6 @@ def _peel_reference(moves: npt.NDArray[np.uint8], start: npt.NDArray[np.uint8]) 
     return deepest, len(queue)
 
 
-# The facts of an Analysis that do not depend on its pattern: stats hands them on.
-_SHARED = ("passages", "moves", "labels", "components", "reachable", "loops", "all_loops", "degree")
-
-
 def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None = None) -> Stats:
     """Measure ``maze`` (specs/stats.md) and give the first verdict of VERDICTS that applies.
 
@@ -188,10 +184,7 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None
     mask = Analysis(maze, pattern).pattern & (maze.walls == ALL_WALLS)
     ctx = Context(maze, pattern, pattern_mask=mask)
     if facts is not None:
-        if facts.maze is not maze:
-            raise ValueError("facts must be an Analysis of the same maze")
-        for name in _SHARED:  # cached properties live in the instance's __dict__
-            vars(ctx)[name] = getattr(facts, name)
+        ctx.share_wall_facts(facts)
     walls = maze.walls
     width, height = maze.width, maze.height
     reach, closed_42 = ctx.reachable, ctx.pattern

@@ -48,9 +48,8 @@ _DECODE = np.full(256, 255, dtype=np.uint8)
 for _value, _char in enumerate("0123456789abcdef"):
     _DECODE[ord(_char)] = _value
     _DECODE[ord(_char.upper())] = _value
-_ENCODE = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)
-# The same two tables for bytes.translate, which maps a whole grid in one pass at C speed:
-# a hex digit to its value (any other byte to 255), and a value to its digit (16: a LF).
+# Two tables for bytes.translate, which maps a whole grid in one pass at C speed: a hex
+# digit to its value (any other byte to 255), and a value to its digit (16: a LF).
 _DECODE_TABLE = _DECODE.tobytes()
 _ENCODE_TABLE = b"0123456789ABCDEF\n".ljust(256, b"\0")
 _NOT_HEX = re.compile(rb"[^0-9A-Fa-f]")

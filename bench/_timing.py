@@ -22,6 +22,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MAZEKIT = [sys.executable, "-m", "mazekit"]
 BASELINE = [sys.executable, "-c", "import numpy, click"]
+# The environment the baseline runs in: numpy held to one BLAS thread, as mazekit holds it
+# (mazekit.__main__.one_blas_thread). Otherwise OpenBLAS's idle workers spin 0.05-0.1 s of
+# CPU in the baseline alone, and the CPU ratio would flatter every row (specs/performance.md).
+BASELINE_ENV = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
 # run.py makes one scratch folder for the whole run and names it here, so the scripts it
 # starts share their inputs (a 4000x4000 maze is made once, not once per script).
 SCRATCH_VARIABLE = "MAZEKIT_BENCH_DIR"
@@ -69,8 +73,10 @@ def run_once(
     stdin_path: Path | None = None,
     stdout_path: Path | None = None,
     allowed: tuple[int, ...] = (0,),
+    env: dict[str, str] | None = None,
 ) -> Run:
-    """Run ``argv`` once and report it; fails loudly on an exit code not in ``allowed``."""
+    """Run ``argv`` once (in ``env``, default this process's environment) and report it;
+    fails loudly on an exit code not in ``allowed``."""
     with contextlib.ExitStack() as files:
         stdin = files.enter_context(open(stdin_path, "rb")) if stdin_path else subprocess.DEVNULL
         stdout = files.enter_context(open(stdout_path, "wb")) if stdout_path else subprocess.DEVNULL
@@ -80,6 +86,7 @@ def run_once(
             stdout=stdout,
             stderr=subprocess.PIPE,
             cwd=ROOT,
+            env=env,
             check=False,
         )
     error, _, report = result.stderr.decode(errors="replace").rpartition("\n@@bench ")
@@ -125,7 +132,7 @@ def interleaved(argv: list[str], repeat: int, baseline: list[str] = BASELINE) ->
     mine: list[Run] = []
     theirs: list[Run] = []
     for _ in range(repeat):
-        theirs.append(run_once(baseline))
+        theirs.append(run_once(baseline, env=BASELINE_ENV))
         mine.append(run_once(argv))
     pairs = list(zip(mine, theirs, strict=True))
     return Paired(

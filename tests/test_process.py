@@ -280,3 +280,43 @@ def test_an_internal_error_is_one_line_unless_debug() -> None:
     loud = subprocess.run([sys.executable, "-c", code, "--debug"], capture_output=True, text=True)
     assert loud.returncode == 1
     assert "Traceback" in loud.stderr and "RuntimeError: simulated bug" in loud.stderr
+
+
+def _threads(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/task"))
+
+
+def test_numpy_spins_no_idle_blas_threads_in_a_command(tmp_path: Path) -> None:
+    """mazekit does no linear algebra: OpenBLAS's idle workers would only burn another core."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    plain = subprocess.run(
+        [sys.executable, "-c", "import numpy, os; print(len(os.listdir('/proc/self/task')))"],
+        capture_output=True, text=True, env=env, check=True,
+    )  # fmt: skip
+    if int(plain.stdout) == 1:
+        pytest.skip("numpy starts no BLAS threads on this machine (one core, or no OpenBLAS)")
+    fifo = tmp_path / "maze.fifo"
+    os.mkfifo(fifo)
+    command = subprocess.Popen([*MAZEKIT, "generate", "--seed", "1", "-o", str(fifo)], env=env)
+    try:
+        deadline = time.monotonic() + 30
+        while "_multiarray_umath" not in Path(f"/proc/{command.pid}/maps").read_text():
+            assert time.monotonic() < deadline, "generate never loaded numpy"
+            time.sleep(0.01)
+        time.sleep(1)  # numpy's import done, the maze carved: it waits to open the FIFO
+        assert _threads(command.pid) == 1
+    finally:
+        with open(fifo, "rb") as maze:
+            assert len(maze.read().splitlines()[0]) == 20  # the default 20x15 maze, whole
+        command.wait(timeout=30)
+
+
+def test_a_users_own_blas_thread_count_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mazekit.__main__ import one_blas_thread
+
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    one_blas_thread()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "3"
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS")
+    one_blas_thread()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"

@@ -15,7 +15,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import FrameType
 
-__all__ = ["INTERRUPTED", "guard_interrupts", "main"]
+__all__ = ["INTERRUPTED", "guard_interrupts", "main", "one_blas_thread"]
 
 INTERRUPTED = 130  # mazekit.errors.ExitStatus.INTERRUPTED, without importing it yet
 
@@ -41,9 +41,22 @@ def guard_interrupts() -> None:
         _signal.signal(_signal.SIGINT, _interrupted)
 
 
+def one_blas_thread() -> None:
+    """Ask numpy's OpenBLAS for no worker threads, unless the user chose a number.
+
+    mazekit does no linear algebra, yet at import OpenBLAS starts a worker per core that spins
+    waiting for work: 0.05-0.1 s of another core's CPU per command, about half of what a small
+    command costs in all (specs/performance.md, "numpy's idle BLAS threads"). Read once, when
+    numpy loads, so this runs before any import of numpy; a program that imports mazekit as a
+    library keeps its own setting.
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main() -> None:
-    """Guard Ctrl-C, then load and run the command line."""
+    """Guard Ctrl-C, keep numpy to one thread, then load and run the command line."""
     guard_interrupts()
+    one_blas_thread()
     from mazekit.cli import main as run
 
     run()

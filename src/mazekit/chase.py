@@ -177,6 +177,14 @@ class Outcome(NamedTuple):
     by: str | None
     cell: Cell
 
+    def describe(self) -> str:
+        """The outcome in one line, as ``mazekit chase`` prints it and the viewer shows it."""
+        if self.result == "caught":
+            return f"caught by {self.by} at tick {self.tick} at ({self.cell[0]},{self.cell[1]})"
+        if self.result == "escaped":
+            return f"escaped at tick {self.tick}"
+        return f"still running after {self.tick} ticks"
+
 
 @dataclass(frozen=True)
 class ChaserTick:

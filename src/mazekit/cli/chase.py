@@ -65,16 +65,6 @@ def _schedule(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return counts
 
 
-def _text(outcome: Outcome) -> str:
-    """The one-line result of specs/chase.md."""
-    if outcome.result == "caught":
-        x, y = outcome.cell
-        return f"caught by {outcome.by} at tick {outcome.tick} at ({x},{y})\n"
-    if outcome.result == "escaped":
-        return f"escaped at tick {outcome.tick}\n"
-    return f"still running after {outcome.tick} ticks\n"
-
-
 def _json(simulation: Simulation, outcome: Outcome) -> str:
     """The result as one JSON object on one line."""
     import json
@@ -269,7 +259,9 @@ def command(
             data = _jsonl(simulation)
         else:
             outcome = simulation.run()
-            data = _json(simulation, outcome) if output_format == "json" else _text(outcome)
+            data = (
+                _json(simulation, outcome) if output_format == "json" else f"{outcome.describe()}\n"
+            )
     except MazeError as error:
         if error.source is None:
             error.source = source
@@ -277,4 +269,4 @@ def command(
     write_output(data, output)
     outcome = simulation.run()
     if expect is not None and outcome.result != expect:
-        fail(f"{source}: result {outcome.result}, expected {expect} ({_text(outcome).strip()})")
+        fail(f"{source}: result {outcome.result}, expected {expect} ({outcome.describe()})")

@@ -22,18 +22,12 @@ from ..model import Maze
 from .png import rasterize
 from .scene import MAX_PIXELS, Geometry, RenderOptions, build_scene
 from .sprites import stamp
-from .theme import THEMES, Ink, palette_for
+from .theme import CHASER_INKS, THEMES, Ink, palette_for
 
-__all__ = ["CHASER_INKS", "AnimationOptions", "frames", "render_animation"]
+__all__ = ["AnimationOptions", "frames", "render_animation"]
 
 Pixels = npt.NDArray[np.uint8]
 
-CHASER_INKS: dict[str, Ink] = {
-    "blinky": Ink.GHOST_RED,
-    "pinky": Ink.GHOST_PINK,
-    "inky": Ink.GHOST_CYAN,
-    "clyde": Ink.GHOST_ORANGE,
-}
 _TURNS = {"E": 0, "N": 1, "W": 2, "S": 3}  # quarter turns of the player, whose mouth faces E
 _MARGIN_CELLS = 3
 _LAST_FRAME_MS = 1000

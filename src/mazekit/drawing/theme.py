@@ -16,6 +16,7 @@ from enum import IntEnum
 from ..errors import ConfigError
 
 __all__ = [
+    "CHASER_INKS",
     "COLOR_NAMES",
     "PLAIN_INKS",
     "RGB",
@@ -58,6 +59,14 @@ class Ink(IntEnum):
         """The ink's name in options and themes: ``dead_end``, ``wall``..."""
         return self.name.lower()
 
+
+# Each chaser's ink wherever mazekit draws a chase: chase's animation and view's board.
+CHASER_INKS: dict[str, Ink] = {
+    "blinky": Ink.GHOST_RED,
+    "pinky": Ink.GHOST_PINK,
+    "inky": Ink.GHOST_CYAN,
+    "clyde": Ink.GHOST_ORANGE,
+}
 
 Palette = tuple[RGB, ...]  # indexed by Ink
 PLAIN_INKS = Ink.PATH + 1  # the inks of the plain themes: a PNG palette has at least these

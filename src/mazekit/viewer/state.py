@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..drawing import RenderOptions, build_scene
 from ..drawing.scene import Charset, Scene
 from ..drawing.text import ink_rows, text_lines
-from ..drawing.theme import Ink
+from ..drawing.theme import CHASER_INKS, Ink
 from ..errors import MazeError
 from ..generators import ALGORITHMS, Request, build, check, load_algorithm
 from ..model import Maze
@@ -31,7 +31,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
     from ..chase import Simulation, Tick
 
 __all__ = [
-    "CHASER_INKS",
     "KEYS",
     "PATTERN_SHADES",
     "TICK_SECONDS",
@@ -74,13 +73,6 @@ PATTERN_SHADES: Final[tuple[Shade, ...]] = (
     Shade("red", 1, 160),
 )
 
-# The chasers as render_text draws a board's ghosts (two-letter marks), the runner as the player.
-CHASER_INKS: Final[dict[str, Ink]] = {
-    "blinky": Ink.GHOST_RED,
-    "pinky": Ink.GHOST_PINK,
-    "inky": Ink.GHOST_CYAN,
-    "clyde": Ink.GHOST_ORANGE,
-}
 
 # The arcade's pace, as specs/chase.md times its schedule: 8 ticks a second.
 TICK_SECONDS: Final = 1 / 8
@@ -364,13 +356,4 @@ class Viewer:
         outcome = self.simulation.outcome
         if outcome is not None:
             self.running = False
-            self.message = _outcome_text(outcome.result, outcome.tick, outcome.by, outcome.cell)
-
-
-def _outcome_text(result: str, tick: int, by: str | None, cell: tuple[int, int]) -> str:
-    """How a run ended, in the words of ``mazekit chase``'s text output."""
-    if result == "caught":
-        return f"caught by {by} at tick {tick} at ({cell[0]},{cell[1]})"
-    if result == "escaped":
-        return f"escaped at tick {tick}"
-    return f"still running after {tick} ticks"
+            self.message = outcome.describe()

@@ -70,6 +70,26 @@ def test_the_kernel_carves_as_the_reference(
     assert fast == slow
 
 
+@pytest.mark.parametrize(
+    ("size", "seed"),
+    [
+        ((160, 120, (0, 0), (159, 119)), 3),  # 64 top buckets: the later ones filtered first
+        ((1, 6000, (0, 0), (0, 5999)), -8),  # codes of 16 bits, keys' top bits forced up
+        ((97, 43, (5, 40), (90, 2)), 11),  # an odd shape around the "42"
+    ],
+)
+def test_kruskal_sorts_many_buckets_as_the_reference(
+    size: tuple[int, int, Cell, Cell], seed: int
+) -> None:
+    """Bigger than the hypothesis grids, so the kernel's walls fill many top buckets: its
+    packed sort, the filter of joined walls and the union-find in lanes give numpy's order."""
+    require_kernel(kruskal)
+    fast = _carve("kruskal", size, seed)
+    with reference_only(kruskal, grid):
+        slow = _carve("kruskal", size, seed)
+    assert fast == slow
+
+
 @pytest.mark.parametrize("seed", [1, 5])  # one batch, three batches
 def test_wilson_leaves_the_random_state_of_whole_batches(seed: int) -> None:
     """Big enough for several batches of 65,536 directions: the kernel consumes the rest of

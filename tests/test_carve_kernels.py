@@ -90,6 +90,22 @@ def test_kruskal_sorts_many_buckets_as_the_reference(
     assert fast == slow
 
 
+@pytest.mark.parametrize("name", ["kruskal", "wilson"])
+def test_draws_in_blocks_from_a_generator_at_an_odd_word(name: str) -> None:
+    """The kernels draw a block of the generator's 624 words at a time; one that has used
+    an odd number of words puts a float across two blocks, and still draws as the reference."""
+    require_kernel(grid)
+    states = []
+    for modules in ((), (*MODULES, grid)):
+        rng = make_rng(7)
+        rng.getrandbits(32)  # one word
+        frame = Grid(40, 30, (0, 0), (39, 29))
+        with reference_only(*modules):
+            load_algorithm(name).carve(frame, rng)
+        states.append((bytes(frame.walls), rng.getstate()))
+    assert states[0] == states[1]
+
+
 @pytest.mark.parametrize("seed", [1, 5])  # one batch, three batches
 def test_wilson_leaves_the_random_state_of_whole_batches(seed: int) -> None:
     """Big enough for several batches of 65,536 directions: the kernel consumes the rest of

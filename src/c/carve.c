@@ -524,22 +524,52 @@ done:
 
 /* ---- wilson --------------------------------------------------------------------------- */
 
-/* floor(4 * random()): the top two bits of the first of its two words (the 53-bit float
- * times 4 is below 1 past them), so the second word is skipped, not tempered. */
-static inline int mt_quarter(MTState *mt) {
-    int d = (int)(mt_next(mt) >> 30);
-    if (mt->index >= MT_N)
-        (void)mt_next(mt);
-    else
-        mt->index++;
-    return d;
+/* wilson's directions come a chunk at a time, WILSON_CHUNK of them from 2 * WILSON_CHUNK
+ * words. The chunk divides the reference's batch, and the kernel draws whole batches as the
+ * reference does, so it never draws a chunk the reference would not. */
+#define WILSON_CHUNK 512
+
+/* Move ``mt`` on by ``count`` words without tempering them (the words are not used). */
+static void mt_skip(MTState *mt, uint64_t count) {
+    while (count > 0) {
+        if (mt->index >= MT_N) mt_twist(mt);
+        uint64_t take = (uint64_t)(MT_N - mt->index);
+        if (take > count) take = count;
+        mt->index += (int)take;
+        count -= take;
+    }
 }
 
-enum { WALK_FREE, WALK_TREE, WALK_BLOCKED };
+/* The next ``count`` values of floor(4 * random()) into ``out``. That is the top two bits of
+ * the first of the two words behind a float (the 53-bit float times 4 is below 1 past
+ * them), so only the first word of each pair is tempered, a block of the state at a time in
+ * a loop the compiler vectorises (the walk spent half its time drawing word by word). */
+static void mt_quarters(MTState *mt, unsigned char *out, size_t count) {
+    while (count > 0) {
+        if (mt->index >= MT_N) mt_twist(mt);
+        size_t pairs = (size_t)(MT_N - mt->index) / 2;
+        if (pairs > count) pairs = count;
+        const uint32_t *words = mt->state + mt->index;
+        for (size_t i = 0; i < pairs; i++) out[i] = (unsigned char)(mt_temper(words[2 * i]) >> 30);
+        out += pairs;
+        count -= pairs;
+        mt->index += 2 * (int)pairs;
+        if (count > 0 && mt->index == MT_N - 1) { /* a pair across two blocks of the state */
+            *out++ = (unsigned char)(mt_next(mt) >> 30);
+            mt_skip(mt, 1);
+            count--;
+        }
+    }
+}
+
+/* One byte per cell serves the walk: a free cell holds the direction the walk last left it
+ * by (0..3), a cell of the tree IN_TREE, a blocked one BLOCKED (half the memory of a state
+ * array and a direction array: the walk touches one byte per step). */
+enum { IN_TREE = 4, BLOCKED_CELL = 8 };
 
 /* wilson(walls, blocked, stride, rng): generators/wilson.py's loop-erased random walks. The
- * reference draws its directions (floor(4 * random())) through rng.floats a batch of 65,536
- * at a time, when the previous batch is used up; the draws left in the last batch are
+ * reference draws its directions (floor(4 * random())) through rng.floats in batches of
+ * 65,536, when the previous batch is used up; the draws left in the last batch are
  * consumed here too, so the generator ends where the reference leaves it. Like the reference,
  * it assumes the free cells connected (a Grid's are: the "42" keeps a corridor around it). */
 static PyObject *wilson(PyObject *self, PyObject *args) {
@@ -555,45 +585,52 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "wilson: no free cell to carve");
         return NULL;
     }
-    unsigned char *state = scratch(f.size, 1); /* WALK_FREE, WALK_TREE or WALK_BLOCKED */
-    unsigned char *left_by = scratch(f.size, 1);
+    unsigned char *cell_state = scratch(f.size, 1);
+    unsigned char *directions = scratch(WILSON_CHUNK, 1);
     MTState mt;
-    if (state == NULL || left_by == NULL || mt_load(rng, &mt) < 0) {
-        PyMem_Free(state), PyMem_Free(left_by);
+    if (cell_state == NULL || directions == NULL || mt_load(rng, &mt) < 0) {
+        PyMem_Free(cell_state), PyMem_Free(directions);
         frame_close(&f);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < f.size; i++) state[i] = f.blocked[i] ? WALK_BLOCKED : WALK_FREE;
+    for (Py_ssize_t i = 0; i < f.size; i++) cell_state[i] = f.blocked[i] ? BLOCKED_CELL : 0;
     /* the root: the pick-th free cell in reading order */
     Py_ssize_t pick = mt_below(&mt, cells);
     for (Py_ssize_t i = 0; i < f.size; i++)
         if (!f.blocked[i] && pick-- == 0) {
-            state[i] = WALK_TREE;
+            cell_state[i] = IN_TREE;
             break;
         }
-    uint64_t drawn = 0;
+    uint64_t chunks = 0; /* chunks of directions drawn */
+    int at = WILSON_CHUNK;   /* the next direction of the chunk */
     for (Py_ssize_t start = 0; start < f.size; start++) {
-        if (state[start] != WALK_FREE) continue;
+        if (cell_state[start] >= IN_TREE) continue; /* in the tree, or blocked */
         Py_ssize_t cell = start;
         for (;;) { /* walk to the tree, remembering the last way out of each cell */
-            int d = mt_quarter(&mt);
-            drawn++;
+            if (at == WILSON_CHUNK) {
+                mt_quarters(&mt, directions, WILSON_CHUNK);
+                chunks++;
+                at = 0;
+            }
+            int d = directions[at++];
             Py_ssize_t near = cell + f.offset[d];
-            unsigned char there = state[near];
-            if (there == WALK_BLOCKED) continue; /* the border or the "42": draw again */
-            left_by[cell] = (unsigned char)d;
+            unsigned char there = cell_state[near];
+            if (there == BLOCKED_CELL) continue; /* the border or the "42": draw again */
+            cell_state[cell] = (unsigned char)d;
             cell = near;
-            if (there == WALK_TREE) break;
+            if (there == IN_TREE) break;
         }
-        for (cell = start; state[cell] != WALK_TREE; cell += f.offset[left_by[cell]]) {
-            state[cell] = WALK_TREE;
-            frame_open(&f, cell, left_by[cell]);
+        for (cell = start; cell_state[cell] != IN_TREE;) {
+            int d = cell_state[cell];
+            cell_state[cell] = IN_TREE;
+            frame_open(&f, cell, d);
+            cell += f.offset[d];
         }
     }
-    if (drawn % WILSON_BATCH) /* the rest of the last batch */
-        for (uint64_t rest = WILSON_BATCH - drawn % WILSON_BATCH; rest > 0; rest--)
-            (void)mt_quarter(&mt);
-    PyMem_Free(state), PyMem_Free(left_by);
+    /* the rest of the last batch: the reference drew it whole */
+    uint64_t drawn = chunks * WILSON_CHUNK, batches = (drawn + WILSON_BATCH - 1) / WILSON_BATCH;
+    mt_skip(&mt, 2 * (batches * WILSON_BATCH - drawn));
+    PyMem_Free(cell_state), PyMem_Free(directions);
     frame_close(&f);
     if (mt_store(rng, &mt) < 0) return NULL;
     Py_RETURN_NONE;

@@ -137,12 +137,14 @@ def test_a_frame_without_its_blocked_ring_is_refused() -> None:
     frame = Grid(5, 4, (0, 0), (4, 3))
     frame.blocked[1] = 0
     with pytest.raises(ValueError, match="outer ring"):
-        grid._KERNEL.prim(frame.walls, frame.blocked, frame.stride, frame.entry, random.Random(1))
+        grid._KERNEL.prim(
+            frame.walls, frame.blocked, frame.stride, frame.entry, frame.exit, random.Random(1)
+        )
     with pytest.raises(ValueError, match="same length"):
         grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], frame.stride, random.Random(1))
     with pytest.raises(ValueError, match="bytes"):
         wide = np.ones(len(frame.walls), dtype=np.int32)
-        grid._KERNEL.wilson(wide, wide, frame.stride, random.Random(1))
+        grid._KERNEL.wilson(wide, wide, frame.stride, 0, 1, random.Random(1))
     with pytest.raises(ValueError, match="free cells"):
         frame = Grid(5, 4, (0, 0), (4, 3))
         grid._KERNEL.tree_path(frame.walls, frame.blocked, frame.stride, 0, frame.exit)

@@ -97,6 +97,84 @@ static void *scratch(Py_ssize_t count, size_t item) {
     return memory;
 }
 
+/* Python's random stream for a loop that draws an unknown number of floats: the words of
+ * the current block of the state, tempered a block at a time in a loop the compiler
+ * vectorises, instead of one by one (mt_next). A block is only taken from where the state
+ * stands to its end, so stream_close can give the words not used back: the generator then
+ * stands exactly where as many mt_next calls would have left it. */
+typedef struct {
+    MTState *mt;
+    int at, end; /* the next word of ``words``, the end of those taken */
+    uint32_t words[MT_N];
+} Stream;
+
+/* Start drawing from ``mt`` (loaded); stream_close before using ``mt`` again. */
+static void stream_open(Stream *stream, MTState *mt) {
+    stream->mt = mt;
+    stream->at = stream->end = 0;
+}
+
+/* The next word of the stream. */
+static inline uint32_t stream_word(Stream *stream) {
+    if (stream->at == stream->end) {
+        MTState *mt = stream->mt;
+        if (mt->index >= MT_N) mt_twist(mt);
+        stream->end = MT_N - mt->index;
+        for (int i = 0; i < stream->end; i++) stream->words[i] = mt_temper(mt->state[mt->index + i]);
+        mt->index = MT_N;
+        stream->at = 0;
+    }
+    return stream->words[stream->at++];
+}
+
+/* int(random() * n), as mt_below, from the stream. */
+static inline Py_ssize_t stream_below(Stream *stream, Py_ssize_t n) {
+    uint32_t a = stream_word(stream) >> 5, b = stream_word(stream) >> 6;
+    double x = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+    return (Py_ssize_t)(x * (double)n);
+}
+
+/* Give the words taken but not used back to the generator. */
+static void stream_close(Stream *stream) {
+    stream->mt->index -= stream->end - stream->at;
+    stream->at = stream->end = 0;
+}
+
+/* The path of a rooted tree whose cells each know the direction to their parent, bits
+ * ``shift`` and ``shift + 1`` of their ``state`` byte (prim's tree and wilson's are such
+ * trees, grown from the entry or from a random root): the letters from ``entry`` up to the
+ * lowest common ancestor, then down to ``exit``. A tree has one path, the one
+ * search.shortest_path finds; this way costs the length of two branches, not a search of
+ * the grid (Grid.tree_path: 9 ms at 1000x1000). */
+static PyObject *rooted_path(const Frame *f, const unsigned char *state, int shift,
+                             Py_ssize_t root, Py_ssize_t entry, Py_ssize_t exit) {
+    Py_ssize_t depth_entry = 0, depth_exit = 0, a = entry, b = exit;
+    for (Py_ssize_t cell = entry; cell != root; cell += f->offset[(state[cell] >> shift) & 3])
+        depth_entry++;
+    for (Py_ssize_t cell = exit; cell != root; cell += f->offset[(state[cell] >> shift) & 3])
+        depth_exit++;
+    Py_ssize_t up = depth_entry, down = depth_exit; /* steps from entry up, down to exit */
+    for (; depth_entry > depth_exit; depth_entry--) a += f->offset[(state[a] >> shift) & 3];
+    for (; depth_exit > depth_entry; depth_exit--) b += f->offset[(state[b] >> shift) & 3];
+    while (a != b) {
+        a += f->offset[(state[a] >> shift) & 3];
+        b += f->offset[(state[b] >> shift) & 3];
+        depth_entry--;
+    }
+    up -= depth_entry, down -= depth_entry; /* depth_entry: the common ancestor's depth */
+    char *letters = scratch(up + down, 1);
+    if (letters == NULL) return NULL;
+    Py_ssize_t at = 0;
+    for (Py_ssize_t cell = entry; at < up; cell += f->offset[(state[cell] >> shift) & 3])
+        letters[at++] = LETTER[(state[cell] >> shift) & 3];
+    at = up + down;
+    for (Py_ssize_t cell = exit; at > up; cell += f->offset[(state[cell] >> shift) & 3])
+        letters[--at] = LETTER[((state[cell] >> shift) + 2) & 3]; /* the way back down */
+    PyObject *path = PyUnicode_DecodeASCII(letters, up + down, NULL);
+    PyMem_Free(letters);
+    return path;
+}
+
 /* ---- backtracker ---------------------------------------------------------------------- */
 
 /* backtracker(walls, blocked, stride, entry, exit, rng) -> path letters or None.
@@ -167,62 +245,91 @@ static PyObject *backtracker(PyObject *self, PyObject *args) {
 
 /* ---- prim ----------------------------------------------------------------------------- */
 
+/* A cell's state in prim: UNSEEN, FRONTIER, BLOCKED, or TREE with the direction of the
+ * cell it joined (its parent, towards the entry) in bits 2-3, for the path. */
 enum { UNSEEN, FRONTIER, TREE, BLOCKED };
+#define PRIM_STATE(byte) ((byte) & 3)
 
-/* Put ``cell`` in the tree and its unseen neighbours in the frontier (prim.grow). */
-static inline void prim_grow(const Frame *f, unsigned char *state, Py_ssize_t *frontier,
-                             Py_ssize_t *length, Py_ssize_t cell) {
-    state[cell] = TREE;
+/* The directions set in a 4-bit mask, lowest first, for picking the k-th of them. */
+static const signed char NTH_DIRECTION[16][4] = {
+    {-1, -1, -1, -1}, {0, -1, -1, -1}, {1, -1, -1, -1}, {0, 1, -1, -1},
+    {2, -1, -1, -1},  {0, 2, -1, -1},  {1, 2, -1, -1},  {0, 1, 2, -1},
+    {3, -1, -1, -1},  {0, 3, -1, -1},  {1, 3, -1, -1},  {0, 1, 3, -1},
+    {2, 3, -1, -1},   {0, 2, 3, -1},   {1, 2, 3, -1},   {0, 1, 2, 3},
+};
+static const unsigned char BITS_SET[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+/* Put ``cell`` in the tree and its unseen neighbours in the frontier (prim.grow), without a
+ * branch per neighbour: each is written past the end and kept only when it was unseen. */
+static inline void prim_grow(const Frame *f, unsigned char *state, int32_t *frontier,
+                             Py_ssize_t *length, Py_ssize_t cell, int parent) {
+    state[cell] = (unsigned char)(TREE | parent << 2);
+    Py_ssize_t n = *length;
     for (int d = 0; d < 4; d++) {
         Py_ssize_t near = cell + f->offset[d];
-        if (state[near] == UNSEEN) {
-            state[near] = FRONTIER;
-            frontier[(*length)++] = near;
-        }
+        int unseen = state[near] == UNSEEN;
+        frontier[n] = (int32_t)near;
+        n += unseen;
+        state[near] = unseen ? FRONTIER : state[near];
     }
+    *length = n;
 }
 
-/* prim(walls, blocked, stride, entry, rng): generators/prim.py's randomised Prim, its
- * frontier a swap-remove list (rng.pop_random) exactly as the Python list. */
+/* prim(walls, blocked, stride, entry, exit, rng) -> path letters or None: generators/prim.py's
+ * randomised Prim, its frontier a swap-remove list (rng.pop_random) exactly as the Python
+ * list; the path comes from the parent each cell joined (None if the exit is out of reach). */
 static PyObject *prim(PyObject *self, PyObject *args) {
     Frame f;
-    Py_ssize_t start;
+    Py_ssize_t start, goal;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*nnO", &f.walls_view, &f.blocked_view, &f.stride, &start,
-                          &rng))
+    if (!PyArg_ParseTuple(args, "w*y*nnnO", &f.walls_view, &f.blocked_view, &f.stride, &start,
+                          &goal, &rng))
         return NULL;
     if (frame_check(&f) < 0) return NULL;
-    if (!frame_free(&f, start)) {
+    if (!frame_free(&f, start) || !frame_free(&f, goal) || f.size > INT32_MAX - 4) {
         frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "entry must be a free cell of the frame");
+        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
         return NULL;
     }
     unsigned char *state = scratch(f.size, 1);
-    Py_ssize_t *frontier = scratch(f.size, sizeof(Py_ssize_t));
+    int32_t *frontier = scratch(f.size + 4, sizeof(int32_t)); /* room to write past the end */
+    Stream *stream = scratch(1, sizeof(Stream));
     MTState mt;
-    if (state == NULL || frontier == NULL || mt_load(rng, &mt) < 0) {
-        PyMem_Free(state), PyMem_Free(frontier);
+    if (state == NULL || frontier == NULL || stream == NULL || mt_load(rng, &mt) < 0) {
+        PyMem_Free(state), PyMem_Free(frontier), PyMem_Free(stream);
         frame_close(&f);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < f.size; i++) state[i] = f.blocked[i] ? BLOCKED : UNSEEN;
+    stream_open(stream, &mt);
     Py_ssize_t length = 0;
-    prim_grow(&f, state, frontier, &length, start);
+    prim_grow(&f, state, frontier, &length, start, 0);
     while (length > 0) {
-        Py_ssize_t pick = mt_below(&mt, length);
+        Py_ssize_t pick = stream_below(stream, length);
         Py_ssize_t cell = frontier[pick];
         frontier[pick] = frontier[--length];
-        int joins[4], count = 0;
-        for (int d = 0; d < 4; d++)
-            if (state[cell + f.offset[d]] == TREE) joins[count++] = d;
-        /* a frontier cell always touches the tree: count >= 1 */
-        frame_open(&f, cell, joins[mt_below(&mt, count)]);
-        prim_grow(&f, state, frontier, &length, cell);
+        int joins = 0; /* the directions to the tree, as bits */
+        for (int d = 0; d < 4; d++) joins |= (PRIM_STATE(state[cell + f.offset[d]]) == TREE) << d;
+        /* a frontier cell always touches the tree: at least one bit */
+        int d = NTH_DIRECTION[joins][stream_below(stream, BITS_SET[joins])];
+        frame_open(&f, cell, d);
+        prim_grow(&f, state, frontier, &length, cell, d);
     }
-    PyMem_Free(state), PyMem_Free(frontier);
+    stream_close(stream);
+    PyObject *path = Py_None;
+    if (PRIM_STATE(state[goal]) == TREE) path = rooted_path(&f, state, 2, start, start, goal);
+    else Py_INCREF(path);
+    PyMem_Free(state), PyMem_Free(frontier), PyMem_Free(stream);
     frame_close(&f);
-    if (mt_store(rng, &mt) < 0) return NULL;
-    Py_RETURN_NONE;
+    if (path == NULL) { /* out of memory for the letters: drop the draws too */
+        mt_discard(&mt);
+        return NULL;
+    }
+    if (mt_store(rng, &mt) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    return path;
 }
 
 /* ---- kruskal -------------------------------------------------------------------------- */
@@ -563,28 +670,32 @@ static void mt_quarters(MTState *mt, unsigned char *out, size_t count) {
 }
 
 /* One byte per cell serves the walk: a free cell holds the direction the walk last left it
- * by (0..3), a cell of the tree IN_TREE, a blocked one BLOCKED (half the memory of a state
- * array and a direction array: the walk touches one byte per step). */
+ * by (0..3), a cell of the tree IN_TREE plus the direction of its parent (towards the root),
+ * a blocked one BLOCKED_CELL (half the memory of a state array and a direction array: the
+ * walk touches one byte per step). */
 enum { IN_TREE = 4, BLOCKED_CELL = 8 };
 
-/* wilson(walls, blocked, stride, rng): generators/wilson.py's loop-erased random walks. The
+/* wilson(walls, blocked, stride, entry, exit, rng) -> path letters: generators/wilson.py's
+ * loop-erased random walks, and the path of the tree they grow (rooted_path). The
  * reference draws its directions (floor(4 * random())) through rng.floats in batches of
  * 65,536, when the previous batch is used up; the draws left in the last batch are
  * consumed here too, so the generator ends where the reference leaves it. Like the reference,
  * it assumes the free cells connected (a Grid's are: the "42" keeps a corridor around it). */
 static PyObject *wilson(PyObject *self, PyObject *args) {
     Frame f;
+    Py_ssize_t entry, goal;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*nO", &f.walls_view, &f.blocked_view, &f.stride, &rng))
+    if (!PyArg_ParseTuple(args, "w*y*nnnO", &f.walls_view, &f.blocked_view, &f.stride, &entry,
+                          &goal, &rng))
         return NULL;
     if (frame_check(&f) < 0) return NULL;
-    Py_ssize_t cells = 0;
-    for (Py_ssize_t i = 0; i < f.size; i++) cells += !f.blocked[i];
-    if (cells == 0) {
+    if (!frame_free(&f, entry) || !frame_free(&f, goal)) {
         frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "wilson: no free cell to carve");
+        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
         return NULL;
     }
+    Py_ssize_t cells = 0, root = 0;
+    for (Py_ssize_t i = 0; i < f.size; i++) cells += !f.blocked[i];
     unsigned char *cell_state = scratch(f.size, 1);
     unsigned char *directions = scratch(WILSON_CHUNK, 1);
     MTState mt;
@@ -598,7 +709,7 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
     Py_ssize_t pick = mt_below(&mt, cells);
     for (Py_ssize_t i = 0; i < f.size; i++)
         if (!f.blocked[i] && pick-- == 0) {
-            cell_state[i] = IN_TREE;
+            cell_state[root = i] = IN_TREE;
             break;
         }
     uint64_t chunks = 0; /* chunks of directions drawn */
@@ -618,11 +729,11 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
             if (there == BLOCKED_CELL) continue; /* the border or the "42": draw again */
             cell_state[cell] = (unsigned char)d;
             cell = near;
-            if (there == IN_TREE) break;
+            if (there & IN_TREE) break;
         }
-        for (cell = start; cell_state[cell] != IN_TREE;) {
+        for (cell = start; !(cell_state[cell] & IN_TREE);) {
             int d = cell_state[cell];
-            cell_state[cell] = IN_TREE;
+            cell_state[cell] = (unsigned char)(IN_TREE | d);
             frame_open(&f, cell, d);
             cell += f.offset[d];
         }
@@ -630,10 +741,18 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
     /* the rest of the last batch: the reference drew it whole */
     uint64_t drawn = chunks * WILSON_CHUNK, batches = (drawn + WILSON_BATCH - 1) / WILSON_BATCH;
     mt_skip(&mt, 2 * (batches * WILSON_BATCH - drawn));
+    PyObject *path = rooted_path(&f, cell_state, 0, root, entry, goal);
     PyMem_Free(cell_state), PyMem_Free(directions);
     frame_close(&f);
-    if (mt_store(rng, &mt) < 0) return NULL;
-    Py_RETURN_NONE;
+    if (path == NULL) { /* out of memory for the letters: drop the draws too */
+        mt_discard(&mt);
+        return NULL;
+    }
+    if (mt_store(rng, &mt) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    return path;
 }
 
 /* ---- hunt-and-kill -------------------------------------------------------------------- */
@@ -760,9 +879,11 @@ static PyObject *tree_path(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"backtracker", backtracker, METH_VARARGS,
      "backtracker(walls, blocked, stride, entry, exit, rng) -> path letters or None."},
-    {"prim", prim, METH_VARARGS, "prim(walls, blocked, stride, entry, rng): carve by Prim."},
+    {"prim", prim, METH_VARARGS,
+     "prim(walls, blocked, stride, entry, exit, rng) -> path letters or None."},
     {"kruskal", kruskal, METH_VARARGS, "kruskal(walls, blocked, stride, rng): carve by Kruskal."},
-    {"wilson", wilson, METH_VARARGS, "wilson(walls, blocked, stride, rng): carve by Wilson."},
+    {"wilson", wilson, METH_VARARGS,
+     "wilson(walls, blocked, stride, entry, exit, rng) -> path letters."},
     {"hunt_and_kill", hunt_and_kill, METH_VARARGS,
      "hunt_and_kill(walls, blocked, stride, rng): carve by hunt-and-kill."},
     {"tree_path", tree_path, METH_VARARGS,

@@ -130,6 +130,25 @@ def test_an_imperfect_maze_braids_on_from_the_same_state(name: str) -> None:
     assert (fast.walls.tobytes(), fast.path) == (slow.walls.tobytes(), slow.path)
 
 
+def test_tree_path_ends_on_a_maze_with_loops_or_no_way_through() -> None:
+    """tree_path is for trees, yet on any frame it ends: with every wall open (loops
+    everywhere) its letters still walk from the entry to the exit, and with every wall
+    closed it says None."""
+    require_kernel(grid)
+    frame = Grid(6, 4, (1, 1), (5, 3))  # no room for the "42"
+    for cell in range(len(frame.walls)):
+        frame.walls[cell] = 0
+    path = frame.tree_path()
+    assert path is not None
+    step = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+    x, y = 1, 1
+    for letter in path:
+        x, y = x + step[letter][0], y + step[letter][1]
+        assert 0 <= x < 6 and 0 <= y < 4
+    assert (x, y) == (5, 3)
+    assert Grid(6, 4, (1, 1), (5, 3)).tree_path() is None
+
+
 def test_a_frame_without_its_blocked_ring_is_refused() -> None:
     """The kernel steps to neighbours without bounds checks: a frame whose outer ring is not
     blocked would be read outside its buffer, so it is a ValueError, never a crash."""

@@ -823,7 +823,10 @@ static PyObject *hunt_and_kill(PyObject *self, PyObject *args) {
 /* tree_path(walls, blocked, stride, entry, exit) -> path letters or None.
  * The letters of the walk from entry to exit through the open walls, found depth-first: in
  * a perfect maze (a spanning tree) it is the one path, so the first shortest path too. A
- * visited mark keeps the walk finite on any input; None when the exit is out of reach. */
+ * visited mark keeps the walk finite on any input; None when the exit is out of reach.
+ * Each cell on the stack keeps the open ways it has not tried yet as bits, so a step takes
+ * the lowest one with no branch per wall (twice faster than trying N, E, S, W in turn: the
+ * open walls of a random tree are a mispredicted branch each). */
 static PyObject *tree_path(PyObject *self, PyObject *args) {
     Frame f;
     Py_ssize_t start, goal;
@@ -837,41 +840,41 @@ static PyObject *tree_path(PyObject *self, PyObject *args) {
         return NULL;
     }
     unsigned char *visited = scratch(f.size, 1);
-    Py_ssize_t *stack = scratch(f.size, sizeof(Py_ssize_t));
-    char *tried = scratch(f.size, 1); /* tried[i]: directions tried from stack[i], 0..4 */
-    if (visited == NULL || stack == NULL || tried == NULL) {
-        PyMem_Free(visited), PyMem_Free(stack), PyMem_Free(tried);
+    unsigned char *ways = scratch(f.size, 1); /* ways[i]: the untried open ways at depth i */
+    unsigned char *steps = scratch(f.size, 1); /* steps[i]: the direction from depth i on */
+    if (visited == NULL || ways == NULL || steps == NULL) {
+        PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
         frame_close(&f);
         return NULL;
     }
-    Py_ssize_t depth = 0;
-    stack[0] = start;
+    Py_ssize_t depth = 0, cell = start;
+    ways[0] = (unsigned char)(~f.walls[start] & 15);
     visited[start] = 1;
-    while (stack[depth] != goal) {
-        Py_ssize_t cell = stack[depth];
-        if (tried[depth] == 4) { /* every way out tried: back up */
+    while (cell != goal) {
+        unsigned int open = ways[depth];
+        if (open == 0) { /* every way out tried: back up the step that came here */
             if (depth == 0) break;
-            depth--;
+            cell -= f.offset[steps[--depth]];
             continue;
         }
-        int d = tried[depth]++;
+        int d = NTH_DIRECTION[open][0]; /* the lowest way left */
+        ways[depth] = (unsigned char)(open & (open - 1));
         Py_ssize_t near = cell + f.offset[d];
-        /* open on this side and free (the ring is blocked: near is in the frame) */
-        if (!(f.walls[cell] & BIT[d]) && !f.blocked[near] && !visited[near]) {
-            visited[near] = 1;
-            stack[++depth] = near;
-            tried[depth] = 0;
-        }
+        /* free and not visited (the ring is blocked: near is in the frame) */
+        if (f.blocked[near] | visited[near]) continue;
+        visited[near] = 1;
+        steps[depth++] = (unsigned char)d;
+        cell = near;
+        ways[depth] = (unsigned char)(~f.walls[near] & 15 & ~OPPOSITE[d]); /* not back */
     }
     PyObject *path = NULL;
-    if (stack[depth] == goal) {
-        /* tried[i] - 1 is the direction stepped from stack[i] to stack[i + 1] */
-        for (Py_ssize_t i = 0; i < depth; i++) tried[i] = LETTER[tried[i] - 1];
-        path = PyUnicode_DecodeASCII(tried, depth, NULL);
+    if (cell == goal) {
+        for (Py_ssize_t i = 0; i < depth; i++) steps[i] = (unsigned char)LETTER[steps[i]];
+        path = PyUnicode_DecodeASCII((const char *)steps, depth, NULL);
     } else {
         path = Py_NewRef(Py_None);
     }
-    PyMem_Free(visited), PyMem_Free(stack), PyMem_Free(tried);
+    PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
     frame_close(&f);
     return path;
 }

@@ -97,6 +97,81 @@ static void *scratch(Py_ssize_t count, size_t item) {
     return memory;
 }
 
+/* ---- random words in bulk ----------------------------------------------------------- */
+
+/* The loops that draw many words (the twist of the state, the tempering of a block, both
+ * inlined from mt19937.h) are compiled twice on x86 with GCC or clang: as the build's
+ * default (SSE2 on x86-64) and for AVX2, taken when the processor has it, which handles
+ * twice as many words per instruction (wilson's 32M directions at 1000x1000, seed 1:
+ * 20 -> 12 ms). The words are the same either way. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define WIDE_DRAWS 1
+#define INLINED static inline __attribute__((always_inline))
+#else
+#define WIDE_DRAWS 0
+#define INLINED static inline
+#endif
+
+/* Move ``mt`` on by ``count`` words without tempering them (the words are not used). */
+static void mt_skip(MTState *mt, uint64_t count) {
+    while (count > 0) {
+        if (mt->index >= MT_N) mt_twist(mt);
+        uint64_t take = (uint64_t)(MT_N - mt->index);
+        if (take > count) take = count;
+        mt->index += (int)take;
+        count -= take;
+    }
+}
+
+/* The next ``count`` values of floor(4 * random()) into ``out``. That is the top two bits of
+ * the first of the two words behind a float (the 53-bit float times 4 is below 1 past
+ * them), so only the first word of each pair is tempered. */
+INLINED void bulk_quarters(MTState *mt, unsigned char *out, size_t count) {
+    while (count > 0) {
+        if (mt->index >= MT_N) mt_twist(mt);
+        size_t pairs = (size_t)(MT_N - mt->index) / 2;
+        if (pairs > count) pairs = count;
+        const uint32_t *words = mt->state + mt->index;
+        for (size_t i = 0; i < pairs; i++) out[i] = (unsigned char)(mt_temper(words[2 * i]) >> 30);
+        out += pairs;
+        count -= pairs;
+        mt->index += 2 * (int)pairs;
+        if (count > 0 && mt->index == MT_N - 1) { /* a pair across two blocks of the state */
+            *out++ = (unsigned char)(mt_next(mt) >> 30);
+            mt_skip(mt, 1);
+            count--;
+        }
+    }
+}
+
+static void words_default(MTState *mt, uint32_t *out, size_t count) { mt_fill(mt, out, count); }
+static void quarters_default(MTState *mt, unsigned char *out, size_t count) {
+    bulk_quarters(mt, out, count);
+}
+#if WIDE_DRAWS
+__attribute__((target("avx2"))) static void words_avx2(MTState *mt, uint32_t *out, size_t count) {
+    mt_fill(mt, out, count);
+}
+__attribute__((target("avx2"))) static void quarters_avx2(MTState *mt, unsigned char *out,
+                                                          size_t count) {
+    bulk_quarters(mt, out, count);
+}
+#endif
+
+/* Which compilation the processor runs, asked once per kernel call. */
+typedef struct {
+    void (*words)(MTState *mt, uint32_t *out, size_t count);
+    void (*quarters)(MTState *mt, unsigned char *out, size_t count);
+} Draws;
+
+static Draws draws_for_this_processor(void) {
+    Draws draws = {words_default, quarters_default};
+#if WIDE_DRAWS
+    if (__builtin_cpu_supports("avx2")) draws = (Draws){words_avx2, quarters_avx2};
+#endif
+    return draws;
+}
+
 /* Python's random stream for a loop that draws an unknown number of floats: the words of
  * the current block of the state, tempered a block at a time in a loop the compiler
  * vectorises, instead of one by one (mt_next). A block is only taken from where the state
@@ -104,6 +179,7 @@ static void *scratch(Py_ssize_t count, size_t item) {
  * stands exactly where as many mt_next calls would have left it. */
 typedef struct {
     MTState *mt;
+    Draws draws;
     int at, end; /* the next word of ``words``, the end of those taken */
     uint32_t words[MT_N];
 } Stream;
@@ -111,17 +187,15 @@ typedef struct {
 /* Start drawing from ``mt`` (loaded); stream_close before using ``mt`` again. */
 static void stream_open(Stream *stream, MTState *mt) {
     stream->mt = mt;
+    stream->draws = draws_for_this_processor();
     stream->at = stream->end = 0;
 }
 
 /* The next word of the stream. */
 static inline uint32_t stream_word(Stream *stream) {
-    if (stream->at == stream->end) {
-        MTState *mt = stream->mt;
-        if (mt->index >= MT_N) mt_twist(mt);
-        stream->end = MT_N - mt->index;
-        for (int i = 0; i < stream->end; i++) stream->words[i] = mt_temper(mt->state[mt->index + i]);
-        mt->index = MT_N;
+    if (stream->at == stream->end) { /* the rest of this block, or the whole next one */
+        stream->end = stream->mt->index >= MT_N ? MT_N : MT_N - stream->mt->index;
+        stream->draws.words(stream->mt, stream->words, (size_t)stream->end);
         stream->at = 0;
     }
     return stream->words[stream->at++];
@@ -401,6 +475,7 @@ static int bits_below(uint64_t n) {
 #define KEY_WORDS 4096
 typedef struct {
     MTState *mt;
+    Draws draws;
     Py_ssize_t left; /* keys still to draw from mt */
     int at, end;     /* the next word of ``words``, the end of those drawn */
     uint32_t words[KEY_WORDS];
@@ -409,6 +484,7 @@ typedef struct {
 /* Start drawing ``count`` keys from ``mt`` (never more: the state ends where it must). */
 static void keys_start(Keys *keys, MTState *mt, Py_ssize_t count) {
     keys->mt = mt;
+    keys->draws = draws_for_this_processor();
     keys->left = count;
     keys->at = keys->end = 0;
 }
@@ -417,7 +493,7 @@ static void keys_start(Keys *keys, MTState *mt, Py_ssize_t count) {
 static inline const uint32_t *keys_next(Keys *keys) {
     if (keys->at == keys->end) {
         Py_ssize_t take = keys->left < KEY_WORDS / 2 ? keys->left : KEY_WORDS / 2;
-        mt_fill(keys->mt, keys->words, (size_t)(2 * take));
+        keys->draws.words(keys->mt, keys->words, (size_t)(2 * take));
         keys->left -= take;
         keys->at = 0;
         keys->end = (int)(2 * take);
@@ -636,39 +712,6 @@ done:
  * reference does, so it never draws a chunk the reference would not. */
 #define WILSON_CHUNK 512
 
-/* Move ``mt`` on by ``count`` words without tempering them (the words are not used). */
-static void mt_skip(MTState *mt, uint64_t count) {
-    while (count > 0) {
-        if (mt->index >= MT_N) mt_twist(mt);
-        uint64_t take = (uint64_t)(MT_N - mt->index);
-        if (take > count) take = count;
-        mt->index += (int)take;
-        count -= take;
-    }
-}
-
-/* The next ``count`` values of floor(4 * random()) into ``out``. That is the top two bits of
- * the first of the two words behind a float (the 53-bit float times 4 is below 1 past
- * them), so only the first word of each pair is tempered, a block of the state at a time in
- * a loop the compiler vectorises (the walk spent half its time drawing word by word). */
-static void mt_quarters(MTState *mt, unsigned char *out, size_t count) {
-    while (count > 0) {
-        if (mt->index >= MT_N) mt_twist(mt);
-        size_t pairs = (size_t)(MT_N - mt->index) / 2;
-        if (pairs > count) pairs = count;
-        const uint32_t *words = mt->state + mt->index;
-        for (size_t i = 0; i < pairs; i++) out[i] = (unsigned char)(mt_temper(words[2 * i]) >> 30);
-        out += pairs;
-        count -= pairs;
-        mt->index += 2 * (int)pairs;
-        if (count > 0 && mt->index == MT_N - 1) { /* a pair across two blocks of the state */
-            *out++ = (unsigned char)(mt_next(mt) >> 30);
-            mt_skip(mt, 1);
-            count--;
-        }
-    }
-}
-
 /* One byte per cell serves the walk: a free cell holds the direction the walk last left it
  * by (0..3), a cell of the tree IN_TREE plus the direction of its parent (towards the root),
  * a blocked one BLOCKED_CELL (half the memory of a state array and a direction array: the
@@ -712,6 +755,7 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
             cell_state[root = i] = IN_TREE;
             break;
         }
+    Draws draws = draws_for_this_processor();
     uint64_t chunks = 0; /* chunks of directions drawn */
     int at = WILSON_CHUNK;   /* the next direction of the chunk */
     for (Py_ssize_t start = 0; start < f.size; start++) {
@@ -719,7 +763,7 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
         Py_ssize_t cell = start;
         for (;;) { /* walk to the tree, remembering the last way out of each cell */
             if (at == WILSON_CHUNK) {
-                mt_quarters(&mt, directions, WILSON_CHUNK);
+                draws.quarters(&mt, directions, WILSON_CHUNK);
                 chunks++;
                 at = 0;
             }

@@ -18,6 +18,16 @@ static const unsigned char BIT[4] = {1, 2, 4, 8};
 static const unsigned char OPPOSITE[4] = {4, 8, 1, 2};
 static const char LETTER[4] = {'N', 'E', 'S', 'W'};
 
+/* The directions set in a 4-bit mask, lowest first, for picking the k-th of them, and how
+ * many there are: a choice among the free neighbours without a branch per neighbour. */
+static const signed char NTH_DIRECTION[16][4] = {
+    {-1, -1, -1, -1}, {0, -1, -1, -1}, {1, -1, -1, -1}, {0, 1, -1, -1},
+    {2, -1, -1, -1},  {0, 2, -1, -1},  {1, 2, -1, -1},  {0, 1, 2, -1},
+    {3, -1, -1, -1},  {0, 3, -1, -1},  {1, 3, -1, -1},  {0, 1, 3, -1},
+    {2, 3, -1, -1},   {0, 2, 3, -1},   {1, 2, 3, -1},   {0, 1, 2, 3},
+};
+static const unsigned char BITS_SET[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
 /* wilson draws its directions through rng.floats in batches of this many (wilson.BATCH). */
 #define WILSON_BATCH 65536
 
@@ -268,8 +278,13 @@ static PyObject *backtracker(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
         return NULL;
     }
+    if (f.size > INT32_MAX) {
+        frame_close(&f);
+        PyErr_SetString(PyExc_ValueError, "backtracker: the frame is too big");
+        return NULL;
+    }
     unsigned char *visited = scratch(f.size, 1);
-    Py_ssize_t *stack = scratch(f.size, sizeof(Py_ssize_t));
+    int32_t *stack = scratch(f.size, sizeof(int32_t));
     char *letters = scratch(f.size, 1); /* letters[i]: the step from stack[i] to stack[i+1] */
     MTState mt;
     if (visited == NULL || stack == NULL || letters == NULL || mt_load(rng, &mt) < 0) {
@@ -278,32 +293,34 @@ static PyObject *backtracker(PyObject *self, PyObject *args) {
         return NULL;
     }
     memcpy(visited, f.blocked, (size_t)f.size); /* blocked cells count as visited */
+    Stream stream;
+    stream_open(&stream, &mt);
     PyObject *path = NULL;
     int found = 0;
     Py_ssize_t depth = 0, cell = start;
-    stack[0] = start;
+    stack[0] = (int32_t)start;
     visited[start] = 1;
     for (;;) {
-        int options[4], count = 0;
-        for (int d = 0; d < 4; d++)
-            if (!visited[cell + f.offset[d]]) options[count++] = d;
-        if (count == 0) { /* backtrack */
+        int options = 0; /* the unvisited neighbours, as bits */
+        for (int d = 0; d < 4; d++) options |= !visited[cell + f.offset[d]] << d;
+        if (options == 0) { /* backtrack */
             if (depth == 0) break;
             cell = stack[--depth];
             continue;
         }
-        int d = options[mt_below(&mt, count)];
+        int d = NTH_DIRECTION[options][stream_below(&stream, BITS_SET[options])];
         frame_open(&f, cell, d);
         letters[depth] = LETTER[d];
         cell += f.offset[d];
         visited[cell] = 1;
-        stack[++depth] = cell;
+        stack[++depth] = (int32_t)cell;
         if (cell == goal && !found) {
             found = 1;
             path = PyUnicode_DecodeASCII(letters, depth, NULL);
             if (path == NULL) break;
         }
     }
+    stream_close(&stream);
     PyMem_Free(visited), PyMem_Free(stack), PyMem_Free(letters);
     frame_close(&f);
     if (found && path == NULL) { /* out of memory for the letters: drop the draws too */
@@ -324,15 +341,6 @@ static PyObject *backtracker(PyObject *self, PyObject *args) {
  * cell it joined (its parent, towards the entry) in bits 2-3, for the path. */
 enum { UNSEEN, FRONTIER, TREE, BLOCKED };
 #define PRIM_STATE(byte) ((byte) & 3)
-
-/* The directions set in a 4-bit mask, lowest first, for picking the k-th of them. */
-static const signed char NTH_DIRECTION[16][4] = {
-    {-1, -1, -1, -1}, {0, -1, -1, -1}, {1, -1, -1, -1}, {0, 1, -1, -1},
-    {2, -1, -1, -1},  {0, 2, -1, -1},  {1, 2, -1, -1},  {0, 1, 2, -1},
-    {3, -1, -1, -1},  {0, 3, -1, -1},  {1, 3, -1, -1},  {0, 1, 3, -1},
-    {2, 3, -1, -1},   {0, 2, 3, -1},   {1, 2, 3, -1},   {0, 1, 2, 3},
-};
-static const unsigned char BITS_SET[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
 
 /* Put ``cell`` in the tree and its unseen neighbours in the frontier (prim.grow), without a
  * branch per neighbour: each is written past the end and kept only when it was unseen. */
@@ -832,15 +840,16 @@ static PyObject *hunt_and_kill(PyObject *self, PyObject *args) {
         return NULL;
     }
     memcpy(visited, f.blocked, (size_t)f.size); /* blocked cells count as visited */
+    Stream stream;
+    stream_open(&stream, &mt);
     Py_ssize_t pointer = first, cell = first;
     visited[cell] = in_tree[cell] = 1;
     for (;;) {
         for (;;) { /* walk (kill) until stuck */
-            int options[4], count = 0;
-            for (int d = 0; d < 4; d++)
-                if (!visited[cell + f.offset[d]]) options[count++] = d;
-            if (count == 0) break;
-            int d = options[mt_below(&mt, count)];
+            int options = 0; /* the unvisited neighbours, as bits */
+            for (int d = 0; d < 4; d++) options |= !visited[cell + f.offset[d]] << d;
+            if (options == 0) break;
+            int d = NTH_DIRECTION[options][stream_below(&stream, BITS_SET[options])];
             frame_open(&f, cell, d);
             cell += f.offset[d];
             visited[cell] = in_tree[cell] = 1;
@@ -857,11 +866,12 @@ static PyObject *hunt_and_kill(PyObject *self, PyObject *args) {
             if (count) found = scan;
         }
         if (found < 0) break;
-        int d = joins[mt_below(&mt, count)];
+        int d = joins[stream_below(&stream, count)];
         frame_open(&f, found, d);
         cell = found;
         visited[cell] = in_tree[cell] = 1;
     }
+    stream_close(&stream);
     PyMem_Free(visited), PyMem_Free(in_tree);
     frame_close(&f);
     if (mt_store(rng, &mt) < 0) return NULL;

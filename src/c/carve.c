@@ -369,40 +369,47 @@ static PyObject *prim(PyObject *self, PyObject *args) {
                           &goal, &rng))
         return NULL;
     if (frame_check(&f) < 0) return NULL;
-    if (!frame_free(&f, start) || !frame_free(&f, goal) || f.size > INT32_MAX - 4) {
+    if (!frame_free(&f, start) || !frame_free(&f, goal)) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
         return NULL;
     }
+    if (f.size > INT32_MAX - 4) {
+        frame_close(&f);
+        PyErr_SetString(PyExc_ValueError, "prim: the frame is too big");
+        return NULL;
+    }
     unsigned char *state = scratch(f.size, 1);
     int32_t *frontier = scratch(f.size + 4, sizeof(int32_t)); /* room to write past the end */
-    Stream *stream = scratch(1, sizeof(Stream));
     MTState mt;
-    if (state == NULL || frontier == NULL || stream == NULL || mt_load(rng, &mt) < 0) {
-        PyMem_Free(state), PyMem_Free(frontier), PyMem_Free(stream);
+    if (state == NULL || frontier == NULL || mt_load(rng, &mt) < 0) {
+        PyMem_Free(state), PyMem_Free(frontier);
         frame_close(&f);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < f.size; i++) state[i] = f.blocked[i] ? BLOCKED : UNSEEN;
-    stream_open(stream, &mt);
+    Stream stream;
+    stream_open(&stream, &mt);
     Py_ssize_t length = 0;
     prim_grow(&f, state, frontier, &length, start, 0);
     while (length > 0) {
-        Py_ssize_t pick = stream_below(stream, length);
+        Py_ssize_t pick = stream_below(&stream, length);
         Py_ssize_t cell = frontier[pick];
         frontier[pick] = frontier[--length];
         int joins = 0; /* the directions to the tree, as bits */
         for (int d = 0; d < 4; d++) joins |= (PRIM_STATE(state[cell + f.offset[d]]) == TREE) << d;
         /* a frontier cell always touches the tree: at least one bit */
-        int d = NTH_DIRECTION[joins][stream_below(stream, BITS_SET[joins])];
+        int d = NTH_DIRECTION[joins][stream_below(&stream, BITS_SET[joins])];
         frame_open(&f, cell, d);
         prim_grow(&f, state, frontier, &length, cell, d);
     }
-    stream_close(stream);
+    stream_close(&stream);
     PyObject *path = Py_None;
-    if (PRIM_STATE(state[goal]) == TREE) path = rooted_path(&f, state, 2, start, start, goal);
-    else Py_INCREF(path);
-    PyMem_Free(state), PyMem_Free(frontier), PyMem_Free(stream);
+    if (PRIM_STATE(state[goal]) == TREE) /* the entry is the root */
+        path = rooted_path(&f, state, 2, start, start, goal);
+    else
+        Py_INCREF(path);
+    PyMem_Free(state), PyMem_Free(frontier);
     frame_close(&f);
     if (path == NULL) { /* out of memory for the letters: drop the draws too */
         mt_discard(&mt);

@@ -178,6 +178,7 @@ typedef struct {
 static Draws draws_for_this_processor(void) {
     Draws draws = {words_default, quarters_default};
 #if WIDE_DRAWS
+    __builtin_cpu_init(); /* idempotent; needed before the first question in some loaders */
     if (__builtin_cpu_supports("avx2")) draws = (Draws){words_avx2, quarters_avx2};
 #endif
     return draws;

@@ -143,7 +143,15 @@ INLINED void bulk_quarters(MTState *mt, unsigned char *out, size_t count) {
         size_t pairs = (size_t)(MT_N - mt->index) / 2;
         if (pairs > count) pairs = count;
         const uint32_t *words = mt->state + mt->index;
-        for (size_t i = 0; i < pairs; i++) out[i] = (unsigned char)(mt_temper(words[2 * i]) >> 30);
+        /* mt_temper(word) >> 30 with only the steps that reach the top two bits: the last
+         * step (>> 18) leaves them as they are, the third sets them from bits 16 and 15, and
+         * of bits 31, 30, 16 and 15 the second step's mask (0x9d2c5680) has bit 31 only */
+        for (size_t i = 0; i < pairs; i++) {
+            uint32_t y = words[2 * i];
+            y ^= y >> 11;
+            y ^= (y << 7) & 0x80000000U;
+            out[i] = (unsigned char)((y ^ (y << 15)) >> 30);
+        }
         out += pairs;
         count -= pairs;
         mt->index += 2 * (int)pairs;

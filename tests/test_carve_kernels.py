@@ -70,6 +70,42 @@ def test_the_kernel_carves_as_the_reference(
     assert fast == slow
 
 
+@pytest.mark.parametrize(
+    ("size", "seed"),
+    [
+        ((160, 120, (0, 0), (159, 119)), 3),  # 64 top buckets: the later ones filtered first
+        ((1, 6000, (0, 0), (0, 5999)), -8),  # codes of 16 bits, keys' top bits forced up
+        ((97, 43, (5, 40), (90, 2)), 11),  # an odd shape around the "42"
+    ],
+)
+def test_kruskal_sorts_many_buckets_as_the_reference(
+    size: tuple[int, int, Cell, Cell], seed: int
+) -> None:
+    """Bigger than the hypothesis grids, so the kernel's walls fill many top buckets: its
+    packed sort, the filter of joined walls and the union-find in lanes give numpy's order."""
+    require_kernel(kruskal)
+    fast = _carve("kruskal", size, seed)
+    with reference_only(kruskal, grid):
+        slow = _carve("kruskal", size, seed)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("name", ["kruskal", "wilson"])
+def test_draws_in_blocks_from_a_generator_at_an_odd_word(name: str) -> None:
+    """The kernels draw a block of the generator's 624 words at a time; one that has used
+    an odd number of words puts a float across two blocks, and still draws as the reference."""
+    require_kernel(grid)
+    states = []
+    for modules in ((), (*MODULES, grid)):
+        rng = make_rng(7)
+        rng.getrandbits(32)  # one word
+        frame = Grid(40, 30, (0, 0), (39, 29))
+        with reference_only(*modules):
+            load_algorithm(name).carve(frame, rng)
+        states.append((bytes(frame.walls), rng.getstate()))
+    assert states[0] == states[1]
+
+
 @pytest.mark.parametrize("seed", [1, 5])  # one batch, three batches
 def test_wilson_leaves_the_random_state_of_whole_batches(seed: int) -> None:
     """Big enough for several batches of 65,536 directions: the kernel consumes the rest of
@@ -94,6 +130,25 @@ def test_an_imperfect_maze_braids_on_from_the_same_state(name: str) -> None:
     assert (fast.walls.tobytes(), fast.path) == (slow.walls.tobytes(), slow.path)
 
 
+def test_tree_path_ends_on_a_maze_with_loops_or_no_way_through() -> None:
+    """tree_path is for trees, yet on any frame it ends: with every wall open (loops
+    everywhere) its letters still walk from the entry to the exit, and with every wall
+    closed it says None."""
+    require_kernel(grid)
+    frame = Grid(6, 4, (1, 1), (5, 3))  # no room for the "42"
+    for cell in range(len(frame.walls)):
+        frame.walls[cell] = 0
+    path = frame.tree_path()
+    assert path is not None
+    step = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+    x, y = 1, 1
+    for letter in path:
+        x, y = x + step[letter][0], y + step[letter][1]
+        assert 0 <= x < 6 and 0 <= y < 4
+    assert (x, y) == (5, 3)
+    assert Grid(6, 4, (1, 1), (5, 3)).tree_path() is None
+
+
 def test_a_frame_without_its_blocked_ring_is_refused() -> None:
     """The kernel steps to neighbours without bounds checks: a frame whose outer ring is not
     blocked would be read outside its buffer, so it is a ValueError, never a crash."""
@@ -101,12 +156,14 @@ def test_a_frame_without_its_blocked_ring_is_refused() -> None:
     frame = Grid(5, 4, (0, 0), (4, 3))
     frame.blocked[1] = 0
     with pytest.raises(ValueError, match="outer ring"):
-        grid._KERNEL.prim(frame.walls, frame.blocked, frame.stride, frame.entry, random.Random(1))
+        grid._KERNEL.prim(
+            frame.walls, frame.blocked, frame.stride, frame.entry, frame.exit, random.Random(1)
+        )
     with pytest.raises(ValueError, match="same length"):
         grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], frame.stride, random.Random(1))
     with pytest.raises(ValueError, match="bytes"):
         wide = np.ones(len(frame.walls), dtype=np.int32)
-        grid._KERNEL.wilson(wide, wide, frame.stride, random.Random(1))
+        grid._KERNEL.wilson(wide, wide, frame.stride, 0, 1, random.Random(1))
     with pytest.raises(ValueError, match="free cells"):
         frame = Grid(5, 4, (0, 0), (4, 3))
         grid._KERNEL.tree_path(frame.walls, frame.blocked, frame.stride, 0, frame.exit)

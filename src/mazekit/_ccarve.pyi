@@ -14,14 +14,24 @@ def backtracker(
     rng: random.Random,
 ) -> str | None: ...
 def prim(
-    walls: WriteableBuffer, blocked: ReadableBuffer, stride: int, entry: int, rng: random.Random
-) -> None: ...
+    walls: WriteableBuffer,
+    blocked: ReadableBuffer,
+    stride: int,
+    entry: int,
+    exit: int,
+    rng: random.Random,
+) -> str | None: ...
 def kruskal(
     walls: WriteableBuffer, blocked: ReadableBuffer, stride: int, rng: random.Random
 ) -> None: ...
 def wilson(
-    walls: WriteableBuffer, blocked: ReadableBuffer, stride: int, rng: random.Random
-) -> None: ...
+    walls: WriteableBuffer,
+    blocked: ReadableBuffer,
+    stride: int,
+    entry: int,
+    exit: int,
+    rng: random.Random,
+) -> str: ...
 def hunt_and_kill(
     walls: WriteableBuffer, blocked: ReadableBuffer, stride: int, rng: random.Random
 ) -> None: ...

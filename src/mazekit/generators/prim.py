@@ -31,8 +31,8 @@ def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a spanning tree of the free cells of ``grid`` by randomised Prim."""
     if _KERNEL is None:
         _carve(grid, rng)
-    else:
-        _KERNEL.prim(grid.walls, grid.blocked, grid.stride, grid.entry, rng)
+    else:  # the path too, from the parent each cell joined
+        grid.path = _KERNEL.prim(grid.walls, grid.blocked, grid.stride, grid.entry, grid.exit, rng)
 
 
 def _carve(grid: Grid, rng: random.Random) -> None:

@@ -36,8 +36,10 @@ def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a uniform spanning tree of the free cells of ``grid`` by Wilson's algorithm."""
     if _KERNEL is None:
         _carve(grid, rng)
-    else:  # draws as the reference does, the rest of the last batch included
-        _KERNEL.wilson(grid.walls, grid.blocked, grid.stride, rng)
+    else:  # draws as the reference does, the rest of the last batch included; and the path
+        grid.path = _KERNEL.wilson(
+            grid.walls, grid.blocked, grid.stride, grid.entry, grid.exit, rng
+        )
 
 
 def _carve(grid: Grid, rng: random.Random) -> None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from mazekit.analysis import Analysis
 from mazekit.braid import braid
 from mazekit.errors import BoardError, ConfigError
 from mazekit.generators import ALGORITHMS, flood, generate
@@ -104,6 +105,55 @@ def test_braiding_is_the_same_through_the_kernel(
     fast = _braided(maze, seed, options, pattern)
     with reference_only(braiding):
         slow = _braided(maze, seed, options, pattern)
+    assert fast == slow
+
+
+def _frames(facts: Analysis) -> Outcome:
+    """The state a _Board starts from: its frames, block counts, dead ends and loops."""
+    board = braiding._Board(facts, random.Random(0))
+    frames = (board.frame, board.moves, board.usable, board.real, board.openable, board.blocks)
+    return (*(bytes(frame) for frame in frames), board.remaining, board.loops)
+
+
+@given(
+    width=st.integers(1, 14),
+    height=st.integers(1, 14),
+    seed=st.integers(0, 2**32),
+    source=st.sampled_from(["perfect", "imperfect", "random"]),
+    flips=st.integers(0, 12),
+    density=st.floats(0.0, 1.0),
+    pattern=st.sampled_from(["strict", "random", "none"]),
+    reach=st.sampled_from(["computed", "random", "all"]),
+)
+def test_a_board_starts_from_the_same_frames_through_the_kernel(
+    width: int,
+    height: int,
+    seed: int,
+    source: str,
+    flips: int,
+    density: float,
+    pattern: str,
+    reach: str,
+) -> None:
+    """The kernel's one pass (board) against the reference's numpy facts and framing: any
+    walls, any pattern, and reachable cells computed or handed over (as generate does)."""
+    require_kernel(braiding)
+    maze = _maze(width, height, seed, source, flips, density)
+    noise = np.random.default_rng(seed + 2)
+    mask = {
+        "strict": None,
+        "random": noise.random(maze.walls.shape) < 0.2,
+        "none": np.zeros(maze.walls.shape, dtype=bool),
+    }[pattern]
+    known = {"random": noise.random(maze.walls.shape) < 0.7, "all": maze.walls >= 0}.get(reach)
+
+    def facts() -> Analysis:
+        analysis = Analysis(maze, pattern_mask=mask)
+        return analysis if known is None else analysis.know_reachable(known)
+
+    fast = _frames(facts())
+    with reference_only(braiding):
+        slow = _frames(facts())
     assert fast == slow
 
 

@@ -275,6 +275,147 @@ static void release_all(Py_buffer *bufs, int count) {
     for (int k = 0; k < count; k++) PyBuffer_Release(&bufs[k]);
 }
 
+/* One cell of board(): its framed moves, openable, usable and real bytes; 1 for a real dead
+ * end. ``i`` is the cell's index in the H x W inputs, ``f`` in the frames. The general case,
+ * with bounds tests, for the border; board_row does the cells with four neighbours. */
+static inline int board_cell(const unsigned char *w, const unsigned char *reach,
+                             const unsigned char *pattern, Py_ssize_t x, Py_ssize_t y,
+                             Py_ssize_t width, Py_ssize_t height, unsigned char *moves,
+                             unsigned char *openable, unsigned char *usable, unsigned char *real,
+                             Py_ssize_t f) {
+    Py_ssize_t i = y * width + x;
+    unsigned open = 0, facing = 0; /* open bits (search.open_bits); walls facing a free cell */
+    if (y > 0) {
+        open |= !(w[i] & 1) && !(w[i - width] & 4);
+        facing |= !pattern[i - width];
+    }
+    if (x + 1 < width) {
+        open |= (unsigned)(!(w[i] & 2) && !(w[i + 1] & 8)) << 1;
+        facing |= (unsigned)!pattern[i + 1] << 1;
+    }
+    if (y + 1 < height) {
+        open |= (unsigned)(!(w[i] & 4) && !(w[i + width] & 1)) << 2;
+        facing |= (unsigned)!pattern[i + width] << 2;
+    }
+    if (x > 0) {
+        open |= (unsigned)(!(w[i] & 8) && !(w[i - 1] & 2)) << 3;
+        facing |= (unsigned)!pattern[i - 1] << 3;
+    }
+    unsigned use = reach[i] != 0 && !pattern[i];
+    unsigned dead = use && DEGREE[open] == 1 && (facing & ~open);
+    moves[f] = (unsigned char)open;
+    openable[f] = (unsigned char)facing;
+    usable[f] = (unsigned char)use;
+    real[f] = (unsigned char)dead;
+    return (int)dead;
+}
+
+/* The cells x = 1 .. W-2 of row y (0 < y < H-1) of board(), which have four neighbours: the
+ * same bytes as board_cell by arithmetic alone, so that the compiler vectorises the loop (one
+ * open wall: a non-zero power of two). Returns the real dead ends of the row. */
+static long long board_row(const unsigned char *restrict w, const unsigned char *restrict reach,
+                           const unsigned char *restrict pattern, Py_ssize_t width,
+                           unsigned char *restrict moves, unsigned char *restrict openable,
+                           unsigned char *restrict usable, unsigned char *restrict real) {
+    long long dead_ends = 0;
+    for (Py_ssize_t x = 1; x + 1 < width; x++) {
+        unsigned closed = w[x] | ((w[x + 1] >> 2) & 2) | ((w[x - 1] << 2) & 8) |
+                          ((w[x + width] << 2) & 4) | ((w[x - width] >> 2) & 1);
+        unsigned open = ~closed & 15;
+        unsigned facing = (unsigned)(pattern[x - width] == 0) | (unsigned)(pattern[x + 1] == 0) << 1 |
+                          (unsigned)(pattern[x + width] == 0) << 2 |
+                          (unsigned)(pattern[x - 1] == 0) << 3;
+        unsigned use = (unsigned)(reach[x] != 0) & (unsigned)(pattern[x] == 0);
+        unsigned dead = use & (unsigned)(open != 0) & (unsigned)((open & (open - 1)) == 0) &
+                        (unsigned)((facing & ~open) != 0);
+        moves[x] = (unsigned char)open;
+        openable[x] = (unsigned char)facing;
+        usable[x] = (unsigned char)use;
+        real[x] = (unsigned char)dead;
+        dead_ends += dead;
+    }
+    return dead_ends;
+}
+
+/* Per 3x3 block whose top-left cell is one of the ``count`` cells from ``m`` (its framed
+ * moves) on, its closed inner walls (12 less the open ones) into ``closed``. */
+static void board_blocks(const unsigned char *restrict m, Py_ssize_t stride, Py_ssize_t count,
+                         unsigned char *restrict closed) {
+    const unsigned char *restrict a = m, *restrict b = m + stride, *restrict c = m + 2 * stride;
+    for (Py_ssize_t x = 0; x < count; x++) {
+        int east = (a[x] >> 1 & 1) + (a[x + 1] >> 1 & 1) + (b[x] >> 1 & 1) +
+                   (b[x + 1] >> 1 & 1) + (c[x] >> 1 & 1) + (c[x + 1] >> 1 & 1); /* 3 rows of 2 */
+        int south = (a[x] >> 2 & 1) + (a[x + 1] >> 2 & 1) + (a[x + 2] >> 2 & 1) +
+                    (b[x] >> 2 & 1) + (b[x + 1] >> 2 & 1) + (b[x + 2] >> 2 & 1); /* 2 rows of 3 */
+        closed[x] = (unsigned char)(12 - east - south);
+    }
+}
+
+/* board(walls, reachable, pattern, width, frame, moves, usable, real, openable, blocks)
+ *   -> real dead ends
+ * The frames of _Board.__init__ in one pass over the grid, instead of numpy's: the H x W walls,
+ * cells reached from the entry and pattern cells (uint8 or bool, non-zero for yes) give the
+ * framed walls (ring 15), moves (Analysis.moves: open bits), usable (reached, not pattern),
+ * openable (board.openable_bits), real (Analysis.dead_ends[0]: usable, one open wall, a closed
+ * one openable), all (H + 2) x (W + 2); and blocks ((H + 4) x (W + 2)): per 3x3 block, by its
+ * top-left cell's framed index + 2 rows, its closed inner walls (Analysis.closed_in_blocks),
+ * 100 where no block fits. Every output is written whole. */
+static PyObject *py_board(PyObject *self, PyObject *args) {
+    Py_buffer in[3], out[6];
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*y*y*nw*w*w*w*w*w*", &in[0], &in[1], &in[2], &width, &out[0],
+                          &out[1], &out[2], &out[3], &out[4], &out[5]))
+        return NULL;
+    Py_ssize_t cells = in[0].len, height = width > 0 ? cells / width : 0, stride = width + 2;
+    Py_ssize_t size = (height + 2) * stride;
+    const char *problem = NULL;
+    if (width < 1 || cells == 0 || cells % width)
+        problem = "board: the walls are not whole rows";
+    else if (in[1].len != cells || in[2].len != cells)
+        problem = "board: reachable and pattern must have one byte per cell";
+    for (int k = 0; k < 5 && !problem; k++)
+        if (out[k].len != size) problem = "board: a frame is not (H + 2) x (W + 2) bytes";
+    if (!problem && out[5].len != size + 2 * stride)
+        problem = "board: blocks must have two rows more than the frame";
+    if (problem) {
+        release_all(in, 3);
+        release_all(out, 6);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const unsigned char *w = in[0].buf, *reach = in[1].buf, *pattern = in[2].buf;
+    unsigned char *frame = out[0].buf, *moves = out[1].buf, *usable = out[2].buf,
+                  *real = out[3].buf, *openable = out[4].buf, *blocks = out[5].buf;
+    memset(frame, 15, (size_t)size);
+    memset(moves, 0, (size_t)size);
+    memset(usable, 0, (size_t)size);
+    memset(real, 0, (size_t)size);
+    memset(openable, 0, (size_t)size);
+    memset(blocks, 100, (size_t)(size + 2 * stride));
+    long long remaining = 0;
+    for (Py_ssize_t y = 0; y < height; y++) {
+        Py_ssize_t f = (y + 1) * stride + 1, i = y * width; /* the row's first cell */
+        memcpy(frame + f, w + i, (size_t)width);
+        if (y == 0 || y == height - 1 || width < 3) {
+            for (Py_ssize_t x = 0; x < width; x++)
+                remaining += board_cell(w, reach, pattern, x, y, width, height, moves, openable,
+                                        usable, real, f + x);
+            continue;
+        }
+        remaining += board_cell(w, reach, pattern, 0, y, width, height, moves, openable, usable,
+                                real, f);
+        remaining += board_row(w + i, reach + i, pattern + i, width, moves + f, openable + f,
+                               usable + f, real + f);
+        remaining += board_cell(w, reach, pattern, width - 1, y, width, height, moves, openable,
+                                usable, real, f + width - 1);
+    }
+    for (Py_ssize_t y = 0; y + 3 <= height; y++) /* the blocks whose top-left is in row y */
+        board_blocks(moves + (y + 1) * stride + 1, stride, width - 2, blocks + (y + 3) * stride + 1);
+    release_all(in, 3);
+    release_all(out, 6);
+    return PyLong_FromLongLong(remaining);
+}
+
 /* braid(frame, moves, usable, real, openable, blocks, order, stride, remaining, loops,
  *       target, rng) -> (remaining, loops) */
 static PyObject *py_braid(PyObject *self, PyObject *args) {
@@ -790,6 +931,9 @@ static PyMethodDef methods[] = {
     {"improve", py_improve, METH_VARARGS,
      "improve(frame, moves, usable, real, openable, blocks, opened, stride, remaining, loops, "
      "wanted, rounds, budget, rng) -> (remaining, loops): swap walls for loops."},
+    {"board", py_board, METH_VARARGS,
+     "board(walls, reachable, pattern, width, frame, moves, usable, real, openable, blocks) -> "
+     "real dead ends: the frames of a _Board in one pass."},
     {"flood_carve", py_flood_carve, METH_VARARGS,
      "flood_carve(walls, blocked, stride, entry, rng): the flood generator's carve."},
     {NULL, NULL, 0, NULL},

@@ -128,25 +128,37 @@ class _Board:
         height, width = walls.shape
         self.width, self.height = width, height
         self.stride = stride = width + 2
-        usable = facts.reachable & ~facts.pattern
-        real, moves = facts.dead_ends[0], facts.moves
         self.loops = facts.loops
         self.rng = rng
         self.shuffle = shuffle
-
-        def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
-            frame = np.full((height + 2, stride), ring, dtype=np.uint8)
-            frame[1:-1, 1:-1] = inner
-            return bytearray(frame.tobytes())
-
-        self.frame = framed(walls.astype(np.uint8), ALL_WALLS)
-        self.moves = framed(moves, 0)  # coherent open walls only
-        self.usable = framed(usable.astype(np.uint8), 0)
-        self.real = framed(real.astype(np.uint8), 0)
-        self.openable = framed(openable_bits(facts.pattern), 0)
-        self.remaining = int(real.sum())
         self.offsets = (-stride, 1, stride, -1)
-        self.blocks = _block_counts(facts, stride)
+        if _KERNEL is not None:  # the same frames in one pass, none of the facts' numpy arrays
+            size = (height + 2) * stride
+            self.frame, self.moves, self.usable, self.real, self.openable = (
+                bytearray(size) for _ in range(5)
+            )
+            self.blocks = bytearray(size + 2 * stride)
+            self.remaining = _KERNEL.board(
+                np.ascontiguousarray(walls, dtype=np.uint8),
+                np.ascontiguousarray(facts.reachable), np.ascontiguousarray(facts.pattern),
+                width, self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
+            )  # fmt: skip
+        else:
+            usable = facts.reachable & ~facts.pattern
+            real, moves = facts.dead_ends[0], facts.moves
+
+            def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
+                frame = np.full((height + 2, stride), ring, dtype=np.uint8)
+                frame[1:-1, 1:-1] = inner
+                return bytearray(frame.tobytes())
+
+            self.frame = framed(walls.astype(np.uint8), ALL_WALLS)
+            self.moves = framed(moves, 0)  # coherent open walls only
+            self.usable = framed(usable.astype(np.uint8), 0)
+            self.real = framed(real.astype(np.uint8), 0)
+            self.openable = framed(openable_bits(facts.pattern), 0)
+            self.remaining = int(real.sum())
+            self.blocks = _block_counts(facts, stride)
         # Per direction, the block slots (relative to the cell) of the blocks holding that wall.
         base = 2 * stride
         east = tuple(base + dx + dy * stride for dy in (-2, -1, 0) for dx in (-1, 0))

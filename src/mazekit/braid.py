@@ -250,13 +250,13 @@ class _Board:
             self.rng,
             self.shuffle,
         )
-        cells = np.flatnonzero(np.frombuffer(real, dtype=np.uint8))
-        if _KERNEL is not None:  # the same loop compiled, shuffle included
+        if _KERNEL is not None:  # the same loop compiled, the list of dead ends and shuffle too
             self.remaining, self.loops = _KERNEL.braid(
-                frame, moves, usable, real, self.openable, blocks, cells, self.stride,
+                frame, moves, usable, real, self.openable, blocks, self.stride,
                 self.remaining, self.loops, target, rng,
             )  # fmt: skip
             return
+        cells = np.flatnonzero(np.frombuffer(real, dtype=np.uint8))
         order: list[int] = cells.tolist()
         del cells
         shuffle(order, rng)

@@ -98,7 +98,7 @@ static inline int board_completes(const Board *b, Py_ssize_t cell, int d) {
 
 /* _Board._set(cell, d, True): open the wall on both sides, count the loop, update the blocks,
  * and clear the real dead ends at both ends. */
-static void board_open(Board *b, Py_ssize_t cell, int d) {
+static inline void board_open(Board *b, Py_ssize_t cell, int d) {
     Py_ssize_t near = cell + b->offsets[d];
     b->frame[cell] &= (unsigned char)(15 ^ BIT[d]);
     b->frame[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
@@ -166,7 +166,7 @@ static int board_swap(Board *b, MTState *mt, Py_ssize_t cell, int d) {
 
 /* Shuffle a group of 2 or 3 directions as braid._Board.braid does inline (mazekit.rng.shuffle's
  * draws: the last item first). */
-static void shuffle_small(MTState *mt, int *group, int size) {
+static inline void shuffle_small(MTState *mt, int *group, int size) {
     if (size == 3) {
         Py_ssize_t pick = mt_below(mt, 3);
         int keep = group[2];
@@ -206,16 +206,19 @@ static int board_fix(Board *b, MTState *mt, const int32_t *order, Py_ssize_t cou
             return -1;
         }
         if (!b->real[cell]) continue;
+        /* The closed sides towards usable cells, split by whether that cell is a real dead end
+         * too, listed in N, E, S, W order without a branch: each side is written at the end
+         * of its list, which moves on only when it belongs there. */
         int joins[4], others[4], njoins = 0, nothers = 0;
+        unsigned closed = ~(unsigned)b->moves[cell];
         for (int d = 0; d < 4; d++) {
-            if (b->moves[cell] & BIT[d]) continue;
             Py_ssize_t near = cell + b->offsets[d];
-            if (b->usable[near]) {
-                if (b->real[near])
-                    joins[njoins++] = d;
-                else
-                    others[nothers++] = d;
-            }
+            unsigned towards = (closed >> d & 1U) & (unsigned)(b->usable[near] != 0);
+            unsigned end = (unsigned)(b->real[near] != 0);
+            joins[njoins] = d;
+            njoins += (int)(towards & end);
+            others[nothers] = d;
+            nothers += (int)(towards & ~end);
         }
         shuffle_small(mt, joins, njoins);
         shuffle_small(mt, others, nothers);
@@ -442,7 +445,7 @@ static PyObject *py_braid(PyObject *self, PyObject *args) {
     b.loops = loops;
     Py_ssize_t count = 0;
     for (Py_ssize_t cell = 0; cell < b.size; cell++) count += b.real[cell] != 0;
-    int32_t *order = PyMem_Malloc((size_t)(count ? count : 1) * sizeof *order);
+    int32_t *order = PyMem_Malloc((size_t)(count + 1) * sizeof *order); /* + 1: see below */
     MTState mt;
     if (order == NULL || mt_load(rng, &mt) < 0) {
         release_all(bufs, 6);
@@ -451,8 +454,10 @@ static PyObject *py_braid(PyObject *self, PyObject *args) {
         return NULL;
     }
     count = 0;
-    for (Py_ssize_t cell = 0; cell < b.size; cell++)
-        if (b.real[cell]) order[count++] = (int32_t)cell;
+    for (Py_ssize_t cell = 0; cell < b.size; cell++) { /* written always, kept if real */
+        order[count] = (int32_t)cell;
+        count += b.real[cell] != 0;
+    }
     for (Py_ssize_t last = count - 1; last > 0; last--) { /* mazekit.rng.shuffle */
         double later = mt_peek(&mt, AHEAD); /* the pick AHEAD draws on, exactly */
         if (later >= 0 && last >= AHEAD)

@@ -115,6 +115,11 @@ def _block_counts(facts: Analysis, stride: int) -> bytearray:
     return bytearray(counts.tobytes())
 
 
+# A _Board's flat arrays: bytearrays for the reference's loops, slices of one numpy array for
+# the kernels (which take any writable buffer).
+Frame = bytearray | npt.NDArray[np.uint8]
+
+
 class _Board:
     """Braiding state over flat arrays padded by one closed ring (no bounds checks needed).
 
@@ -132,12 +137,22 @@ class _Board:
         self.rng = rng
         self.shuffle = shuffle
         self.offsets = (-stride, 1, stride, -1)
+        self.frame: Frame
+        self.moves: Frame
+        self.usable: Frame
+        self.real: Frame
+        self.openable: Frame
+        self.blocks: Frame
         if _KERNEL is not None:  # the same frames in one pass, none of the facts' numpy arrays
+            # One numpy array holds them all: at 1M cells it is big enough for numpy to ask for
+            # huge pages, which a fresh process faults in 2 MB at a time, not 4 KB (bytearrays:
+            # 1,800 page faults, 3 ms, more than the pass itself).
             size = (height + 2) * stride
+            store = np.empty(6 * size + 2 * stride, dtype=np.uint8)
             self.frame, self.moves, self.usable, self.real, self.openable = (
-                bytearray(size) for _ in range(5)
+                store[k * size : (k + 1) * size] for k in range(5)
             )
-            self.blocks = bytearray(size + 2 * stride)
+            self.blocks = store[5 * size :]
             self.remaining = _KERNEL.board(
                 np.ascontiguousarray(walls, dtype=np.uint8),
                 np.ascontiguousarray(facts.reachable), np.ascontiguousarray(facts.pattern),

@@ -188,13 +188,14 @@ static int board_fix(Board *b, MTState *mt, const int32_t *order, Py_ssize_t cou
                      long long target) {
     for (Py_ssize_t i = 0; i < count; i++) {
         if (b->remaining <= target) break;
-        if (i + 2 * AHEAD < count) { /* the lines the dead end 2 x AHEAD further will read */
-            Py_ssize_t later = (Py_ssize_t)order[i + 2 * AHEAD], s = b->stride;
+        if (i + AHEAD < count) { /* the lines the dead end AHEAD further will read */
+            Py_ssize_t later = (Py_ssize_t)order[i + AHEAD], s = b->stride;
             if (board_inside(b, later)) {
                 for (Py_ssize_t row = -s; row <= s; row += s) {
                     PREFETCH(b->real + later + row);
                     PREFETCH(b->usable + later + row);
                     PREFETCH(b->moves + later + row);
+                    PREFETCH(b->frame + later + row);
                     PREFETCH(b->blocks + later + row + s);
                 }
                 PREFETCH(b->blocks + later + 2 * s);

@@ -47,6 +47,25 @@ static inline double mt_peek(const MTState *mt, int ahead) {
     return ((word[0] >> 5) * 67108864.0 + (word[1] >> 6)) * (1.0 / 9007199254740992.0);
 }
 
+/* Advance ``mt`` by one word without tempering it: a draw whose second word does not matter. */
+static inline void mt_skip(MTState *mt) {
+    if (mt->index >= MT_N)
+        (void)mt_next(mt); /* the next block first */
+    else
+        mt->index++;
+}
+
+/* int(random() * 2), one draw: the 53-bit float is at least 1/2 exactly when the top bit of its
+ * first word is set, so the second word is skipped, not tempered. */
+static inline Py_ssize_t mt_below2(MTState *mt) {
+    Py_ssize_t bit = (Py_ssize_t)(mt_next(mt) >> 31);
+    mt_skip(mt);
+    return bit;
+}
+
+/* One draw of Random.random() < 0.5, as 1 or 0 (see mt_below2). */
+static inline unsigned mt_half(MTState *mt) { return (unsigned)mt_below2(mt) ^ 1U; }
+
 /* ---------------------------------------------------------------------------------------
  * Braiding: the state of braid._Board over its flat frames.
  * ------------------------------------------------------------------------------------- */
@@ -175,7 +194,7 @@ static inline void shuffle_small(MTState *mt, int *group, int size) {
         size = 2;
     }
     if (size == 2) {
-        Py_ssize_t pick = mt_below(mt, 2);
+        Py_ssize_t pick = mt_below2(mt);
         int keep = group[1];
         group[1] = group[pick];
         group[pick] = keep;
@@ -711,22 +730,6 @@ static PyObject *py_improve(PyObject *self, PyObject *args) {
 /* ---------------------------------------------------------------------------------------
  * Flood (generators/flood.py): random walls, open 3x3 blocks broken, flood fills.
  * ------------------------------------------------------------------------------------- */
-
-/* Advance ``mt`` by one word without tempering it: a draw whose second word does not matter. */
-static inline void mt_skip(MTState *mt) {
-    if (mt->index >= MT_N)
-        (void)mt_next(mt); /* the next block first */
-    else
-        mt->index++;
-}
-
-/* One draw of Random.random() < 0.5, as 1 or 0: the 53-bit float is under 1/2 exactly when the
- * top bit of its first word is clear, so the second word is skipped, not tempered. */
-static inline unsigned mt_half(MTState *mt) {
-    unsigned below = (mt_next(mt) >> 31) ^ 1U;
-    mt_skip(mt);
-    return below;
-}
 
 /* Step 1, _random_walls: every wall between two carvable cells, in code order (cell by cell,
  * east before south), opens when its draw is under 1/2. The draw clears the wall's bits by

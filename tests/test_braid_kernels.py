@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+from contextlib import nullcontext
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from mazekit.errors import BoardError, ConfigError
 from mazekit.generators import ALGORITHMS, flood, generate
 from mazekit.generators.grid import Grid
 from mazekit.model import Maze
-from mazekit.search import passages
+from mazekit.search import open_bits, passages
 from tests.conftest import closed_grid, open_wall
 from tests.kernels import reference_only, require_kernel
 
@@ -155,6 +156,37 @@ def test_a_board_starts_from_the_same_frames_through_the_kernel(
     with reference_only(braiding):
         slow = _frames(facts())
     assert fast == slow
+
+
+@given(
+    width=st.integers(2, 14),
+    height=st.integers(2, 14),
+    seed=st.integers(0, 2**32),
+    source=st.sampled_from(["perfect", "imperfect", "random"]),
+    flips=st.integers(0, 12),
+    density=st.floats(0.0, 1.0),
+    min_loops=st.integers(0, 30),
+    kernel=st.booleans(),
+)
+def test_a_braided_board_hands_over_the_open_bits_of_its_walls(
+    width: int,
+    height: int,
+    seed: int,
+    source: str,
+    flips: int,
+    density: float,
+    min_loops: int,
+    kernel: bool,
+) -> None:
+    """braid() writes the new path from the board's moves instead of a new open_bits pass:
+    they must be the open bits of the braided walls, incoherent input walls included."""
+    maze = _maze(width, height, seed, source, flips, density)
+    with reference_only(braiding) if not kernel else nullcontext():
+        try:
+            board = braiding._braided(Analysis(maze), 4, min_loops, 0, random.Random(seed), None)
+        except BoardError:
+            return
+        assert (board.open_bits() == open_bits(board.walls())).all()
 
 
 AT_MOST = re.compile(r"cannot make \d+ loops: at most (\d+) fit without a 3x3 open area")

@@ -48,6 +48,18 @@ def braid_walls(
     Raises BoardError when the result would keep more than ``max_dead_ends`` real dead ends
     or fewer than ``min_loops`` loops; ``source`` names the maze in it.
     """
+    return _braided(facts, max_dead_ends, min_loops, target, rng, source).walls()
+
+
+def _braided(
+    facts: Analysis,
+    max_dead_ends: int,
+    min_loops: int,
+    target: int | None,
+    rng: random.Random | None,
+    source: str | None,
+) -> _Board:
+    """The board of braid_walls once braided, its open bits at hand for the new path."""
     board = _Board(facts, rng or make_rng(0), source)
     board.braid(max_dead_ends if target is None else target)
     board.add_loops(min_loops)
@@ -59,7 +71,7 @@ def braid_walls(
             f"({'its' if one else 'their'} walls face cells that cannot be reached)",
             source,
         )
-    return board.walls()
+    return board
 
 
 def braid(
@@ -79,15 +91,11 @@ def braid(
     ``maze`` already at hand (its pattern then rules); ``source`` names the maze in errors.
     """
     facts = facts if facts is not None else Analysis(maze, pattern_mask=pattern)
-    walls = braid_walls(
-        facts,
-        max_dead_ends=max_dead_ends,
-        min_loops=min_loops,
-        target=target,
-        rng=rng,
-        source=source,
-    )
-    path = shortest_path(walls, maze.entry, maze.exit) if maze.contains(maze.exit) else None
+    board = _braided(facts, max_dead_ends, min_loops, target, rng, source)
+    walls = board.walls()
+    path = None
+    if maze.contains(maze.exit):  # the board's moves are the walls' open bits: no new pass
+        path = shortest_path(walls, maze.entry, maze.exit, bits=board.open_bits())
     return Maze(walls, maze.entry, maze.exit, path or "")
 
 
@@ -189,6 +197,12 @@ class _Board:
         """The current walls as an H x W array."""
         frame = np.frombuffer(self.frame, dtype=np.uint8).reshape(self.height + 2, self.stride)
         return frame[1:-1, 1:-1].copy()
+
+    def open_bits(self) -> npt.NDArray[np.uint8]:
+        """search.open_bits of the current walls, as an H x W array: ``moves`` is kept equal to
+        it (a wall opens and closes on both sides at once), so it is only cut out of the frame."""
+        moves = np.frombuffer(self.moves, dtype=np.uint8).reshape(self.height + 2, self.stride)
+        return moves[1:-1, 1:-1].copy()
 
     def _set(self, cell: int, direction: int, opened: bool) -> None:
         """Open (or close) the wall of ``cell`` towards ``direction`` on both sides."""

@@ -185,6 +185,7 @@ def test_braiding_takes_the_facts_the_carve_vouches_for(
     carved = Maze(grid.array(), grid.cell(grid.entry), grid.cell(grid.exit))
     facts = Analysis(carved)
     assert (facts.reachable == grid.free_mask()[1:-1, 1:-1]).all()
+    assert (facts.reachable == ~facts.pattern).all()  # what build() hands over
     assert facts.loops == 0 or not load_algorithm(algorithm).PERFECT
     request = Request(width, height, (0, 0), (width - 1, height - 1), False, seed, algorithm)
     outcomes = []

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from .analysis import Analysis, BoolGrid
 from .board import MAX_DEAD_ENDS, MIN_LOOPS, openable_bits
 from .errors import BoardError
-from .kernels import load
+from .kernels import large_empty, load
 from .model import ALL_WALLS, DEGREE, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze, Walls
 from .rng import make_rng, pop_random, shuffle
 from .search import shortest_path
@@ -152,11 +152,10 @@ class _Board:
         self.openable: Frame
         self.blocks: Frame
         if _KERNEL is not None:  # the same frames in one pass, none of the facts' numpy arrays
-            # One numpy array holds them all: at 1M cells it is big enough for numpy to ask for
-            # huge pages, which a fresh process faults in 2 MB at a time, not 4 KB (bytearrays:
-            # 1,800 page faults, 3 ms, more than the pass itself).
+            # One array holds them all, in huge pages when big (kernels.large_empty): six
+            # bytearrays cost a fresh process 1,800 page faults at 1M cells, more than the pass.
             size = (height + 2) * stride
-            store = np.empty(6 * size + 2 * stride, dtype=np.uint8)
+            store = large_empty(6 * size + 2 * stride, np.uint8)
             self.frame, self.moves, self.usable, self.real, self.openable = (
                 store[k * size : (k + 1) * size] for k in range(5)
             )

@@ -185,10 +185,11 @@ def build(request: Request) -> Maze:
         from ..board import MIN_LOOPS
         from ..braid import braid
 
-        # Every algorithm reaches every free cell (a perfect one by a spanning tree, without a
-        # loop), so braiding starts from those facts instead of labelling the grid again.
-        free = grid.free_mask()[1:-1, 1:-1]
-        facts = Analysis(maze).know_reachable(free, 0 if algorithm.PERFECT else None)
+        # Every algorithm reaches every free cell, every cell outside the "42" (a perfect one
+        # by a spanning tree, without a loop): braiding starts from those facts instead of
+        # labelling the grid again.
+        facts = Analysis(maze)
+        facts.know_reachable(~facts.pattern, 0 if algorithm.PERFECT else None)
         # braiding writes a new path: it may have made a shorter way
         return braid(
             maze, max_dead_ends=request.max_dead_ends, min_loops=MIN_LOOPS, rng=rng, facts=facts

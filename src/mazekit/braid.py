@@ -92,10 +92,9 @@ def braid(
     """
     facts = facts if facts is not None else Analysis(maze, pattern_mask=pattern)
     board = _braided(facts, max_dead_ends, min_loops, target, rng, source)
-    walls = board.walls()
-    path = None
-    if maze.contains(maze.exit):  # the board's moves are the walls' open bits: no new pass
-        path = shortest_path(walls, maze.entry, maze.exit, bits=board.open_bits())
+    walls, bits = board.walls(), board.open_bits()  # its moves: no new open_bits pass
+    del board  # its frames (6 bytes a cell) are not needed by the search
+    path = shortest_path(walls, maze.entry, maze.exit, bits) if maze.contains(maze.exit) else None
     return Maze(walls, maze.entry, maze.exit, path or "")
 
 

@@ -181,6 +181,7 @@ def build(request: Request) -> Maze:
     algorithm.carve(grid, rng)
     maze = Maze(grid.array(), request.entry, request.exit, grid.path or "")
     if not request.perfect:
+        del grid  # its frames (2 bytes a cell) are done with: braiding has its own
         from ..analysis import Analysis
         from ..board import MIN_LOOPS
         from ..braid import braid

@@ -94,7 +94,7 @@ def component_labels(
     """
     height, width = walls.shape
     if _KERNEL is not None and walls.size:
-        labels = np.empty(walls.shape, dtype=np.int32)
+        labels = large_empty(walls.size, np.int32).reshape(walls.shape)  # huge pages
         _KERNEL.labels(open_bits(walls) if bits is None else bits, width, labels)
         return labels
     east, south = passages(walls)

@@ -7,17 +7,20 @@ from __future__ import annotations
 import importlib
 import random
 import re
+from contextlib import nullcontext
 
 import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from mazekit.analysis import Analysis
 from mazekit.braid import braid
 from mazekit.errors import BoardError, ConfigError
 from mazekit.generators import ALGORITHMS, flood, generate
 from mazekit.generators.grid import Grid
 from mazekit.model import Maze
+from mazekit.search import open_bits, passages
 from tests.conftest import closed_grid, open_wall
 from tests.kernels import reference_only, require_kernel
 
@@ -106,6 +109,86 @@ def test_braiding_is_the_same_through_the_kernel(
     assert fast == slow
 
 
+def _frames(facts: Analysis) -> Outcome:
+    """The state a _Board starts from: its frames, block counts, dead ends and loops."""
+    board = braiding._Board(facts, random.Random(0))
+    frames = (board.frame, board.moves, board.usable, board.real, board.openable, board.blocks)
+    return (*(bytes(frame) for frame in frames), board.remaining, board.loops)
+
+
+@given(
+    width=st.integers(1, 14),
+    height=st.integers(1, 14),
+    seed=st.integers(0, 2**32),
+    source=st.sampled_from(["perfect", "imperfect", "random"]),
+    flips=st.integers(0, 12),
+    density=st.floats(0.0, 1.0),
+    pattern=st.sampled_from(["strict", "random", "none"]),
+    reach=st.sampled_from(["computed", "random", "all"]),
+)
+def test_a_board_starts_from_the_same_frames_through_the_kernel(
+    width: int,
+    height: int,
+    seed: int,
+    source: str,
+    flips: int,
+    density: float,
+    pattern: str,
+    reach: str,
+) -> None:
+    """The kernel's one pass (board) against the reference's numpy facts and framing: any
+    walls, any pattern, and reachable cells computed or handed over (as generate does)."""
+    require_kernel(braiding)
+    maze = _maze(width, height, seed, source, flips, density)
+    noise = np.random.default_rng(seed + 2)
+    mask = {
+        "strict": None,
+        "random": noise.random(maze.walls.shape) < 0.2,
+        "none": np.zeros(maze.walls.shape, dtype=bool),
+    }[pattern]
+    known = {"random": noise.random(maze.walls.shape) < 0.7, "all": maze.walls >= 0}.get(reach)
+
+    def facts() -> Analysis:
+        analysis = Analysis(maze, pattern_mask=mask)
+        return analysis if known is None else analysis.know_reachable(known)
+
+    fast = _frames(facts())
+    with reference_only(braiding):
+        slow = _frames(facts())
+    assert fast == slow
+
+
+@given(
+    width=st.integers(2, 14),
+    height=st.integers(2, 14),
+    seed=st.integers(0, 2**32),
+    source=st.sampled_from(["perfect", "imperfect", "random"]),
+    flips=st.integers(0, 12),
+    density=st.floats(0.0, 1.0),
+    min_loops=st.integers(0, 30),
+    kernel=st.booleans(),
+)
+def test_a_braided_board_hands_over_the_open_bits_of_its_walls(
+    width: int,
+    height: int,
+    seed: int,
+    source: str,
+    flips: int,
+    density: float,
+    min_loops: int,
+    kernel: bool,
+) -> None:
+    """braid() writes the new path from the board's moves instead of a new open_bits pass:
+    they must be the open bits of the braided walls, incoherent input walls included."""
+    maze = _maze(width, height, seed, source, flips, density)
+    with reference_only(braiding) if not kernel else nullcontext():
+        try:
+            board = braiding._braided(Analysis(maze), 4, min_loops, 0, random.Random(seed), None)
+        except BoardError:
+            return
+        assert (board.open_bits() == open_bits(board.walls())).all()
+
+
 AT_MOST = re.compile(r"cannot make \d+ loops: at most (\d+) fit without a 3x3 open area")
 
 
@@ -178,4 +261,25 @@ def test_flood_carves_the_same_through_the_kernel(
     fast = _flooded(width, height, entry, seed)
     with reference_only(flood):
         slow = _flooded(width, height, entry, seed)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("seed", [3, 29])
+def test_flood_breaks_open_blocks_as_the_reference_does(seed: int) -> None:
+    """A grid big enough for fully open 3x3 blocks after the coin flips, some of them side by
+    side (the kernel looks again only at blocks open before the step; breaking one may close
+    its neighbour's wall first)."""
+    require_kernel(flood)
+    grid = Grid(240, 200, (0, 0), (239, 199))
+    rng = random.Random(seed)
+    rng.random()  # as _flooded draws
+    flood._random_walls(grid, rng)  # the blocks step 2 will find open
+    east, south = passages(grid.array())
+    rows = east[:, :-1] & east[:, 1:]
+    cols = south[:-1, :] & south[1:, :]
+    blocks = rows[:-2] & rows[1:-1] & rows[2:] & cols[:, :-2] & cols[:, 1:-1] & cols[:, 2:]
+    assert (blocks[:, 1:] & blocks[:, :-1]).any() and (blocks[1:] & blocks[:-1]).any()
+    fast = _flooded(240, 200, (0, 0), seed)
+    with reference_only(flood):
+        slow = _flooded(240, 200, (0, 0), seed)
     assert fast == slow

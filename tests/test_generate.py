@@ -14,8 +14,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import pattern
-from mazekit.errors import ConfigError
-from mazekit.generators import ALGORITHMS, Request, backtracker, build, check, generate
+from mazekit.analysis import Analysis
+from mazekit.braid import braid
+from mazekit.errors import BoardError, ConfigError
+from mazekit.generators import (
+    ALGORITHMS,
+    Request,
+    backtracker,
+    build,
+    check,
+    generate,
+    load_algorithm,
+)
 from mazekit.generators.grid import Grid
 from mazekit.model import ALL_WALLS, DIRECTIONS, Maze
 from mazekit.rng import make_rng
@@ -156,6 +166,38 @@ def test_perfect_mazes_are_spanning_trees(algorithm: str, size: tuple[int, int])
         assert loops == 0
         cells = width * height - len(pattern.pattern_cells(width, height))
         assert len(_reachable(maze)) == cells
+
+
+@given(
+    width=st.integers(2, 40),
+    height=st.integers(3, 40),
+    seed=st.integers(0, 2**32),
+    algorithm=st.sampled_from(list(ALGORITHMS)),
+)
+def test_braiding_takes_the_facts_the_carve_vouches_for(
+    width: int, height: int, seed: int, algorithm: str
+) -> None:
+    """build() hands braiding "every free cell reached" (and no loop after a perfect carve)
+    instead of labelling the grid: the same board as braiding with every fact computed."""
+    rng = make_rng(seed)
+    grid = Grid(width, height, (0, 0), (width - 1, height - 1))
+    load_algorithm(algorithm).carve(grid, rng)
+    carved = Maze(grid.array(), grid.cell(grid.entry), grid.cell(grid.exit))
+    facts = Analysis(carved)
+    assert (facts.reachable == grid.free_mask()[1:-1, 1:-1]).all()
+    assert (facts.reachable == ~facts.pattern).all()  # what build() hands over
+    assert facts.loops == 0 or not load_algorithm(algorithm).PERFECT
+    request = Request(width, height, (0, 0), (width - 1, height - 1), False, seed, algorithm)
+    outcomes = []
+    for run in (
+        lambda: braid(carved, max_dead_ends=2, min_loops=2, rng=rng),
+        lambda: build(request),
+    ):
+        try:
+            outcomes.append(dump(run()))
+        except BoardError as error:  # a board too small for its loops: the same error
+            outcomes.append(error.message)
+    assert outcomes[0] == outcomes[1]
 
 
 @pytest.mark.parametrize("algorithm", list(ALGORITHMS))

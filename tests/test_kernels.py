@@ -27,6 +27,17 @@ def test_every_kernel_is_built_where_a_compiler_is() -> None:
     assert [name for name in kernels.KERNELS if kernels.load(name) is None] == []
 
 
+@pytest.mark.parametrize("size", [0, 5, (1 << 19) - 1, 1 << 19, 1_000_000, 3_000_001])
+def test_a_large_kernel_buffer_is_whole_writable_and_aligned_to_huge_pages(size: int) -> None:
+    """kernels.large_empty: ``size`` int32 items of its own, on a 2 MB boundary from 2 MB on."""
+    array = kernels.large_empty(size, np.int32)
+    assert array.shape == (size,) and array.dtype == np.int32 and array.flags.c_contiguous
+    array[:] = 7  # writable, every item
+    assert int(array.sum()) == 7 * size
+    if size * 4 >= kernels.HUGE_PAGE:
+        assert array.ctypes.data % kernels.HUGE_PAGE == 0
+
+
 def test_version_names_the_kernels_in_use() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "mazekit", "--version"], capture_output=True, text=True

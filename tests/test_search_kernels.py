@@ -102,6 +102,32 @@ def test_bfs_matches_the_reference(
     assert expanded == expected_expanded == from_list[1]
 
 
+@given(st.data(), st.integers(30, 90), st.integers(30, 90), st.floats(0, 0.3), st.booleans())
+def test_bfs_matches_the_reference_when_its_queue_grows(
+    data: st.DataObject, width: int, height: int, closed: float, stop: bool
+) -> None:
+    """A wide open grid (a few walls closed): layers of a hundred cells and more, so that the
+    kernel's ring of queued cells (64 at first) doubles, once or twice, while it wraps."""
+    require_kernel(search)
+    noise = np.random.default_rng(width * height)
+    walls = np.zeros((height, width), dtype=np.uint8)
+    walls[0, :] |= 1
+    walls[-1, :] |= 4
+    walls[:, -1] |= 2
+    walls[:, 0] |= 8
+    walls |= ((noise.random(walls.shape) < closed) * 6).astype(np.uint8)  # east and south
+    walls[:, 1:] |= (walls[:, :-1] & 2) << 2  # the same walls seen from the other side
+    walls[1:, :] |= (walls[:-1, :] & 4) >> 2
+    bits = search.open_bits(walls).ravel()
+    source = data.draw(cell_of(walls))
+    target = data.draw(cell_of(walls)) if stop else -1
+    dist, expanded = search.bfs_flat(bits, width, source, target)
+    with python_only():
+        expected, expected_expanded = search.bfs_flat(bits, width, source, target)
+    assert dist.tolist() == expected.tolist()
+    assert expanded == expected_expanded
+
+
 @given(st.data(), wall_grids(), st.integers(1, ALL_WALLS), st.booleans())
 def test_the_walk_matches_the_reference(
     data: st.DataObject, walls: Walls, moves: int, directed: bool

@@ -47,6 +47,25 @@ static inline double mt_peek(const MTState *mt, int ahead) {
     return ((word[0] >> 5) * 67108864.0 + (word[1] >> 6)) * (1.0 / 9007199254740992.0);
 }
 
+/* Advance ``mt`` by one word without tempering it: a draw whose second word does not matter. */
+static inline void mt_skip(MTState *mt) {
+    if (mt->index >= MT_N)
+        (void)mt_next(mt); /* the next block first */
+    else
+        mt->index++;
+}
+
+/* int(random() * 2), one draw: the 53-bit float is at least 1/2 exactly when the top bit of its
+ * first word is set, so the second word is skipped, not tempered. */
+static inline Py_ssize_t mt_below2(MTState *mt) {
+    Py_ssize_t bit = (Py_ssize_t)(mt_next(mt) >> 31);
+    mt_skip(mt);
+    return bit;
+}
+
+/* One draw of Random.random() < 0.5, as 1 or 0 (see mt_below2). */
+static inline unsigned mt_half(MTState *mt) { return (unsigned)mt_below2(mt) ^ 1U; }
+
 /* ---------------------------------------------------------------------------------------
  * Braiding: the state of braid._Board over its flat frames.
  * ------------------------------------------------------------------------------------- */
@@ -98,7 +117,7 @@ static inline int board_completes(const Board *b, Py_ssize_t cell, int d) {
 
 /* _Board._set(cell, d, True): open the wall on both sides, count the loop, update the blocks,
  * and clear the real dead ends at both ends. */
-static void board_open(Board *b, Py_ssize_t cell, int d) {
+static inline void board_open(Board *b, Py_ssize_t cell, int d) {
     Py_ssize_t near = cell + b->offsets[d];
     b->frame[cell] &= (unsigned char)(15 ^ BIT[d]);
     b->frame[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
@@ -166,7 +185,7 @@ static int board_swap(Board *b, MTState *mt, Py_ssize_t cell, int d) {
 
 /* Shuffle a group of 2 or 3 directions as braid._Board.braid does inline (mazekit.rng.shuffle's
  * draws: the last item first). */
-static void shuffle_small(MTState *mt, int *group, int size) {
+static inline void shuffle_small(MTState *mt, int *group, int size) {
     if (size == 3) {
         Py_ssize_t pick = mt_below(mt, 3);
         int keep = group[2];
@@ -175,7 +194,7 @@ static void shuffle_small(MTState *mt, int *group, int size) {
         size = 2;
     }
     if (size == 2) {
-        Py_ssize_t pick = mt_below(mt, 2);
+        Py_ssize_t pick = mt_below2(mt);
         int keep = group[1];
         group[1] = group[pick];
         group[pick] = keep;
@@ -184,17 +203,18 @@ static void shuffle_small(MTState *mt, int *group, int size) {
 
 /* _Board.braid after the order is drawn: fix the real dead ends of ``order`` in turn until at
  * most ``target`` remain. 0, or -1 with an exception set. */
-static int board_fix(Board *b, MTState *mt, const long long *order, Py_ssize_t count,
+static int board_fix(Board *b, MTState *mt, const int32_t *order, Py_ssize_t count,
                      long long target) {
     for (Py_ssize_t i = 0; i < count; i++) {
         if (b->remaining <= target) break;
-        if (i + 2 * AHEAD < count) { /* the lines the dead end 2 x AHEAD further will read */
-            Py_ssize_t later = (Py_ssize_t)order[i + 2 * AHEAD], s = b->stride;
+        if (i + AHEAD < count) { /* the lines the dead end AHEAD further will read */
+            Py_ssize_t later = (Py_ssize_t)order[i + AHEAD], s = b->stride;
             if (board_inside(b, later)) {
                 for (Py_ssize_t row = -s; row <= s; row += s) {
                     PREFETCH(b->real + later + row);
                     PREFETCH(b->usable + later + row);
                     PREFETCH(b->moves + later + row);
+                    PREFETCH(b->frame + later + row);
                     PREFETCH(b->blocks + later + row + s);
                 }
                 PREFETCH(b->blocks + later + 2 * s);
@@ -206,16 +226,19 @@ static int board_fix(Board *b, MTState *mt, const long long *order, Py_ssize_t c
             return -1;
         }
         if (!b->real[cell]) continue;
+        /* The closed sides towards usable cells, split by whether that cell is a real dead end
+         * too, listed in N, E, S, W order without a branch: each side is written at the end
+         * of its list, which moves on only when it belongs there. */
         int joins[4], others[4], njoins = 0, nothers = 0;
+        unsigned closed = ~(unsigned)b->moves[cell];
         for (int d = 0; d < 4; d++) {
-            if (b->moves[cell] & BIT[d]) continue;
             Py_ssize_t near = cell + b->offsets[d];
-            if (b->usable[near]) {
-                if (b->real[near])
-                    joins[njoins++] = d;
-                else
-                    others[nothers++] = d;
-            }
+            unsigned towards = (closed >> d & 1U) & (unsigned)(b->usable[near] != 0);
+            unsigned end = (unsigned)(b->real[near] != 0);
+            joins[njoins] = d;
+            njoins += (int)(towards & end);
+            others[nothers] = d;
+            nothers += (int)(towards & ~end);
         }
         shuffle_small(mt, joins, njoins);
         shuffle_small(mt, others, nothers);
@@ -275,41 +298,201 @@ static void release_all(Py_buffer *bufs, int count) {
     for (int k = 0; k < count; k++) PyBuffer_Release(&bufs[k]);
 }
 
-/* braid(frame, moves, usable, real, openable, blocks, order, stride, remaining, loops,
- *       target, rng) -> (remaining, loops) */
+/* One cell of board(): its framed moves, openable, usable and real bytes; 1 for a real dead
+ * end. ``i`` is the cell's index in the H x W inputs, ``f`` in the frames. The general case,
+ * with bounds tests, for the border; board_row does the cells with four neighbours. */
+static inline int board_cell(const unsigned char *w, const unsigned char *reach,
+                             const unsigned char *pattern, Py_ssize_t x, Py_ssize_t y,
+                             Py_ssize_t width, Py_ssize_t height, unsigned char *moves,
+                             unsigned char *openable, unsigned char *usable, unsigned char *real,
+                             Py_ssize_t f) {
+    Py_ssize_t i = y * width + x;
+    unsigned open = 0, facing = 0; /* open bits (search.open_bits); walls facing a free cell */
+    if (y > 0) {
+        open |= !(w[i] & 1) && !(w[i - width] & 4);
+        facing |= !pattern[i - width];
+    }
+    if (x + 1 < width) {
+        open |= (unsigned)(!(w[i] & 2) && !(w[i + 1] & 8)) << 1;
+        facing |= (unsigned)!pattern[i + 1] << 1;
+    }
+    if (y + 1 < height) {
+        open |= (unsigned)(!(w[i] & 4) && !(w[i + width] & 1)) << 2;
+        facing |= (unsigned)!pattern[i + width] << 2;
+    }
+    if (x > 0) {
+        open |= (unsigned)(!(w[i] & 8) && !(w[i - 1] & 2)) << 3;
+        facing |= (unsigned)!pattern[i - 1] << 3;
+    }
+    unsigned use = reach[i] != 0 && !pattern[i];
+    unsigned dead = use && DEGREE[open] == 1 && (facing & ~open);
+    moves[f] = (unsigned char)open;
+    openable[f] = (unsigned char)facing;
+    usable[f] = (unsigned char)use;
+    real[f] = (unsigned char)dead;
+    return (int)dead;
+}
+
+/* The cells x = 1 .. W-2 of row y (0 < y < H-1) of board(), which have four neighbours: the
+ * same bytes as board_cell by arithmetic alone, so that the compiler vectorises the loop (one
+ * open wall: a non-zero power of two). Returns the real dead ends of the row. */
+static long long board_row(const unsigned char *restrict w, const unsigned char *restrict reach,
+                           const unsigned char *restrict pattern, Py_ssize_t width,
+                           unsigned char *restrict moves, unsigned char *restrict openable,
+                           unsigned char *restrict usable, unsigned char *restrict real) {
+    long long dead_ends = 0;
+    for (Py_ssize_t x = 1; x + 1 < width; x++) {
+        unsigned closed = w[x] | ((w[x + 1] >> 2) & 2) | ((w[x - 1] << 2) & 8) |
+                          ((w[x + width] << 2) & 4) | ((w[x - width] >> 2) & 1);
+        unsigned open = ~closed & 15;
+        unsigned facing = (unsigned)(pattern[x - width] == 0) | (unsigned)(pattern[x + 1] == 0) << 1 |
+                          (unsigned)(pattern[x + width] == 0) << 2 |
+                          (unsigned)(pattern[x - 1] == 0) << 3;
+        unsigned use = (unsigned)(reach[x] != 0) & (unsigned)(pattern[x] == 0);
+        unsigned dead = use & (unsigned)(open != 0) & (unsigned)((open & (open - 1)) == 0) &
+                        (unsigned)((facing & ~open) != 0);
+        moves[x] = (unsigned char)open;
+        openable[x] = (unsigned char)facing;
+        usable[x] = (unsigned char)use;
+        real[x] = (unsigned char)dead;
+        dead_ends += dead;
+    }
+    return dead_ends;
+}
+
+/* Per 3x3 block whose top-left cell is one of the ``count`` cells from ``m`` (its framed
+ * moves) on, its closed inner walls (12 less the open ones) into ``closed``. */
+static void board_blocks(const unsigned char *restrict m, Py_ssize_t stride, Py_ssize_t count,
+                         unsigned char *restrict closed) {
+    const unsigned char *restrict a = m, *restrict b = m + stride, *restrict c = m + 2 * stride;
+    for (Py_ssize_t x = 0; x < count; x++) {
+        int east = (a[x] >> 1 & 1) + (a[x + 1] >> 1 & 1) + (b[x] >> 1 & 1) +
+                   (b[x + 1] >> 1 & 1) + (c[x] >> 1 & 1) + (c[x + 1] >> 1 & 1); /* 3 rows of 2 */
+        int south = (a[x] >> 2 & 1) + (a[x + 1] >> 2 & 1) + (a[x + 2] >> 2 & 1) +
+                    (b[x] >> 2 & 1) + (b[x + 1] >> 2 & 1) + (b[x + 2] >> 2 & 1); /* 2 rows of 3 */
+        closed[x] = (unsigned char)(12 - east - south);
+    }
+}
+
+/* board(walls, reachable, pattern, width, frame, moves, usable, real, openable, blocks)
+ *   -> real dead ends
+ * The frames of _Board.__init__ in one pass over the grid, instead of numpy's: the H x W walls,
+ * cells reached from the entry and pattern cells (uint8 or bool, non-zero for yes) give the
+ * framed walls (ring 15), moves (Analysis.moves: open bits), usable (reached, not pattern),
+ * openable (board.openable_bits), real (Analysis.dead_ends[0]: usable, one open wall, a closed
+ * one openable), all (H + 2) x (W + 2); and blocks ((H + 4) x (W + 2)): per 3x3 block, by its
+ * top-left cell's framed index + 2 rows, its closed inner walls (Analysis.closed_in_blocks),
+ * 100 where no block fits. Every output is written whole. */
+static PyObject *py_board(PyObject *self, PyObject *args) {
+    Py_buffer in[3], out[6];
+    Py_ssize_t width;
+    if (!PyArg_ParseTuple(args, "y*y*y*nw*w*w*w*w*w*", &in[0], &in[1], &in[2], &width, &out[0],
+                          &out[1], &out[2], &out[3], &out[4], &out[5]))
+        return NULL;
+    Py_ssize_t cells = in[0].len, height = width > 0 ? cells / width : 0, stride = width + 2;
+    Py_ssize_t size = (height + 2) * stride;
+    const char *problem = NULL;
+    if (width < 1 || cells == 0 || cells % width)
+        problem = "board: the walls are not whole rows";
+    else if (in[1].len != cells || in[2].len != cells)
+        problem = "board: reachable and pattern must have one byte per cell";
+    for (int k = 0; k < 5 && !problem; k++)
+        if (out[k].len != size) problem = "board: a frame is not (H + 2) x (W + 2) bytes";
+    if (!problem && out[5].len != size + 2 * stride)
+        problem = "board: blocks must have two rows more than the frame";
+    if (problem) {
+        release_all(in, 3);
+        release_all(out, 6);
+        PyErr_SetString(PyExc_ValueError, problem);
+        return NULL;
+    }
+    const unsigned char *w = in[0].buf, *reach = in[1].buf, *pattern = in[2].buf;
+    unsigned char *frame = out[0].buf, *moves = out[1].buf, *usable = out[2].buf,
+                  *real = out[3].buf, *openable = out[4].buf, *blocks = out[5].buf;
+    memset(frame, 15, (size_t)size);
+    memset(moves, 0, (size_t)size);
+    memset(usable, 0, (size_t)size);
+    memset(real, 0, (size_t)size);
+    memset(openable, 0, (size_t)size);
+    memset(blocks, 100, (size_t)(size + 2 * stride));
+    long long remaining = 0;
+    for (Py_ssize_t y = 0; y < height; y++) {
+        Py_ssize_t f = (y + 1) * stride + 1, i = y * width; /* the row's first cell */
+        memcpy(frame + f, w + i, (size_t)width);
+        if (y == 0 || y == height - 1 || width < 3) {
+            for (Py_ssize_t x = 0; x < width; x++)
+                remaining += board_cell(w, reach, pattern, x, y, width, height, moves, openable,
+                                        usable, real, f + x);
+            continue;
+        }
+        remaining += board_cell(w, reach, pattern, 0, y, width, height, moves, openable, usable,
+                                real, f);
+        remaining += board_row(w + i, reach + i, pattern + i, width, moves + f, openable + f,
+                               usable + f, real + f);
+        remaining += board_cell(w, reach, pattern, width - 1, y, width, height, moves, openable,
+                                usable, real, f + width - 1);
+    }
+    for (Py_ssize_t y = 0; y + 3 <= height; y++) /* the blocks whose top-left is in row y */
+        board_blocks(moves + (y + 1) * stride + 1, stride, width - 2, blocks + (y + 3) * stride + 1);
+    release_all(in, 3);
+    release_all(out, 6);
+    return PyLong_FromLongLong(remaining);
+}
+
+/* braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng)
+ *   -> (remaining, loops)
+ * _Board.braid: the real dead ends in index order (np.flatnonzero of ``real``), shuffled, then
+ * fixed in that order. The order is int32, built here: half the memory numpy's int64 took. */
 static PyObject *py_braid(PyObject *self, PyObject *args) {
-    Py_buffer bufs[7];
-    Py_ssize_t stride, count;
+    Py_buffer bufs[6];
+    Py_ssize_t stride;
     long long remaining, loops, target;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*w*nLLLO", &bufs[0], &bufs[1], &bufs[2], &bufs[3],
-                          &bufs[4], &bufs[5], &bufs[6], &stride, &remaining, &loops, &target,
-                          &rng))
+    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*nLLLO", &bufs[0], &bufs[1], &bufs[2], &bufs[3],
+                          &bufs[4], &bufs[5], &stride, &remaining, &loops, &target, &rng))
         return NULL;
     Board b;
-    if (board_check(&b, bufs, stride) < 0 || int64_check(&bufs[6], "order", &count) < 0) {
-        release_all(bufs, 7);
+    if (board_check(&b, bufs, stride) < 0) {
+        release_all(bufs, 6);
+        return NULL;
+    }
+    if (b.size >= INT32_MAX) {
+        release_all(bufs, 6);
+        PyErr_SetString(PyExc_ValueError, "braid: more cells than int32 indices hold");
         return NULL;
     }
     b.remaining = remaining;
     b.loops = loops;
+    Py_ssize_t count = 0;
+    for (Py_ssize_t cell = 0; cell < b.size; cell++) count += b.real[cell] != 0;
+    int32_t *order = PyMem_Malloc((size_t)(count + 1) * sizeof *order); /* + 1: see below */
     MTState mt;
-    if (mt_load(rng, &mt) < 0) {
-        release_all(bufs, 7);
+    if (order == NULL || mt_load(rng, &mt) < 0) {
+        release_all(bufs, 6);
+        if (order == NULL) return PyErr_NoMemory();
+        PyMem_Free(order);
         return NULL;
     }
-    long long *order = bufs[6].buf;
+    count = 0;
+    for (Py_ssize_t cell = 0; cell < b.size; cell++) { /* written always, kept if real */
+        order[count] = (int32_t)cell;
+        count += b.real[cell] != 0;
+    }
+    /* Prefetching the swaps pays once the order outgrows the caches (4000x4000: 3%); below,
+     * peeking at the Twister costs more than it saves (1000x1000: 0.6 of 2.3 ms). */
+    int ahead = count > (1 << 20);
     for (Py_ssize_t last = count - 1; last > 0; last--) { /* mazekit.rng.shuffle */
-        double later = mt_peek(&mt, AHEAD); /* the pick AHEAD draws on, exactly */
+        double later = ahead ? mt_peek(&mt, AHEAD) : -1.0; /* the pick AHEAD draws on */
         if (later >= 0 && last >= AHEAD)
             PREFETCH(order + (Py_ssize_t)(later * (double)(last + 2 - AHEAD)));
         Py_ssize_t pick = mt_below(&mt, last + 1);
-        long long keep = order[last];
+        int32_t keep = order[last];
         order[last] = order[pick];
         order[pick] = keep;
     }
     int failed = board_fix(&b, &mt, order, count, target);
-    release_all(bufs, 7);
+    PyMem_Free(order);
+    release_all(bufs, 6);
     if (failed) {
         mt_discard(&mt);
         return NULL;
@@ -552,25 +735,32 @@ static PyObject *py_improve(PyObject *self, PyObject *args) {
  * ------------------------------------------------------------------------------------- */
 
 /* Step 1, _random_walls: every wall between two carvable cells, in code order (cell by cell,
- * east before south), opens when its draw is under 1/2. */
+ * east before south), opens when its draw is under 1/2. The draw clears the wall's bits by
+ * arithmetic, not by a branch: a coin flip mispredicts every other time (2M times at 1000x1000,
+ * a third of the step's time). */
 static void flood_random_walls(unsigned char *walls, const unsigned char *blocked,
                                Py_ssize_t size, Py_ssize_t stride, MTState *mt) {
     for (Py_ssize_t cell = 0; cell < size; cell++) {
         if (blocked[cell]) continue;
-        if (cell + 1 < size && !blocked[cell + 1] && mt_random(mt) < 0.5) {
-            walls[cell] &= 15 ^ 2;
-            walls[cell + 1] &= 15 ^ 8;
+        if (cell + 1 < size && !blocked[cell + 1]) {
+            unsigned open = mt_half(mt);
+            walls[cell] &= (unsigned char)~(open << 1);     /* east */
+            walls[cell + 1] &= (unsigned char)~(open << 3); /* west */
         }
-        if (cell + stride < size && !blocked[cell + stride] && mt_random(mt) < 0.5) {
-            walls[cell] &= 15 ^ 4;
-            walls[cell + stride] &= 15 ^ 1;
+        if (cell + stride < size && !blocked[cell + stride]) {
+            unsigned open = mt_half(mt);
+            walls[cell] &= (unsigned char)~(open << 2);          /* south */
+            walls[cell + stride] &= (unsigned char)~(open << 0); /* north */
         }
     }
 }
 
 /* Step 2, _break_open_areas: in reading order, close one random inner wall (of 12: the 6 east
  * walls row by row, then the 6 south walls) of each 3x3 block still fully open. The walls are
- * coherent here, so one side tells whether a wall is open. */
+ * coherent here, so one side tells whether a wall is open. Walls only close in this step, so a
+ * block that was not fully open before it is not after: a sweep without branches over each
+ * row of blocks (``closed``, per column, the east bit of 3 cells and the south bit of 2, OR-ed)
+ * finds the few blocks fully open at the start, and only those are checked again in order. */
 static void flood_break_open_areas(unsigned char *walls, Py_ssize_t width, Py_ssize_t height,
                                    Py_ssize_t stride, MTState *mt) {
     Py_ssize_t at[12];
@@ -580,8 +770,18 @@ static void flood_break_open_areas(unsigned char *walls, Py_ssize_t width, Py_ss
         for (int c = 0; c < 2; c++, k++) at[k] = r * stride + c, bit[k] = 2;
     for (int r = 0; r < 2; r++)
         for (int c = 0; c < 3; c++, k++) at[k] = r * stride + c, bit[k] = 4;
-    for (Py_ssize_t y = 0; y + 3 <= height; y++)
+    if (width < 3 || height < 3) return;
+    unsigned char *closed = PyMem_Malloc((size_t)width);
+    for (Py_ssize_t y = 0; y + 3 <= height; y++) {
+        const unsigned char *row = walls + (y + 1) * stride + 1;
+        if (closed != NULL) {
+            for (Py_ssize_t x = 0; x < width; x++)
+                closed[x] = (unsigned char)(((row[x] | row[x + stride] | row[x + 2 * stride]) & 2) |
+                                            ((row[x] | row[x + stride]) & 4));
+        }
         for (Py_ssize_t x = 0; x + 3 <= width; x++) {
+            if (closed != NULL && (((closed[x] | closed[x + 1]) & 6) | (closed[x + 2] & 4)))
+                continue; /* not fully open at the start, so not now */
             Py_ssize_t top_left = (y + 1) * stride + x + 1;
             int open = 1;
             for (k = 0; k < 12 && open; k++) open = !(walls[top_left + at[k]] & bit[k]);
@@ -591,6 +791,8 @@ static void flood_break_open_areas(unsigned char *walls, Py_ssize_t width, Py_ss
             walls[cell] |= bit[k];
             walls[cell + (bit[k] == 2 ? 1 : stride)] |= bit[k] == 2 ? 8 : 1;
         }
+    }
+    PyMem_Free(closed);
 }
 
 /* A scratch array of ``bytes`` for the random-access loops below, asked of the kernel in huge
@@ -630,25 +832,30 @@ typedef struct {
 } Flood;
 
 /* flood() of carve: mark ``start`` seen and flood through open walls, breadth first, listing
- * every closed wall out of the region to an unseen cell. */
+ * every closed wall out of the region to an unseen cell. Without branches on the maze, whose
+ * walls are coin flips: each side's code and cell are written at the ends of the candidates
+ * and of the queue, which move on only when the side is a candidate or a cell to flood (the
+ * arrays have room: 4 codes a cell, and a queue of every cell). */
 static void flood_fill(Flood *f, Py_ssize_t start) {
-    Py_ssize_t head = 0, tail = 0;
-    f->seen[start] = 1;
-    f->queue[tail++] = (uint32_t)start;
+    Py_ssize_t head = 0, tail = 0, count = f->count;
+    unsigned char *seen = f->seen;
+    uint32_t *candidates = f->candidates, *queue = f->queue;
+    seen[start] = 1;
+    queue[tail++] = (uint32_t)start;
     while (head < tail) {
-        Py_ssize_t cell = f->queue[head++];
-        unsigned char here = f->walls[cell];
+        Py_ssize_t cell = queue[head++];
+        unsigned here = f->walls[cell];
         for (int d = 0; d < 4; d++) {
             Py_ssize_t near = cell + f->offsets[d];
-            if (f->seen[near]) continue;
-            if (here & BIT[d]) {
-                f->candidates[f->count++] = (uint32_t)(cell * 4 + d);
-            } else {
-                f->seen[near] = 1;
-                f->queue[tail++] = (uint32_t)near;
-            }
+            unsigned fresh = seen[near] == 0, wall = (here >> d) & 1U, flood = fresh & ~wall;
+            candidates[count] = (uint32_t)(cell * 4 + d);
+            count += fresh & wall;
+            seen[near] |= (unsigned char)flood;
+            queue[tail] = (uint32_t)near;
+            tail += flood;
         }
     }
+    f->count = count;
 }
 
 /* Prefetch for the pops to come. Most pops find their far cell seen already and list nothing,
@@ -742,14 +949,17 @@ static PyObject *py_flood_carve(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"braid", py_braid, METH_VARARGS,
-     "braid(frame, moves, usable, real, openable, blocks, order, stride, remaining, loops, "
-     "target, rng) -> (remaining, loops): shuffle order, then fix its real dead ends."},
+     "braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng) "
+     "-> (remaining, loops): shuffle the real dead ends, then fix them in that order."},
     {"add_loops", py_add_loops, METH_VARARGS,
      "add_loops(frame, moves, usable, real, openable, blocks, codes, opened, stride, "
      "remaining, loops, wanted, rng) -> (remaining, loops, opened count)."},
     {"improve", py_improve, METH_VARARGS,
      "improve(frame, moves, usable, real, openable, blocks, opened, stride, remaining, loops, "
      "wanted, rounds, budget, rng) -> (remaining, loops): swap walls for loops."},
+    {"board", py_board, METH_VARARGS,
+     "board(walls, reachable, pattern, width, frame, moves, usable, real, openable, blocks) -> "
+     "real dead ends: the frames of a _Board in one pass."},
     {"flood_carve", py_flood_carve, METH_VARARGS,
      "flood_carve(walls, blocked, stride, entry, rng): the flood generator's carve."},
     {NULL, NULL, 0, NULL},

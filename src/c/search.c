@@ -187,33 +187,57 @@ done:
 /* The breadth-first search of bfs() once its arguments are checked: fills ``dist`` and
  * returns the cells expanded, or -1 when out of memory. A FIFO queue expands cells in
  * order of distance; with a target, the search stops once every cell nearer than the target
- * is expanded, as the reference stops after the layer that reaches it. */
+ * is expanded, as the reference stops after the layer that reaches it.
+ * Without branches on the maze: a closed direction steps to the cell itself (already
+ * reached), and a neighbour is queued by writing it at the tail and moving the tail on only
+ * when it was unreached. Which way a maze turns is random, so the branches of the plain
+ * loop were mispredicted at every other step: 2.3x faster on a braided or a perfect maze
+ * (1000x1000: 16 -> 7 ms), the same queue; a plain corridor, all predicted, lost 2 ms. */
 static Py_ssize_t breadth_first(const Grid *grid, Py_ssize_t source, Py_ssize_t target,
                                 uint8_t moves, int32_t *dist) {
-    for (Py_ssize_t i = 0; i < grid->cells; i++) dist[i] = -1;
+    memset(dist, 0xff, (size_t)grid->cells * sizeof *dist); /* every count -1 */
     dist[source] = 0;
     if (source == target) return 0;
-    int32_t *queue = malloc((size_t)grid->cells * sizeof *queue); /* each cell enters once */
+    /* The queue is a ring of cells (slot: position & mask) that doubles when it might fill:
+     * it holds the frontier only, a few thousand cells in most mazes, not one slot per cell
+     * (4 MB at 1000x1000 that a fresh process paid 1,000 page faults to touch). */
+    Py_ssize_t capacity = 64;
+    int32_t *queue = malloc((size_t)capacity * sizeof *queue);
     if (queue == NULL) return -1;
     Py_ssize_t offsets[4];
     offsets_of(grid->width, offsets);
-    Py_ssize_t head = 0, tail = 0, expanded = 0;
+    const uint8_t *bits = grid->bits;
+    Py_ssize_t head = 0, tail = 0, expanded = 0, mask = capacity - 1;
     int32_t stop = INT32_MAX; /* the target's distance, once reached: expand nothing at it */
     queue[tail++] = (int32_t)source;
     while (head < tail) {
-        Py_ssize_t cell = queue[head++];
+        if (tail - head > capacity - 5) { /* room for the cell's 4 writes, kept or not */
+            int32_t *larger = malloc(2 * (size_t)capacity * sizeof *larger);
+            if (larger == NULL) {
+                free(queue);
+                return -1;
+            }
+            for (Py_ssize_t at = head; at < tail; at++)
+                larger[at & (2 * capacity - 1)] = queue[at & mask];
+            free(queue);
+            queue = larger;
+            capacity *= 2;
+            mask = capacity - 1;
+        }
+        Py_ssize_t cell = queue[head++ & mask];
         int32_t depth = dist[cell];
         if (depth >= stop) break;
         expanded++;
-        uint8_t open = grid->bits[cell] & moves;
+        unsigned open = bits[cell] & moves;
+        int32_t deeper = depth + 1;
         for (int d = 0; d < 4; d++) {
-            if (!(open & BITS[d])) continue;
-            Py_ssize_t next = cell + offsets[d];
-            if (dist[next] < 0) {
-                dist[next] = depth + 1;
-                queue[tail++] = (int32_t)next;
-                if (next == target) stop = depth + 1;
-            }
+            Py_ssize_t next = cell + (offsets[d] & -(Py_ssize_t)((open >> d) & 1));
+            int32_t seen = dist[next];
+            int32_t fresh = seen >> 31; /* -1 when unreached, else 0 */
+            dist[next] = seen ^ ((seen ^ deeper) & fresh);
+            queue[tail & mask] = (int32_t)next;
+            tail -= fresh;
+            if (next == target && fresh) stop = deeper;
         }
     }
     free(queue);

@@ -5,14 +5,28 @@ import random
 import numpy as np
 from numpy.typing import NDArray
 
+# A _Board's frames: bytearrays, or (from board) slices of one numpy array.
+Frame = bytearray | NDArray[np.uint8]
+
+def board(
+    walls: NDArray[np.uint8],
+    reachable: NDArray[np.bool_],
+    pattern: NDArray[np.bool_],
+    width: int,
+    frame: Frame,
+    moves: Frame,
+    usable: Frame,
+    real: Frame,
+    openable: Frame,
+    blocks: Frame,
+) -> int: ...
 def braid(
-    frame: bytearray,
-    moves: bytearray,
-    usable: bytearray,
-    real: bytearray,
-    openable: bytearray,
-    blocks: bytearray,
-    order: NDArray[np.int64],
+    frame: Frame,
+    moves: Frame,
+    usable: Frame,
+    real: Frame,
+    openable: Frame,
+    blocks: Frame,
     stride: int,
     remaining: int,
     loops: int,
@@ -20,12 +34,12 @@ def braid(
     rng: random.Random,
 ) -> tuple[int, int]: ...
 def add_loops(
-    frame: bytearray,
-    moves: bytearray,
-    usable: bytearray,
-    real: bytearray,
-    openable: bytearray,
-    blocks: bytearray,
+    frame: Frame,
+    moves: Frame,
+    usable: Frame,
+    real: Frame,
+    openable: Frame,
+    blocks: Frame,
     codes: NDArray[np.int64],
     opened: NDArray[np.int64],
     stride: int,
@@ -35,12 +49,12 @@ def add_loops(
     rng: random.Random,
 ) -> tuple[int, int, int]: ...
 def improve(
-    frame: bytearray,
-    moves: bytearray,
-    usable: bytearray,
-    real: bytearray,
-    openable: bytearray,
-    blocks: bytearray,
+    frame: Frame,
+    moves: Frame,
+    usable: Frame,
+    real: Frame,
+    openable: Frame,
+    blocks: Frame,
     opened: NDArray[np.int64],
     stride: int,
     remaining: int,

@@ -65,6 +65,17 @@ class Analysis:
         for name in self.WALL_FACTS:  # a cached_property keeps its value in __dict__
             vars(self)[name] = getattr(other, name)
 
+    def know_reachable(self, reachable: BoolGrid, loops: int | None = None) -> Analysis:
+        """Take the cells reached from the entry (and their loops) as known, not computed: a
+        generator knows that its carve reached every free cell, and labelling 1M cells again
+        would cost more than braiding them. The caller vouches for the facts; returns self."""
+        if reachable.shape != self.maze.walls.shape or reachable.dtype != np.bool_:
+            raise ValueError("reachable must be an H x W boolean mask of the maze")
+        vars(self)["reachable"] = reachable  # a cached_property keeps its value in __dict__
+        if loops is not None:
+            vars(self)["loops"] = loops
+        return self
+
     @cached_property
     def pattern(self) -> BoolGrid:
         """The cells exempt from connectivity: the "42" (strict), every F cell (any), none."""

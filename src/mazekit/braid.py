@@ -17,7 +17,7 @@ import numpy.typing as npt
 from .analysis import Analysis, BoolGrid
 from .board import MAX_DEAD_ENDS, MIN_LOOPS, openable_bits
 from .errors import BoardError
-from .kernels import load
+from .kernels import large_empty, load
 from .model import ALL_WALLS, DEGREE, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze, Walls
 from .rng import make_rng, pop_random, shuffle
 from .search import shortest_path
@@ -48,6 +48,18 @@ def braid_walls(
     Raises BoardError when the result would keep more than ``max_dead_ends`` real dead ends
     or fewer than ``min_loops`` loops; ``source`` names the maze in it.
     """
+    return _braided(facts, max_dead_ends, min_loops, target, rng, source).walls()
+
+
+def _braided(
+    facts: Analysis,
+    max_dead_ends: int,
+    min_loops: int,
+    target: int | None,
+    rng: random.Random | None,
+    source: str | None,
+) -> _Board:
+    """The board of braid_walls once braided, its open bits at hand for the new path."""
     board = _Board(facts, rng or make_rng(0), source)
     board.braid(max_dead_ends if target is None else target)
     board.add_loops(min_loops)
@@ -59,7 +71,7 @@ def braid_walls(
             f"({'its' if one else 'their'} walls face cells that cannot be reached)",
             source,
         )
-    return board.walls()
+    return board
 
 
 def braid(
@@ -79,15 +91,10 @@ def braid(
     ``maze`` already at hand (its pattern then rules); ``source`` names the maze in errors.
     """
     facts = facts if facts is not None else Analysis(maze, pattern_mask=pattern)
-    walls = braid_walls(
-        facts,
-        max_dead_ends=max_dead_ends,
-        min_loops=min_loops,
-        target=target,
-        rng=rng,
-        source=source,
-    )
-    path = shortest_path(walls, maze.entry, maze.exit) if maze.contains(maze.exit) else None
+    board = _braided(facts, max_dead_ends, min_loops, target, rng, source)
+    walls, bits = board.walls(), board.open_bits()  # its moves: no new open_bits pass
+    del board  # its frames (6 bytes a cell) are not needed by the search
+    path = shortest_path(walls, maze.entry, maze.exit, bits) if maze.contains(maze.exit) else None
     return Maze(walls, maze.entry, maze.exit, path or "")
 
 
@@ -115,6 +122,11 @@ def _block_counts(facts: Analysis, stride: int) -> bytearray:
     return bytearray(counts.tobytes())
 
 
+# A _Board's flat arrays: bytearrays for the reference's loops, slices of one numpy array for
+# the kernels (which take any writable buffer).
+Frame = bytearray | npt.NDArray[np.uint8]
+
+
 class _Board:
     """Braiding state over flat arrays padded by one closed ring (no bounds checks needed).
 
@@ -128,25 +140,46 @@ class _Board:
         height, width = walls.shape
         self.width, self.height = width, height
         self.stride = stride = width + 2
-        usable = facts.reachable & ~facts.pattern
-        real, moves = facts.dead_ends[0], facts.moves
         self.loops = facts.loops
         self.rng = rng
         self.shuffle = shuffle
-
-        def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
-            frame = np.full((height + 2, stride), ring, dtype=np.uint8)
-            frame[1:-1, 1:-1] = inner
-            return bytearray(frame.tobytes())
-
-        self.frame = framed(walls.astype(np.uint8), ALL_WALLS)
-        self.moves = framed(moves, 0)  # coherent open walls only
-        self.usable = framed(usable.astype(np.uint8), 0)
-        self.real = framed(real.astype(np.uint8), 0)
-        self.openable = framed(openable_bits(facts.pattern), 0)
-        self.remaining = int(real.sum())
         self.offsets = (-stride, 1, stride, -1)
-        self.blocks = _block_counts(facts, stride)
+        self.frame: Frame
+        self.moves: Frame
+        self.usable: Frame
+        self.real: Frame
+        self.openable: Frame
+        self.blocks: Frame
+        if _KERNEL is not None:  # the same frames in one pass, none of the facts' numpy arrays
+            # One array holds them all, in huge pages when big (kernels.large_empty): six
+            # bytearrays cost a fresh process 1,800 page faults at 1M cells, more than the pass.
+            size = (height + 2) * stride
+            store = large_empty(6 * size + 2 * stride, np.uint8)
+            self.frame, self.moves, self.usable, self.real, self.openable = (
+                store[k * size : (k + 1) * size] for k in range(5)
+            )
+            self.blocks = store[5 * size :]
+            self.remaining = _KERNEL.board(
+                np.ascontiguousarray(walls, dtype=np.uint8),
+                np.ascontiguousarray(facts.reachable), np.ascontiguousarray(facts.pattern),
+                width, self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
+            )  # fmt: skip
+        else:
+            usable = facts.reachable & ~facts.pattern
+            real, moves = facts.dead_ends[0], facts.moves
+
+            def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
+                frame = np.full((height + 2, stride), ring, dtype=np.uint8)
+                frame[1:-1, 1:-1] = inner
+                return bytearray(frame.tobytes())
+
+            self.frame = framed(walls.astype(np.uint8), ALL_WALLS)
+            self.moves = framed(moves, 0)  # coherent open walls only
+            self.usable = framed(usable.astype(np.uint8), 0)
+            self.real = framed(real.astype(np.uint8), 0)
+            self.openable = framed(openable_bits(facts.pattern), 0)
+            self.remaining = int(real.sum())
+            self.blocks = _block_counts(facts, stride)
         # Per direction, the block slots (relative to the cell) of the blocks holding that wall.
         base = 2 * stride
         east = tuple(base + dx + dy * stride for dy in (-2, -1, 0) for dx in (-1, 0))
@@ -162,6 +195,12 @@ class _Board:
         """The current walls as an H x W array."""
         frame = np.frombuffer(self.frame, dtype=np.uint8).reshape(self.height + 2, self.stride)
         return frame[1:-1, 1:-1].copy()
+
+    def open_bits(self) -> npt.NDArray[np.uint8]:
+        """search.open_bits of the current walls, as an H x W array: ``moves`` is kept equal to
+        it (a wall opens and closes on both sides at once), so it is only cut out of the frame."""
+        moves = np.frombuffer(self.moves, dtype=np.uint8).reshape(self.height + 2, self.stride)
+        return moves[1:-1, 1:-1].copy()
 
     def _set(self, cell: int, direction: int, opened: bool) -> None:
         """Open (or close) the wall of ``cell`` towards ``direction`` on both sides."""
@@ -238,13 +277,13 @@ class _Board:
             self.rng,
             self.shuffle,
         )
-        cells = np.flatnonzero(np.frombuffer(real, dtype=np.uint8))
-        if _KERNEL is not None:  # the same loop compiled, shuffle included
+        if _KERNEL is not None:  # the same loop compiled, the list of dead ends and shuffle too
             self.remaining, self.loops = _KERNEL.braid(
-                frame, moves, usable, real, self.openable, blocks, cells, self.stride,
+                frame, moves, usable, real, self.openable, blocks, self.stride,
                 self.remaining, self.loops, target, rng,
             )  # fmt: skip
             return
+        cells = np.flatnonzero(np.frombuffer(real, dtype=np.uint8))
         order: list[int] = cells.tolist()
         del cells
         shuffle(order, rng)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from .kernels import load
+from .kernels import large_empty, load
 from .model import (
     ALL_WALLS,
     DIRECTIONS,
@@ -94,7 +94,7 @@ def component_labels(
     """
     height, width = walls.shape
     if _KERNEL is not None and walls.size:
-        labels = np.empty(walls.shape, dtype=np.int32)
+        labels = large_empty(walls.size, np.int32).reshape(walls.shape)  # huge pages
         _KERNEL.labels(open_bits(walls) if bits is None else bits, width, labels)
         return labels
     east, south = passages(walls)
@@ -237,7 +237,7 @@ def bfs_flat(
     """
     if _KERNEL is not None:
         flat = np.ascontiguousarray(bits, dtype=np.uint8)
-        dist = np.empty(flat.size, dtype=np.int32)
+        dist = large_empty(flat.size, np.int32)
         expanded = _KERNEL.bfs(flat, width, source, target, moves, dist)
         return dist, int(expanded)
     found, expanded = _bfs_reference(_as_list(bits), width, source, target, moves)
@@ -365,11 +365,16 @@ def _walk_reference(
     return "".join(letters)
 
 
-def shortest_path(walls: Walls, start: Cell, goal: Cell) -> str | None:
+def shortest_path(
+    walls: Walls, start: Cell, goal: Cell, bits: npt.NDArray[np.uint8] | None = None
+) -> str | None:
     """The letters of the first shortest path (walk_shortest) from ``start`` to ``goal``, or
-    None when unreachable. Distances are counted from the goal, which the walk reads."""
+    None when unreachable. Distances are counted from the goal, which the walk reads.
+
+    ``bits``: the walls' open_bits when the caller has them already, as for distances.
+    """
     width = walls.shape[1]
-    bits = open_bits(walls).ravel()
+    bits = open_bits(walls).ravel() if bits is None else bits.ravel()
     origin = start[1] * width + start[0]
     dist = bfs_flat(bits, width, goal[1] * width + goal[0], origin)[0]
     if dist[origin] < 0:

@@ -1,8 +1,9 @@
 """Maze generation: a registry of algorithms behind one interface, and ``generate()``.
 
 Every algorithm is a module of this package with ``carve(grid, rng)``, which opens walls of a
-``Grid`` (all closed at first, the "42" blocked) with a seeded ``random.Random``, and a flag
-``PERFECT`` saying whether it carves a spanning tree. An imperfect maze is the algorithm's maze
+``Grid`` (all closed at first, the "42" blocked) with a seeded ``random.Random`` until every
+free cell is reached from the entry, and a flag ``PERFECT`` saying whether it carves a
+spanning tree (no loop). An imperfect maze is the algorithm's maze
 braided into a Pac-Man board by mazekit.braid. specs/generate.md documents the whole command.
 """
 
@@ -176,14 +177,24 @@ def build(request: Request) -> Maze:
 
     rng = make_rng(request.seed)
     grid = Grid(request.width, request.height, request.entry, request.exit)
-    load_algorithm(request.algorithm).carve(grid, rng)
+    algorithm = load_algorithm(request.algorithm)
+    algorithm.carve(grid, rng)
     maze = Maze(grid.array(), request.entry, request.exit, grid.path or "")
     if not request.perfect:
+        del grid  # its frames (2 bytes a cell) are done with: braiding has its own
+        from ..analysis import Analysis
         from ..board import MIN_LOOPS
         from ..braid import braid
 
+        # Every algorithm reaches every free cell, every cell outside the "42" (a perfect one
+        # by a spanning tree, without a loop): braiding starts from those facts instead of
+        # labelling the grid again.
+        facts = Analysis(maze)
+        facts.know_reachable(~facts.pattern, 0 if algorithm.PERFECT else None)
         # braiding writes a new path: it may have made a shorter way
-        return braid(maze, max_dead_ends=request.max_dead_ends, min_loops=MIN_LOOPS, rng=rng)
+        return braid(
+            maze, max_dead_ends=request.max_dead_ends, min_loops=MIN_LOOPS, rng=rng, facts=facts
+        )
     if grid.path is None:  # a perfect maze: the one path of the tree just carved
         maze.path = grid.tree_path() or ""
     return maze

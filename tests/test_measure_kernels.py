@@ -191,3 +191,73 @@ def test_busiest_passages_are_the_first_of_all_passages_sorted(
     ]
     expected = [((x, y), letter, -value) for value, y, x, letter in sorted(every)[:count]]
     assert found.top_passages(count) == expected
+
+
+@given(
+    values=st.lists(
+        st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, -3.0, 1e300, float("inf"), float("nan")])
+        | st.floats(allow_nan=False),
+        min_size=1,
+        max_size=60,
+    ),
+    count=st.integers(1, 60),
+)
+def test_kth_largest_is_numpys_partition(values: list[float], count: int) -> None:
+    """The heap's count-th largest is np.partition's, equal values counted apart; NaN when a
+    value is NaN (the caller then asks numpy)."""
+    require_kernel(graph)
+    array = np.array(values)
+    count = min(count, array.size)
+    found = graph._KERNEL.kth_largest(array, count)
+    if np.isnan(array).any():
+        assert np.isnan(found)
+    else:
+        assert found == np.partition(array, array.size - count)[array.size - count]
+
+
+def test_kth_largest_refuses_bad_arguments() -> None:
+    require_kernel(graph)
+    with pytest.raises(ValueError):
+        graph._KERNEL.kth_largest(np.zeros(3), 4)
+    with pytest.raises(ValueError):
+        graph._KERNEL.kth_largest(np.zeros(3), 0)
+    with pytest.raises(ValueError):
+        graph._KERNEL.kth_largest(np.zeros(3, dtype=np.int32), 1)  # 12 bytes
+
+
+@given(
+    maze=grids(),
+    count=st.integers(1, 30),
+    levels=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    outside=st.booleans(),
+)
+def test_top_cells_and_passages_match_the_reference(
+    maze: Maze, count: int, levels: int, seed: int, outside: bool
+) -> None:
+    """The one-pass threshold of the kernel finds the reference's top cells and passages,
+    ties included, and falls back to it when cells outside the graph hold values too."""
+    require_kernel(graph)
+    found = graph.betweenness(maze)
+    generator = np.random.default_rng(seed)
+    values = {
+        name: generator.integers(0, levels, size=found.cells.shape) / levels
+        for name in ("cells", "east", "south")
+    }
+    if not outside:  # as betweenness gives them: 0 outside the graph
+        values["cells"] *= found.reachable
+        values["east"] *= found.east_open
+        values["south"] *= found.south_open
+    found = replace(found, **values)
+    fast = (found.top_cells(count), found.top_passages(count))
+    with reference_only(graph):
+        assert fast == (found.top_cells(count), found.top_passages(count))
+
+
+@given(grids())
+def test_graph_stats_takes_the_tree_from_betweenness(maze: Maze) -> None:
+    """stats --graph reads "a tree" off the betweenness, not from a second count of the
+    passages, and sorts the values it has: the same cop number and Gini as alone."""
+    found = graph.graph_stats(maze)
+    assert found.cop == graph.cop_number(maze)
+    assert found.gini == graph.gini(found.betweenness.cells[found.betweenness.reachable])

@@ -219,6 +219,56 @@ static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(peeled);
 }
 
+/* kth_largest(values, count) -> float: the count-th largest of the float64 `values` (1 <=
+ * count <= their number), counting equal values apart, as np.partition(values, size - count)
+ * [size - count] gives it; NaN when a value is NaN (the caller then asks numpy). One pass
+ * with a min-heap of the count largest so far: for a top 5 of a million cells, a read of
+ * the array, where np.partition copies it and selects in several passes. */
+static PyObject *kth_largest(PyObject *self, PyObject *args) {
+    Py_buffer b;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "y*n", &b, &count)) return NULL;
+    Py_ssize_t size = b.len / (Py_ssize_t)sizeof(double);
+    if (b.len % (Py_ssize_t)sizeof(double) || count < 1 || count > size) {
+        PyErr_SetString(PyExc_ValueError, "float64 values and 1 <= count <= their number");
+        PyBuffer_Release(&b);
+        return NULL;
+    }
+    const double *values = (const double *)b.buf;
+    double *heap = PyMem_Malloc((size_t)count * sizeof(double));
+    if (!heap) {
+        PyBuffer_Release(&b);
+        return PyErr_NoMemory();
+    }
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        double v = values[i];
+        nan |= v != v;
+        Py_ssize_t at;
+        if (i < count) { /* fill the heap: sift the new value up */
+            for (at = i; at > 0 && heap[(at - 1) / 2] > v; at = (at - 1) / 2)
+                heap[at] = heap[(at - 1) / 2];
+        } else if (v > heap[0]) { /* replace the smallest kept: sift down from the root */
+            at = 0;
+            for (;;) {
+                Py_ssize_t child = 2 * at + 1;
+                if (child >= count) break;
+                if (child + 1 < count && heap[child + 1] < heap[child]) child++;
+                if (heap[child] >= v) break;
+                heap[at] = heap[child];
+                at = child;
+            }
+        } else {
+            continue;
+        }
+        heap[at] = v;
+    }
+    double found = nan ? Py_NAN : heap[0];
+    PyMem_Free(heap);
+    PyBuffer_Release(&b);
+    return PyFloat_FromDouble(found);
+}
+
 /* Write the decimal digits of `value` at `out` (a '-' first when negative); the end. */
 static char *put_int(char *out, long long value) {
     char digits[24];
@@ -340,6 +390,8 @@ static PyMethodDef methods[] = {
     {"tree_betweenness", tree_betweenness, METH_VARARGS,
      "tree_betweenness(moves, left, size, root, width, n, node_scale, edge_scale, cells, "
      "east, south) -> peeled."},
+    {"kth_largest", kth_largest, METH_VARARGS,
+     "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

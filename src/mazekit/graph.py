@@ -82,17 +82,14 @@ class Betweenness:
         """False for an estimate from sampled sources."""
         return self.method != "sampled"
 
-    @property
+    @cached_property
     def nodes(self) -> int:
         """Reachable cells: the vertices of the graph."""
-        return int(self.reachable.sum())
+        return int(np.count_nonzero(self.reachable))
 
     def top_cells(self, count: int) -> list[tuple[Cell, float]]:
         """The ``count`` busiest reachable cells, highest first, ties by (y, x)."""
-        flat = np.flatnonzero(self.reachable.ravel())
-        values = self.cells.ravel()[flat]
-        keep = _leaders(values, count)
-        flat, values = flat[keep], values[keep]
+        flat, values = _top_members(self.cells, self.reachable, count)
         order = np.lexsort((flat, -values))[:count]
         width = self.cells.shape[1]
         return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
@@ -109,12 +106,10 @@ class Betweenness:
         for letter, (found, open_) in enumerate(
             ((self.east, self.east_open), (self.south, self.south_open))
         ):
-            index = np.flatnonzero(open_.ravel())
-            value = found.ravel()[index]
-            keep = _leaders(value, count)
-            cells.append(index[keep])
-            kinds.append(np.full(keep.size, letter))
-            values.append(value[keep])
+            index, value = _top_members(found, open_, count)
+            cells.append(index)
+            kinds.append(np.full(index.size, letter))
+            values.append(value)
         cell, kind, value = (np.concatenate(parts) for parts in (cells, kinds, values))
         keep = _leaders(value, count)
         cell, kind, value = cell[keep], kind[keep], value[keep]
@@ -127,6 +122,34 @@ class Betweenness:
             )
             for i in order
         ]
+
+
+_HEAP_LIMIT = 1024  # kth_largest's heap up to this count; np.partition's selection above
+
+
+def _top_members(
+    values: FloatArray, members: npt.NDArray[np.bool_], count: int
+) -> tuple[IntArray, FloatArray]:
+    """Flat indices (ascending) and values of the ``members`` whose value is at least the
+    ``count``-th largest member value: the top ``count`` members and their ties.
+
+    The kernel finds the ``count``-th largest of all values in one pass (outside the members
+    they are 0); the members at least that high hold the top ``count`` members whenever they
+    number ``count`` or more. Otherwise, and as the reference, every member is looked at.
+    """
+    flat_values, flat_members = values.ravel(), members.ravel()
+    if _KERNEL is not None and count <= _HEAP_LIMIT and count < flat_values.size:
+        threshold = _KERNEL.kth_largest(np.ascontiguousarray(flat_values), count)
+        index = np.flatnonzero(flat_values >= threshold)  # none when the threshold is NaN
+        index = index[flat_members[index]]
+        if index.size >= count:
+            found = flat_values[index]
+            keep = _leaders(found, count)
+            return index[keep], found[keep]
+    index = np.flatnonzero(flat_members)
+    found = flat_values[index]
+    keep = _leaders(found, count)
+    return index[keep], found[keep]
 
 
 def _leaders(values: FloatArray, count: int) -> IntArray:
@@ -757,7 +780,7 @@ def _tree_kernel(maze: Maze, facts: Analysis) -> Betweenness | None:
         return None
     height, width = maze.walls.shape
     reach, moves = facts.reachable, facts.moves
-    n = int(reach.sum())
+    n = int(np.count_nonzero(reach))
     root = maze.entry[1] * width + maze.entry[0]
     left = facts.degree.ravel().copy()  # the walk consumes it
     left[root] = 255  # the root stays
@@ -787,7 +810,11 @@ def gini(values: npt.ArrayLike) -> float:
     0 when all values are equal (or there are none); sorted, it is
     2 * sum(i * x_i) / (n * sum(x)) - (n + 1) / n with i from 1.
     """
-    x = np.sort(np.asarray(values, dtype=np.float64).ravel())
+    return _gini_sorted(np.sort(np.asarray(values, dtype=np.float64).ravel()))
+
+
+def _gini_sorted(x: FloatArray) -> float:
+    """gini() of values already sorted, ascending (a float64 array)."""
     total = float(x.sum())
     if x.size == 0 or total <= 0:
         return 0.0
@@ -866,6 +893,9 @@ def _two_cops_win(maze: Maze, reach: npt.NDArray[np.bool_]) -> bool:
         robber = following
 
 
+_TREE_COP = CopNumber(1, 1, "the reachable cells form a tree")
+
+
 def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNumber | None:
     """The cop number of the reachable graph (specs/stats.md), or None when nothing is.
 
@@ -879,7 +909,7 @@ def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNum
         return None
     east, south = _passages_among(maze, reach)
     if east + south == n - 1:
-        return CopNumber(1, 1, "the reachable cells form a tree")
+        return _TREE_COP
     if maze.walls.size > COP_LIMIT:
         return CopNumber(
             2,
@@ -910,10 +940,10 @@ def graph_stats(
     """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
     caller has one)."""
     found = betweenness(maze, samples=samples, seed=seed, facts=facts)
-    values = found.cells[found.reachable]
-    return GraphStats(
-        betweenness=found,
-        gini=gini(values),
-        top=top,
-        cop=cop_number(maze, found.reachable),
-    )
+    values = found.cells[found.reachable]  # a copy: sorted in place
+    values.sort()
+    if found.method == "tree" and found.nodes:  # betweenness found the tree: cop_number's test
+        cop: CopNumber | None = _TREE_COP
+    else:
+        cop = cop_number(maze, found.reachable)
+    return GraphStats(betweenness=found, gini=_gini_sorted(values), top=top, cop=cop)

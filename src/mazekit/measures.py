@@ -196,7 +196,7 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None
     pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
     pins = [pin for pin in pins if reach.flat[pin]]
     branch, peeled = _peel(ctx, pins)
-    reachable_cells = int(reach.sum())
+    reachable_cells = int(np.count_nonzero(reach))
 
     path_length: int | None = None
     tortuosity: float | None = None
@@ -213,21 +213,21 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None
     incoherent = check_coherence(ctx, 0)[1]
     connected = not bool((~reach & ~closed_42).any())
     perfect = ctx.entry_ok and connected and ctx.loops == 0
-    real_count = int(real.sum())
+    real_count = int(np.count_nonzero(real))
     verdict, reason = _verdict(ctx, incoherent, reachable_cells, connected, real_count)
     return Stats(
         width=width,
         height=height,
         reachable_cells=reachable_cells,
-        pattern_cells=int(closed_42.sum()),
+        pattern_cells=int(np.count_nonzero(closed_42)),
         incoherent_walls=incoherent,
         loops=ctx.all_loops,
         real_dead_ends=real_count,
-        enclosed_dead_ends=int(enclosed.sum()),
-        three_way=int((degree == 3).sum()),
-        four_way=int((degree == 4).sum()),
-        straight=int((corridor & straight_bits).sum()),
-        turning=int((corridor & ~straight_bits).sum()),
+        enclosed_dead_ends=int(np.count_nonzero(enclosed)),
+        three_way=int(np.count_nonzero(degree == 3)),
+        four_way=int(np.count_nonzero(degree == 4)),
+        straight=int(np.count_nonzero(corridor & straight_bits)),
+        turning=int(np.count_nonzero(corridor & ~straight_bits)),
         longest_dead_end_branch=branch,
         shortest_path=path_length,
         tortuosity=tortuosity,

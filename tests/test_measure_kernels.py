@@ -142,9 +142,22 @@ def test_the_kernel_refuses_bad_buffers() -> None:
         wrong[cell] = bit
         with pytest.raises(ValueError):
             kernel.peel_branches(wrong, left, scratch, scratch.copy(), 4, True)
-    floats = np.zeros(12)
+    floats, node = np.zeros(12), np.zeros(24, dtype=np.int32)
+    for root, exit_, width, node_ in (
+        (12, -1, 4, node),
+        (0, 0, 4, node),
+        (0, 12, 4, node),
+        (0, -1, 4, scratch),
+        (0, -1, 5, node),
+    ):
+        with pytest.raises(ValueError):
+            kernel.tree_betweenness(
+                moves, left, node_, root, exit_, width, 1, 0.0, 0.0, floats, floats, floats
+            )
+    wrong = moves.copy()
+    wrong[0, 1] = NORTH
     with pytest.raises(ValueError):
-        kernel.tree_betweenness(moves, left, scratch, 12, 4, 1, 0.0, 0.0, floats, floats, floats)
+        kernel.tree_betweenness(wrong, left, node, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats)
     numbers = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError):
         kernel.svg_boxes(numbers, numbers, numbers, numbers[:2])
@@ -261,3 +274,36 @@ def test_graph_stats_takes_the_tree_from_betweenness(maze: Maze) -> None:
     found = graph.graph_stats(maze)
     assert found.cop == graph.cop_number(maze)
     assert found.gini == graph.gini(found.betweenness.cells[found.betweenness.reachable])
+
+
+@given(grids())
+def test_stats_with_graph_match_the_two_steps_and_the_reference(maze: Maze) -> None:
+    """stats --graph's one walk of a tree (pinned at the entry, and at the exit until only the
+    path is left) gives what stats and graph_stats give apart, and what the reference gives."""
+    found, figures = measures.stats_with_graph(maze, top=3)
+    assert found == measures.stats(maze)
+    apart = graph.graph_stats(maze, top=3)
+    assert (figures.to_dict(), figures.text_lines()) == (apart.to_dict(), apart.text_lines())
+    with reference_only(measures, graph):
+        slow, slow_figures = measures.stats_with_graph(maze, top=3)
+    assert found == slow
+    assert figures.to_dict() == slow_figures.to_dict()
+
+
+@given(maze=grids(), exit_pin=st.booleans())
+def test_one_tree_walk_gives_the_peeling_of_both_pins(maze: Maze, exit_pin: bool) -> None:
+    """The kernel's tree walk reports the longest branch and the cells peeled of the leaf
+    peeling pinned at the entry (and the exit), as measures._peel's reference finds them."""
+    require_kernel(graph)
+    facts = Analysis(maze)
+    width = maze.width
+    entry = maze.entry[1] * width + maze.entry[0]
+    exit_ = maze.exit[1] * width + maze.exit[0]
+    use_exit = exit_pin and exit_ != entry and bool(facts.reachable.flat[exit_])
+    walked = graph.tree_walk(maze, facts, exit_ if use_exit else None)
+    if facts.loops:
+        assert walked is None
+        return
+    assert walked is not None
+    with reference_only(measures):
+        assert walked[1] == measures._peel(facts, [entry, exit_] if use_exit else [entry])

@@ -42,7 +42,9 @@ __all__ = [
     "cop_number",
     "default_samples",
     "gini",
+    "graph_figures",
     "graph_stats",
+    "tree_walk",
 ]
 
 _KERNEL = load("measures")
@@ -776,24 +778,36 @@ def _tree_kernel(maze: Maze, facts: Analysis) -> Betweenness | None:
     """betweenness() of a tree by the compiled kernel, or None when the reachable cells hold
     a loop (or none is reachable). The same figures as the reference's subtree sizes, from
     one leaf peeling pinned at the entry, without the reference's search and node table."""
-    if not facts.entry_ok or facts.loops:
+    walked = tree_walk(maze, facts)
+    return None if walked is None else walked[0]
+
+
+def tree_walk(
+    maze: Maze, facts: Analysis, exit_pin: int | None = None
+) -> tuple[Betweenness, tuple[int, int]] | None:
+    """The betweenness of a tree by the kernel's one leaf walk, pinned at the entry, and what
+    the same walk peels pinned at the exit too (flat index ``exit_pin``: reachable, not the
+    entry): (longest dead-end branch, cells peeled), measures._peel's figures for the two pins.
+    None without the kernel, when the reachable cells hold a loop, or when none is reachable.
+    """
+    if _KERNEL is None or not facts.entry_ok or facts.loops:
         return None
     height, width = maze.walls.shape
     reach, moves = facts.reachable, facts.moves
     n = int(np.count_nonzero(reach))
     root = maze.entry[1] * width + maze.entry[0]
     left = facts.degree.ravel().copy()  # the walk consumes it
-    left[root] = 255  # the root stays
     cells, east, south = (np.zeros(height * width) for _ in range(3))
-    size = np.empty(height * width, dtype=np.int32)
+    node = np.empty(2 * height * width, dtype=np.int32)  # subtree size and level, a cell
     node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
     edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
-    peeled = _KERNEL.tree_betweenness(
-        moves, left, size, root, width, n, node_scale, edge_scale, cells, east, south
+    pin = -1 if exit_pin is None else exit_pin
+    peeled, deepest, branch_peeled = _KERNEL.tree_betweenness(
+        moves, left, node, root, pin, width, n, node_scale, edge_scale, cells, east, south
     )
     if peeled != n - 1:  # only a kernel breaking its contract can get here
         raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
-    return Betweenness(
+    found = Betweenness(
         cells=cells.reshape(height, width),
         east=east.reshape(height, width),
         south=south.reshape(height, width),
@@ -802,6 +816,7 @@ def _tree_kernel(maze: Maze, facts: Analysis) -> Betweenness | None:
         south_open=reach & ((moves & SOUTH) != 0),
         method="tree",
     )
+    return found, (int(deepest), int(branch_peeled))
 
 
 def gini(values: npt.ArrayLike) -> float:
@@ -939,7 +954,11 @@ def graph_stats(
 ) -> GraphStats:
     """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
     caller has one)."""
-    found = betweenness(maze, samples=samples, seed=seed, facts=facts)
+    return graph_figures(maze, betweenness(maze, samples=samples, seed=seed, facts=facts), top)
+
+
+def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:
+    """The graph figures of ``maze`` from its betweenness ``found``: Gini, top, cop number."""
     values = found.cells[found.reachable]  # a copy: sorted in place
     values.sort()
     if found.method == "tree" and found.nodes:  # betweenness found the tree: cop_number's test

@@ -10,7 +10,7 @@ the function once it is loaded.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,10 @@ from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Maze
 from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
 from .search import UNREACHED, distance_between
 
-__all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
+if TYPE_CHECKING:
+    from .graph import GraphStats
+
+__all__ = ["VERDICTS", "Stats", "longest_branch", "stats", "stats_with_graph"]
 
 _KERNEL = load("measures")
 
@@ -179,8 +182,52 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None
     ``facts``: an Analysis of ``maze`` that a later step reuses (``stats --graph``): its
     components, passages and loops are computed there, once for both.
     """
+    _check_pattern(pattern)
+    return _stats(maze, pattern, facts, None)
+
+
+def stats_with_graph(
+    maze: Maze,
+    *,
+    pattern: PatternMode = "strict",
+    top: int = 5,
+    samples: int | None = None,
+    seed: int = 0,
+) -> tuple[Stats, GraphStats]:
+    """stats() and graph.graph_stats() of ``maze`` (``stats --graph``), computed together: one
+    Analysis for both, and on a tree one leaf walk for the longest branch and the betweenness
+    (graph.tree_walk), where each would walk the whole maze."""
+    from .graph import graph_figures, graph_stats, tree_walk  # only --graph needs it
+
+    _check_pattern(pattern)
+    facts = Analysis(maze)
+    pins = _pins(maze, facts.reachable)
+    exit_pin = pins[1] if len(pins) == 2 and pins[1] != pins[0] else None
+    walked = tree_walk(maze, facts, exit_pin) if pins else None
+    if walked is None:  # no kernel, a loop, or the entry outside
+        found = _stats(maze, pattern, facts, None)
+        return found, graph_stats(maze, top=top, samples=samples, seed=seed, facts=facts)
+    tree, peel = walked
+    return _stats(maze, pattern, facts, peel), graph_figures(maze, tree, top)
+
+
+def _check_pattern(pattern: str) -> None:
+    """A ValueError unless ``pattern`` is one of PATTERN_MODES."""
     if pattern not in PATTERN_MODES:
         raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
+
+
+def _pins(maze: Maze, reach: npt.NDArray[np.bool_]) -> list[int]:
+    """The flat cells the peeling keeps: the entry, then the exit, each if reachable."""
+    width = maze.width
+    pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
+    return [pin for pin in pins if reach.flat[pin]]
+
+
+def _stats(
+    maze: Maze, pattern: PatternMode, facts: Analysis | None, peel: tuple[int, int] | None
+) -> Stats:
+    """stats(), with ``peel``: _peel's figures for the pins when the caller has them."""
     mask = Analysis(maze, pattern).pattern & (maze.walls == ALL_WALLS)
     ctx = Context(maze, pattern, pattern_mask=mask)
     if facts is not None:
@@ -193,9 +240,7 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None
     corridor = degree == 2
     real, enclosed = ctx.dead_ends
 
-    pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
-    pins = [pin for pin in pins if reach.flat[pin]]
-    branch, peeled = _peel(ctx, pins)
+    branch, peeled = _peel(ctx, _pins(maze, reach)) if peel is None else peel
     reachable_cells = int(np.count_nonzero(reach))
 
     path_length: int | None = None

@@ -142,22 +142,22 @@ def test_the_kernel_refuses_bad_buffers() -> None:
         wrong[cell] = bit
         with pytest.raises(ValueError):
             kernel.peel_branches(wrong, left, scratch, scratch.copy(), 4, True)
-    floats, node = np.zeros(12), np.zeros(24, dtype=np.int32)
-    for root, exit_, width, node_ in (
-        (12, -1, 4, node),
-        (0, 0, 4, node),
-        (0, 12, 4, node),
-        (0, -1, 4, scratch),
-        (0, -1, 5, node),
+    floats = np.zeros(12)
+    for root, exit_, width, cells in (
+        (12, -1, 4, floats),
+        (0, 0, 4, floats),
+        (0, 12, 4, floats),
+        (0, -1, 4, floats[:11]),
+        (0, -1, 5, floats),
     ):
         with pytest.raises(ValueError):
             kernel.tree_betweenness(
-                moves, left, node_, root, exit_, width, 1, 0.0, 0.0, floats, floats, floats
+                moves, left, root, exit_, width, 1, 0.0, 0.0, cells, floats, floats
             )
     wrong = moves.copy()
     wrong[0, 1] = NORTH
     with pytest.raises(ValueError):
-        kernel.tree_betweenness(wrong, left, node, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats)
+        kernel.tree_betweenness(wrong, left, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats)
     numbers = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError):
         kernel.svg_boxes(numbers, numbers, numbers, numbers[:2])

@@ -185,50 +185,53 @@ static inline Py_ssize_t peel_tree(const uint8_t *moves, uint8_t *left, int32_t 
     return -1;
 }
 
-/* tree_betweenness(moves, left, node, root, exit, width, n, node_scale, edge_scale, cells,
- * east, south) -> (peeled, deepest, branch peeled).
+/* tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, east,
+ * south) -> (peeled, deepest, branch peeled).
  * The reachable cells form a tree of n cells; left holds their open walls (0 elsewhere),
  * consumed. Peeling pinned at the root gives each other cell its parent and its subtree size
  * a; its passage to the parent lies on a(n - a) paths; a cell lies on ((n-1)^2 - the sum of
  * the squares of the parts its removal leaves)/2 paths. Values are scaled as
  * graph.betweenness scales them, with the same float operations (every sum of squares is a
- * whole number under 2**53, so exact in any order), into the zeroed float64 grids cells,
- * east (passage to the east neighbour) and south. node: int32 scratch, two a cell (subtree
- * size and level side by side: one cache line for both).
+ * whole number under 2**53, so exact in any order), into the float64 grids cells (every
+ * item written), east (passage to the east neighbour) and south (zeroed).
  * `exit` (a reachable cell other than the root, or -1) is pinned too at first: that walk is
  * stats' peeling (peel_branches, chains), whose deepest branch and count come back beside
  * the total; then the exit lets go and the path between the pins peels last. The same walk
  * for `stats --graph`'s two figures, where it was two walks.
- * The walk touches only the bytes of left and the node pairs; one pass in flat order then
- * reads each cell's children off its neighbours' directions and writes the floats in order
- * (a float written during the walk, which jumps about a large grid, would miss the cache at
- * every step). */
+ * The walk keeps each cell's subtree size and level, two int32 side by side (one cache line
+ * for both), in the cell's own 8 bytes of `cells`, and touches nothing else but the bytes of
+ * left. One pass in flat order then reads each cell's children off its neighbours'
+ * directions and writes the floats in order over those pairs, the sizes of the row above and
+ * of its own row kept aside (a float written during the walk, which jumps about a large
+ * grid, would miss the cache at every step). */
 static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
-    Py_buffer b[6]; /* moves, left, node, cells, east, south */
+    Py_buffer b[5]; /* moves, left, cells, east, south */
     Py_ssize_t root, exit_, width, n;
     double node_scale, edge_scale;
-    if (!PyArg_ParseTuple(args, "y*w*w*nnnnddw*w*w*", &b[0], &b[1], &b[2], &root, &exit_,
-                          &width, &n, &node_scale, &edge_scale, &b[3], &b[4], &b[5]))
+    if (!PyArg_ParseTuple(args, "y*w*nnnnddw*w*w*", &b[0], &b[1], &root, &exit_, &width, &n,
+                          &node_scale, &edge_scale, &b[2], &b[3], &b[4]))
         return NULL;
     Py_ssize_t cells = b[0].len, floats = cells * (Py_ssize_t)sizeof(double);
-    if (width < 1 || cells % width || b[1].len != cells ||
-        b[2].len != 2 * cells * (Py_ssize_t)sizeof(int32_t) || b[3].len != floats ||
-        b[4].len != floats || b[5].len != floats || root < 0 || root >= cells ||
-        exit_ < -1 || exit_ >= cells || exit_ == root || n < 1 || n > cells) {
+    if (width < 1 || cells % width || b[1].len != cells || b[2].len != floats ||
+        b[3].len != floats || b[4].len != floats || root < 0 || root >= cells || exit_ < -1 ||
+        exit_ >= cells || exit_ == root || n < 1 || n > cells) {
         PyErr_SetString(PyExc_ValueError,
-                        "left (uint8), cells, east, south (float64) need one item a cell, node "
-                        "two int32; the width divides the cells; root, exit and n in the grid");
-        release(b, 6);
+                        "left (uint8), cells, east, south (float64) need one item a cell; the "
+                        "width divides the cells; root, exit and n in the grid");
+        release(b, 5);
         return NULL;
     }
-    if (check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
-        release(b, 6);
+    int32_t *rows = PyMem_Calloc(2 * ((size_t)width + 2), sizeof(int32_t));
+    if (!rows || check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
+        if (!rows) PyErr_NoMemory();
+        PyMem_Free(rows);
+        release(b, 5);
         return NULL;
     }
     const uint8_t *moves = (const uint8_t *)b[0].buf;
     uint8_t *left = (uint8_t *)b[1].buf;
-    int32_t *node = (int32_t *)b[2].buf;
-    double *value = (double *)b[3].buf, *east = (double *)b[4].buf, *south = (double *)b[5].buf;
+    double *value = (double *)b[2].buf, *east = (double *)b[3].buf, *south = (double *)b[4].buf;
+    int32_t *node = (int32_t *)b[2].buf; /* size and level of each cell, until its value */
     Py_ssize_t peeled = 0, branch_peeled = 0;
     long deepest = 0;
     for (Py_ssize_t cell = 0; cell < cells; cell++) {
@@ -244,7 +247,7 @@ static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
             if (cell == -2) goto done; /* not a tree pinned at its root */
         }
     branch_peeled = peeled;
-    if (exit_ >= 0 && exit_walls) { /* let the exit go: the path peels towards the root */
+    if (exit_walls) { /* let the exit go: the path peels towards the root */
         left[exit_] = (uint8_t)(left[exit_] - 15 + exit_walls);
         for (Py_ssize_t cell = left[exit_] == 1 ? exit_ : -1; cell >= 0; peeled++) {
             cell = peel_tree(moves, left, node, cell, width, 0, &deepest);
@@ -252,31 +255,42 @@ static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
         }
     }
     double all = (double)(n - 1) * (double)(n - 1), *sides[2] = {east, south};
-    for (Py_ssize_t cell = 0; cell < cells; cell++) {
-        unsigned up = left[cell] >> 4, open = moves[cell];
-        if (!up && cell != root) continue; /* neither peeled nor the root */
-        /* Without branches (which neighbours are children is a coin toss): a closed
-         * direction reads the cell itself, and its square is multiplied by 0. */
-        Py_ssize_t north = cell - (width & -(Py_ssize_t)(open & NORTH));
-        Py_ssize_t east_ = cell + (Py_ssize_t)((open & EAST) >> 1);
-        Py_ssize_t south_ = cell + (width & -(Py_ssize_t)((open & SOUTH) >> 2));
-        Py_ssize_t west = cell - (Py_ssize_t)((open & WEST) >> 3);
-        double an = node[2 * north], ae = node[2 * east_], as = node[2 * south_];
-        double aw = node[2 * west];
-        double squares = /* of the children's sizes: the neighbours peeled into it */
-            an * an * (double)(((open & NORTH) != 0) & (left[north] >> 4 == SOUTH)) +
-            ae * ae * (double)(((open & EAST) != 0) & (left[east_] >> 4 == WEST)) +
-            as * as * (double)(((open & SOUTH) != 0) & (left[south_] >> 4 == NORTH)) +
-            aw * aw * (double)(((open & WEST) != 0) & (left[west] >> 4 == EAST));
-        double a = node[2 * cell], beyond = cell == root ? 0.0 : (double)n - a;
-        value[cell] = (all - (squares + beyond * beyond)) / 2 * node_scale;
-        if (cell == root) continue;
-        /* the passage to the parent: east of the left cell or south of the upper one */
-        Py_ssize_t at = cell - (width & -(Py_ssize_t)(up == NORTH)) - (Py_ssize_t)(up == WEST);
-        sides[(up & (NORTH | SOUTH)) != 0][at] = a * ((double)n - a) * edge_scale;
+    /* subtree sizes of the row above and of this row (0 beyond either end) */
+    int32_t *above = rows + 1, *here = rows + width + 3;
+    for (Py_ssize_t row = 0; row < cells; row += width) {
+        int32_t *swap = above;
+        above = here, here = swap;
+        for (Py_ssize_t x = 0; x < width; x++) here[x] = node[2 * (row + x)];
+        for (Py_ssize_t x = 0; x < width; x++) {
+            Py_ssize_t cell = row + x;
+            unsigned up = left[cell] >> 4, open = moves[cell];
+            if (!up && cell != root) { /* neither peeled nor the root */
+                value[cell] = 0.0;
+                continue;
+            }
+            /* Without branches (which neighbours are children is a coin toss): a closed
+             * direction reads the cell itself, and its square is multiplied by 0. */
+            Py_ssize_t north = cell - (width & -(Py_ssize_t)(open & NORTH));
+            Py_ssize_t east_ = cell + (Py_ssize_t)((open & EAST) >> 1);
+            Py_ssize_t south_ = cell + (width & -(Py_ssize_t)((open & SOUTH) >> 2));
+            Py_ssize_t west = cell - (Py_ssize_t)((open & WEST) >> 3);
+            double an = above[x], ae = here[x + 1], as = node[2 * south_], aw = here[x - 1];
+            double squares = /* of the children's sizes: the neighbours peeled into it */
+                an * an * (double)(((open & NORTH) != 0) & (left[north] >> 4 == SOUTH)) +
+                ae * ae * (double)(((open & EAST) != 0) & (left[east_] >> 4 == WEST)) +
+                as * as * (double)(((open & SOUTH) != 0) & (left[south_] >> 4 == NORTH)) +
+                aw * aw * (double)(((open & WEST) != 0) & (left[west] >> 4 == EAST));
+            double a = here[x], beyond = cell == root ? 0.0 : (double)n - a;
+            value[cell] = (all - (squares + beyond * beyond)) / 2 * node_scale;
+            if (cell == root) continue;
+            /* the passage to the parent: east of the left cell or south of the upper one */
+            Py_ssize_t at = cell - (width & -(Py_ssize_t)(up == NORTH)) - (Py_ssize_t)(up == WEST);
+            sides[(up & (NORTH | SOUTH)) != 0][at] = a * ((double)n - a) * edge_scale;
+        }
     }
 done:
-    release(b, 6);
+    PyMem_Free(rows);
+    release(b, 5);
     return Py_BuildValue("(nln)", peeled, deepest, branch_peeled);
 }
 
@@ -449,8 +463,8 @@ static PyMethodDef methods[] = {
     {"peel_branches", peel_branches, METH_VARARGS,
      "peel_branches(moves, left, queue, level, width, chains) -> (deepest, peeled)."},
     {"tree_betweenness", tree_betweenness, METH_VARARGS,
-     "tree_betweenness(moves, left, node, root, exit, width, n, node_scale, edge_scale, "
-     "cells, east, south) -> (peeled, deepest, branch peeled)."},
+     "tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, "
+     "east, south) -> (peeled, deepest, branch peeled)."},
     {"kth_largest", kth_largest, METH_VARARGS,
      "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"svg_boxes", svg_boxes, METH_VARARGS,

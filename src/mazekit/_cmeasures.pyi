@@ -14,7 +14,6 @@ def peel_branches(
 def tree_betweenness(
     moves: NDArray[np.uint8],
     left: NDArray[np.uint8],
-    node: NDArray[np.int32],
     root: int,
     exit: int,
     width: int,

@@ -797,13 +797,13 @@ def tree_walk(
     n = int(np.count_nonzero(reach))
     root = maze.entry[1] * width + maze.entry[0]
     left = facts.degree.ravel().copy()  # the walk consumes it
-    cells, east, south = (np.zeros(height * width) for _ in range(3))
-    node = np.empty(2 * height * width, dtype=np.int32)  # subtree size and level, a cell
+    cells = np.empty(height * width)  # the kernel's scratch, then every cell's value
+    east, south = np.zeros(height * width), np.zeros(height * width)
     node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
     edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
     pin = -1 if exit_pin is None else exit_pin
     peeled, deepest, branch_peeled = _KERNEL.tree_betweenness(
-        moves, left, node, root, pin, width, n, node_scale, edge_scale, cells, east, south
+        moves, left, root, pin, width, n, node_scale, edge_scale, cells, east, south
     )
     if peeled != n - 1:  # only a kernel breaking its contract can get here
         raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")

@@ -207,7 +207,7 @@ def stats_with_graph(
     def peel(ctx: Analysis, pins: list[int]) -> tuple[int, int]:
         """The tree walk's peeling when it can walk (a tree, the kernel), else _peel's."""
         exit_pin = pins[1] if len(pins) == 2 and pins[1] != pins[0] else None
-        walked = tree_walk(maze, facts, exit_pin) if pins else None
+        walked = tree_walk(maze, ctx, exit_pin) if pins else None
         if walked is None:  # no kernel, a loop, or the entry outside
             return _peel(ctx, pins)
         trees.append(walked[0])
@@ -216,7 +216,7 @@ def stats_with_graph(
     found = _stats(maze, pattern, facts, peel)
     if not trees:
         return found, graph_stats(maze, top=top, samples=samples, seed=seed, facts=facts)
-    del facts, peel  # the labels and passages go before the figures' sorted copy comes
+    del facts  # the labels and passages go before the figures' sorted copy comes
     return found, graph_figures(maze, trees[0], top)
 
 

@@ -152,12 +152,18 @@ def test_the_kernel_refuses_bad_buffers() -> None:
     ):
         with pytest.raises(ValueError):
             kernel.tree_betweenness(
-                moves, left, root, exit_, width, 1, 0.0, 0.0, cells, floats, floats
+                moves, left, root, exit_, width, 1, 0.0, 0.0, cells, floats, floats, left, left
             )
     wrong = moves.copy()
     wrong[0, 1] = NORTH
     with pytest.raises(ValueError):
-        kernel.tree_betweenness(wrong, left, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats)
+        kernel.tree_betweenness(
+            wrong, left, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats, left, left
+        )
+    with pytest.raises(ValueError):
+        kernel.tree_betweenness(
+            moves, left, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats, left, left[:11]
+        )
     numbers = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError):
         kernel.svg_boxes(numbers, numbers, numbers, numbers[:2])

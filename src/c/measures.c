@@ -186,14 +186,15 @@ static inline Py_ssize_t peel_tree(const uint8_t *moves, uint8_t *left, int32_t 
 }
 
 /* tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, east,
- * south) -> (peeled, deepest, branch peeled).
+ * south, east_open, south_open) -> (peeled, deepest, branch peeled).
  * The reachable cells form a tree of n cells; left holds their open walls (0 elsewhere),
  * consumed. Peeling pinned at the root gives each other cell its parent and its subtree size
  * a; its passage to the parent lies on a(n - a) paths; a cell lies on ((n-1)^2 - the sum of
  * the squares of the parts its removal leaves)/2 paths. Values are scaled as
  * graph.betweenness scales them, with the same float operations (every sum of squares is a
  * whole number under 2**53, so exact in any order), into the float64 grids cells (every
- * item written), east (passage to the east neighbour) and south (zeroed).
+ * item written), east (passage to the east neighbour) and south (zeroed); east_open and
+ * south_open (a byte a cell, every one written) get 1 where a reachable cell opens that way.
  * `exit` (a reachable cell other than the root, or -1) is pinned too at first: that walk is
  * stats' peeling (peel_branches, chains), whose deepest branch and count come back beside
  * the total; then the exit lets go and the path between the pins peels last. The same walk
@@ -205,29 +206,32 @@ static inline Py_ssize_t peel_tree(const uint8_t *moves, uint8_t *left, int32_t 
  * of its own row kept aside (a float written during the walk, which jumps about a large
  * grid, would miss the cache at every step). */
 static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
-    Py_buffer b[5]; /* moves, left, cells, east, south */
+    Py_buffer b[7]; /* moves, left, cells, east, south, east_open, south_open */
     Py_ssize_t root, exit_, width, n;
     double node_scale, edge_scale;
-    if (!PyArg_ParseTuple(args, "y*w*nnnnddw*w*w*", &b[0], &b[1], &root, &exit_, &width, &n,
-                          &node_scale, &edge_scale, &b[2], &b[3], &b[4]))
+    if (!PyArg_ParseTuple(args, "y*w*nnnnddw*w*w*w*w*", &b[0], &b[1], &root, &exit_, &width,
+                          &n, &node_scale, &edge_scale, &b[2], &b[3], &b[4], &b[5], &b[6]))
         return NULL;
     Py_ssize_t cells = b[0].len, floats = cells * (Py_ssize_t)sizeof(double);
     if (width < 1 || cells % width || b[1].len != cells || b[2].len != floats ||
-        b[3].len != floats || b[4].len != floats || root < 0 || root >= cells || exit_ < -1 ||
-        exit_ >= cells || exit_ == root || n < 1 || n > cells) {
+        b[3].len != floats || b[4].len != floats || b[5].len != cells || b[6].len != cells ||
+        root < 0 || root >= cells || exit_ < -1 || exit_ >= cells || exit_ == root || n < 1 ||
+        n > cells) {
         PyErr_SetString(PyExc_ValueError,
-                        "left (uint8), cells, east, south (float64) need one item a cell; the "
-                        "width divides the cells; root, exit and n in the grid");
-        release(b, 5);
+                        "left, east_open, south_open (a byte), cells, east, south (float64) need "
+                        "one item a cell; the width divides the cells; root, exit and n in the "
+                        "grid");
+        release(b, 7);
         return NULL;
     }
     int32_t *rows = PyMem_Calloc(2 * ((size_t)width + 2), sizeof(int32_t));
     if (!rows || check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
         if (!rows) PyErr_NoMemory();
         PyMem_Free(rows);
-        release(b, 5);
+        release(b, 7);
         return NULL;
     }
+    uint8_t *east_open = (uint8_t *)b[5].buf, *south_open = (uint8_t *)b[6].buf;
     const uint8_t *moves = (const uint8_t *)b[0].buf;
     uint8_t *left = (uint8_t *)b[1].buf;
     double *value = (double *)b[2].buf, *east = (double *)b[3].buf, *south = (double *)b[4].buf;
@@ -264,10 +268,12 @@ static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
         for (Py_ssize_t x = 0; x < width; x++) {
             Py_ssize_t cell = row + x;
             unsigned up = left[cell] >> 4, open = moves[cell];
-            if (!up && cell != root) { /* neither peeled nor the root */
+            if (!up && cell != root) { /* neither peeled nor the root: not reachable */
                 value[cell] = 0.0;
+                east_open[cell] = south_open[cell] = 0;
                 continue;
             }
+            east_open[cell] = (open & EAST) != 0, south_open[cell] = (open & SOUTH) != 0;
             /* Without branches (which neighbours are children is a coin toss): a closed
              * direction reads the cell itself, and its square is multiplied by 0. */
             Py_ssize_t north = cell - (width & -(Py_ssize_t)(open & NORTH));
@@ -290,7 +296,7 @@ static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
     }
 done:
     PyMem_Free(rows);
-    release(b, 5);
+    release(b, 7);
     return Py_BuildValue("(nln)", peeled, deepest, branch_peeled);
 }
 
@@ -464,7 +470,7 @@ static PyMethodDef methods[] = {
      "peel_branches(moves, left, queue, level, width, chains) -> (deepest, peeled)."},
     {"tree_betweenness", tree_betweenness, METH_VARARGS,
      "tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, "
-     "east, south) -> (peeled, deepest, branch peeled)."},
+     "east, south, east_open, south_open) -> (peeled, deepest, branch peeled)."},
     {"kth_largest", kth_largest, METH_VARARGS,
      "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"svg_boxes", svg_boxes, METH_VARARGS,

@@ -23,6 +23,8 @@ def tree_betweenness(
     cells: NDArray[np.float64],
     east: NDArray[np.float64],
     south: NDArray[np.float64],
+    east_open: NDArray[np.bool_],
+    south_open: NDArray[np.bool_],
 ) -> tuple[int, int, int]: ...
 def kth_largest(values: NDArray[np.float64], count: int) -> float: ...
 def svg_boxes(

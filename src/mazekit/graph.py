@@ -799,11 +799,24 @@ def tree_walk(
     left = facts.degree.ravel().copy()  # the walk consumes it
     cells = np.empty(height * width)  # the kernel's scratch, then every cell's value
     east, south = np.zeros(height * width), np.zeros(height * width)
+    east_open, south_open = (np.empty(height * width, dtype=bool) for _ in range(2))
     node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
     edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
     pin = -1 if exit_pin is None else exit_pin
     peeled, deepest, branch_peeled = _KERNEL.tree_betweenness(
-        moves, left, root, pin, width, n, node_scale, edge_scale, cells, east, south
+        moves,
+        left,
+        root,
+        pin,
+        width,
+        n,
+        node_scale,
+        edge_scale,
+        cells,
+        east,
+        south,
+        east_open,
+        south_open,
     )
     if peeled != n - 1:  # only a kernel breaking its contract can get here
         raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
@@ -812,8 +825,8 @@ def tree_walk(
         east=east.reshape(height, width),
         south=south.reshape(height, width),
         reachable=reach,
-        east_open=reach & ((moves & EAST) != 0),
-        south_open=reach & ((moves & SOUTH) != 0),
+        east_open=east_open.reshape(height, width),
+        south_open=south_open.reshape(height, width),
         method="tree",
     )
     return found, (int(deepest), int(branch_peeled))

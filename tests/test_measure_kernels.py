@@ -250,17 +250,19 @@ def test_kth_largest_refuses_bad_arguments() -> None:
     levels=st.integers(1, 4),
     seed=st.integers(0, 2**32),
     outside=st.booleans(),
+    whole=st.booleans(),
 )
 def test_top_cells_and_passages_match_the_reference(
-    maze: Maze, count: int, levels: int, seed: int, outside: bool
+    maze: Maze, count: int, levels: int, seed: int, outside: bool, whole: bool
 ) -> None:
     """The one-pass threshold of the kernel finds the reference's top cells and passages,
-    ties included, and falls back to it when cells outside the graph hold values too."""
+    ties included, and falls back to it when cells outside the graph hold values too, or
+    when the values are not floats (``whole``: integers)."""
     require_kernel(graph)
     found = graph.betweenness(maze)
     generator = np.random.default_rng(seed)
     values = {
-        name: generator.integers(0, levels, size=found.cells.shape) / levels
+        name: generator.integers(0, levels, size=found.cells.shape) * (1 if whole else 1 / levels)
         for name in ("cells", "east", "south")
     }
     if not outside:  # as betweenness gives them: 0 outside the graph

@@ -140,7 +140,8 @@ def _top_members(
     number ``count`` or more. Otherwise, and as the reference, every member is looked at.
     """
     flat_values, flat_members = values.ravel(), members.ravel()
-    if _KERNEL is not None and count <= _HEAP_LIMIT and count < flat_values.size:
+    fast = flat_values.dtype == np.float64 and count <= _HEAP_LIMIT and count < flat_values.size
+    if _KERNEL is not None and fast:  # the heap reads float64
         threshold = _KERNEL.kth_largest(np.ascontiguousarray(flat_values), count)
         index = np.flatnonzero(flat_values >= threshold)  # none when the threshold is NaN
         index = index[flat_members[index]]

@@ -111,6 +111,17 @@ def test_gini_matches_the_pairwise_definition() -> None:
     assert gini([0, 0, 0, 1]) == pytest.approx(0.75)
 
 
+def test_gini_ranks_a_block_at_a_time_as_one_array_of_ranks() -> None:
+    """Multiplying each sorted value by its rank a block of ranks at a time (no array of n
+    floats) gives the very products, so the very Gini of the whole-array formula."""
+    rng = np.random.default_rng(3)
+    for size in (3, 65_535, 65_536, 65_537, 200_001):
+        values = np.sort(rng.random(size) * rng.integers(0, 3, size))
+        weighted = np.arange(1, size + 1, dtype=np.float64) * values
+        whole = 2.0 * weighted.sum() / (size * values.sum()) - (size + 1) / size
+        assert gini(values) == whole
+
+
 def test_top_cells_and_passages_are_ordered_with_ties_by_row() -> None:
     corridor = serpentine(5, 1)  # (0,0)-(4,0): the middle carries most
     found = graph_stats(corridor, top=3)

@@ -143,8 +143,27 @@ def test_the_kernel_refuses_bad_buffers() -> None:
         with pytest.raises(ValueError):
             kernel.peel_branches(wrong, left, scratch, scratch.copy(), 4, True)
     floats = np.zeros(12)
+    for root, exit_, width, cells in (
+        (12, -1, 4, floats),
+        (0, 0, 4, floats),
+        (0, 12, 4, floats),
+        (0, -1, 4, floats[:11]),
+        (0, -1, 5, floats),
+    ):
+        with pytest.raises(ValueError):
+            kernel.tree_betweenness(
+                moves, left, root, exit_, width, 1, 0.0, 0.0, cells, floats, floats, left, left
+            )
+    wrong = moves.copy()
+    wrong[0, 1] = NORTH
     with pytest.raises(ValueError):
-        kernel.tree_betweenness(moves, left, scratch, 12, 4, 1, 0.0, 0.0, floats, floats, floats)
+        kernel.tree_betweenness(
+            wrong, left, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats, left, left
+        )
+    with pytest.raises(ValueError):
+        kernel.tree_betweenness(
+            moves, left, 0, -1, 4, 1, 0.0, 0.0, floats, floats, floats, left, left[:11]
+        )
     numbers = np.zeros(3, dtype=np.int64)
     with pytest.raises(ValueError):
         kernel.svg_boxes(numbers, numbers, numbers, numbers[:2])
@@ -191,3 +210,108 @@ def test_busiest_passages_are_the_first_of_all_passages_sorted(
     ]
     expected = [((x, y), letter, -value) for value, y, x, letter in sorted(every)[:count]]
     assert found.top_passages(count) == expected
+
+
+@given(
+    values=st.lists(
+        st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0, -3.0, 1e300, float("inf"), float("nan")])
+        | st.floats(allow_nan=False),
+        min_size=1,
+        max_size=60,
+    ),
+    count=st.integers(1, 60),
+)
+def test_kth_largest_is_numpys_partition(values: list[float], count: int) -> None:
+    """The heap's count-th largest is np.partition's, equal values counted apart; NaN when a
+    value is NaN (the caller then asks numpy)."""
+    require_kernel(graph)
+    array = np.array(values)
+    count = min(count, array.size)
+    found = graph._KERNEL.kth_largest(array, count)
+    if np.isnan(array).any():
+        assert np.isnan(found)
+    else:
+        assert found == np.partition(array, array.size - count)[array.size - count]
+
+
+def test_kth_largest_refuses_bad_arguments() -> None:
+    require_kernel(graph)
+    with pytest.raises(ValueError):
+        graph._KERNEL.kth_largest(np.zeros(3), 4)
+    with pytest.raises(ValueError):
+        graph._KERNEL.kth_largest(np.zeros(3), 0)
+    with pytest.raises(ValueError):
+        graph._KERNEL.kth_largest(np.zeros(3, dtype=np.int32), 1)  # 12 bytes
+
+
+@given(
+    maze=grids(),
+    count=st.integers(1, 30),
+    levels=st.integers(1, 4),
+    seed=st.integers(0, 2**32),
+    outside=st.booleans(),
+    whole=st.booleans(),
+)
+def test_top_cells_and_passages_match_the_reference(
+    maze: Maze, count: int, levels: int, seed: int, outside: bool, whole: bool
+) -> None:
+    """The one-pass threshold of the kernel finds the reference's top cells and passages,
+    ties included, and falls back to it when cells outside the graph hold values too, or
+    when the values are not floats (``whole``: integers)."""
+    require_kernel(graph)
+    found = graph.betweenness(maze)
+    generator = np.random.default_rng(seed)
+    values = {
+        name: generator.integers(0, levels, size=found.cells.shape) * (1 if whole else 1 / levels)
+        for name in ("cells", "east", "south")
+    }
+    if not outside:  # as betweenness gives them: 0 outside the graph
+        values["cells"] *= found.reachable
+        values["east"] *= found.east_open
+        values["south"] *= found.south_open
+    found = replace(found, **values)
+    fast = (found.top_cells(count), found.top_passages(count))
+    with reference_only(graph):
+        assert fast == (found.top_cells(count), found.top_passages(count))
+
+
+@given(grids())
+def test_graph_stats_takes_the_tree_from_betweenness(maze: Maze) -> None:
+    """stats --graph reads "a tree" off the betweenness, not from a second count of the
+    passages, and sorts the values it has: the same cop number and Gini as alone."""
+    found = graph.graph_stats(maze)
+    assert found.cop == graph.cop_number(maze)
+    assert found.gini == graph.gini(found.betweenness.cells[found.betweenness.reachable])
+
+
+@given(grids())
+def test_stats_with_graph_match_the_two_steps_and_the_reference(maze: Maze) -> None:
+    """stats --graph's one walk of a tree (pinned at the entry, and at the exit until only the
+    path is left) gives what stats and graph_stats give apart, and what the reference gives."""
+    found, figures = measures.stats_with_graph(maze, top=3)
+    assert found == measures.stats(maze)
+    apart = graph.graph_stats(maze, top=3)
+    assert (figures.to_dict(), figures.text_lines()) == (apart.to_dict(), apart.text_lines())
+    with reference_only(measures, graph):
+        slow, slow_figures = measures.stats_with_graph(maze, top=3)
+    assert found == slow
+    assert figures.to_dict() == slow_figures.to_dict()
+
+
+@given(maze=grids(), exit_pin=st.booleans())
+def test_one_tree_walk_gives_the_peeling_of_both_pins(maze: Maze, exit_pin: bool) -> None:
+    """The kernel's tree walk reports the longest branch and the cells peeled of the leaf
+    peeling pinned at the entry (and the exit), as measures._peel's reference finds them."""
+    require_kernel(graph)
+    facts = Analysis(maze)
+    width = maze.width
+    entry = maze.entry[1] * width + maze.entry[0]
+    exit_ = maze.exit[1] * width + maze.exit[0]
+    use_exit = exit_pin and exit_ != entry and bool(facts.reachable.flat[exit_])
+    walked = graph.tree_walk(maze, facts, exit_ if use_exit else None)
+    if facts.loops:
+        assert walked is None
+        return
+    assert walked is not None
+    with reference_only(measures):
+        assert walked[1] == measures._peel(facts, [entry, exit_] if use_exit else [entry])

@@ -9,7 +9,8 @@
  *   were peeled (on a tree pinned at the entry and the exit, all but the path between them).
  * - tree_betweenness: on a tree pinned at its root, a peeled cell's remaining neighbour is its
  *   parent, so subtree sizes add up as the leaves go, and give every cell's and passage's
- *   betweenness (graph._tree_betweenness) in the same pass.
+ *   betweenness (graph._tree_betweenness); pinned at the exit too until the branches are
+ *   gone, the same walk gives peel_branches' figures for stats --graph.
  * The Python side allocates every array (scratch included); the kernel fills them.
  *
  * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
@@ -157,66 +158,196 @@ static PyObject *peel_branches(PyObject *self, PyObject *args) {
     return Py_BuildValue("(ln)", deepest, peeled);
 }
 
-/* tree_betweenness(moves, left, size, root, width, n, node_scale, edge_scale, cells, east,
- * south) -> peeled.
- * The reachable cells form a tree of n cells; left holds their open walls (0 elsewhere, 255
- * at the root). Peeling gives each cell but the root its parent and its subtree size a; its
- * passage to the parent lies on a(n - a) paths; a cell lies on ((n-1)^2 - the sum of the
- * squares of the parts its removal leaves)/2 paths. Values are scaled as graph.betweenness
- * scales them, with the same float operations, into the zeroed float64 grids cells, east
- * (passage to the east neighbour) and south. size: int32 scratch, a peeled cell's negated.
- * Leaves go in chains (peel_branches): sizes do not depend on the order. */
+/* One step of the tree walk: peel the leaf `cell` into its parent, the one neighbour still
+ * there (low nibble of left not 0), whose subtree size it adds to; keep the direction to the
+ * parent in the high nibble of the cell's left. With `levels`, the longest-branch figures of
+ * peel_branch too. The parent when peeling made it a leaf, else -1; -2 when the cell has no
+ * neighbour left (two leaves meeting: not a tree pinned at its root). */
+static inline Py_ssize_t peel_tree(const uint8_t *moves, uint8_t *left, int32_t *node,
+                                   Py_ssize_t cell, Py_ssize_t width, int levels,
+                                   long *deepest) {
+    uint8_t open = moves[cell];
+    Py_ssize_t near;
+    unsigned bit;
+    left[cell] = 0;
+    if ((open & NORTH) && (left[cell - width] & 15)) bit = NORTH, near = cell - width;
+    else if ((open & EAST) && (left[cell + 1] & 15)) bit = EAST, near = cell + 1;
+    else if ((open & SOUTH) && (left[cell + width] & 15)) bit = SOUTH, near = cell + width;
+    else if ((open & WEST) && (left[cell - 1] & 15)) bit = WEST, near = cell - 1;
+    else return -2;
+    left[cell] = (uint8_t)(bit << 4);
+    int32_t *mine = node + 2 * cell, *theirs = node + 2 * near; /* size, level */
+    theirs[0] += mine[0];
+    int32_t depth = mine[1] + 1;
+    if (levels && theirs[1] < depth) theirs[1] = depth;
+    if (--left[near] == 1) return near;
+    if (levels && depth > *deepest) *deepest = depth; /* a branch ends on the core or a pin */
+    return -1;
+}
+
+/* tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, east,
+ * south, east_open, south_open) -> (peeled, deepest, branch peeled).
+ * The reachable cells form a tree of n cells; left holds their open walls (0 elsewhere),
+ * consumed. Peeling pinned at the root gives each other cell its parent and its subtree size
+ * a; its passage to the parent lies on a(n - a) paths; a cell lies on ((n-1)^2 - the sum of
+ * the squares of the parts its removal leaves)/2 paths. Values are scaled as
+ * graph.betweenness scales them, with the same float operations (every sum of squares is a
+ * whole number under 2**53, so exact in any order), into the float64 grids cells (every
+ * item written), east (passage to the east neighbour) and south (zeroed); east_open and
+ * south_open (a byte a cell, every one written) get 1 where a reachable cell opens that way.
+ * `exit` (a reachable cell other than the root, or -1) is pinned too at first: that walk is
+ * stats' peeling (peel_branches, chains), whose deepest branch and count come back beside
+ * the total; then the exit lets go and the path between the pins peels last. The same walk
+ * for `stats --graph`'s two figures, where it was two walks.
+ * The walk keeps each cell's subtree size and level, two int32 side by side (one cache line
+ * for both), in the cell's own 8 bytes of `cells`, and touches nothing else but the bytes of
+ * left. One pass in flat order then reads each cell's children off its neighbours'
+ * directions and writes the floats in order over those pairs, the sizes of the row above and
+ * of its own row kept aside (a float written during the walk, which jumps about a large
+ * grid, would miss the cache at every step). */
 static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
-    Py_buffer b[6]; /* moves, left, size, cells, east, south */
-    Py_ssize_t root, width, n;
+    Py_buffer b[7]; /* moves, left, cells, east, south, east_open, south_open */
+    Py_ssize_t root, exit_, width, n;
     double node_scale, edge_scale;
-    if (!PyArg_ParseTuple(args, "y*w*w*nnnddw*w*w*", &b[0], &b[1], &b[2], &root, &width, &n,
-                          &node_scale, &edge_scale, &b[3], &b[4], &b[5]))
+    if (!PyArg_ParseTuple(args, "y*w*nnnnddw*w*w*w*w*", &b[0], &b[1], &root, &exit_, &width,
+                          &n, &node_scale, &edge_scale, &b[2], &b[3], &b[4], &b[5], &b[6]))
         return NULL;
     Py_ssize_t cells = b[0].len, floats = cells * (Py_ssize_t)sizeof(double);
-    if (check_sizes(&b[0], &b[1], &b[2], width) < 0 || b[3].len != floats ||
-        b[4].len != floats || b[5].len != floats || root < 0 || root >= cells || n < 1 ||
+    if (width < 1 || cells % width || b[1].len != cells || b[2].len != floats ||
+        b[3].len != floats || b[4].len != floats || b[5].len != cells || b[6].len != cells ||
+        root < 0 || root >= cells || exit_ < -1 || exit_ >= cells || exit_ == root || n < 1 ||
         n > cells) {
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_ValueError, "size (int32), cells, east, south (float64) need "
-                                              "one item a cell; root and n in the grid");
-        release(b, 6);
+        PyErr_SetString(PyExc_ValueError,
+                        "left, east_open, south_open (a byte), cells, east, south (float64) need "
+                        "one item a cell; the width divides the cells; root, exit and n in the "
+                        "grid");
+        release(b, 7);
         return NULL;
     }
+    int32_t *rows = PyMem_Calloc(2 * ((size_t)width + 2), sizeof(int32_t));
+    if (!rows || check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
+        if (!rows) PyErr_NoMemory();
+        PyMem_Free(rows);
+        release(b, 7);
+        return NULL;
+    }
+    uint8_t *east_open = (uint8_t *)b[5].buf, *south_open = (uint8_t *)b[6].buf;
     const uint8_t *moves = (const uint8_t *)b[0].buf;
     uint8_t *left = (uint8_t *)b[1].buf;
-    int32_t *size = (int32_t *)b[2].buf;
-    double *value = (double *)b[3].buf, *east = (double *)b[4].buf, *south = (double *)b[5].buf;
-    Py_ssize_t peeled = 0;
-    for (Py_ssize_t cell = 0; cell < cells; cell++) size[cell] = 1;
-    for (Py_ssize_t start = 0; start < cells; start++) {
-        Py_ssize_t cell = left[start] == 1 ? start : -1;
-        while (cell >= 0) {
-            int bit;
-            left[cell] = 0;
-            Py_ssize_t near = near_of(moves, left, cell, width, &bit);
-            if (near < 0) break; /* not a tree pinned at its root: the caller sees the count */
-            double a = size[cell];
-            value[near] += a * a; /* the parent's sum of its children's squares, exact */
-            size[near] += size[cell];
-            size[cell] = -size[cell]; /* peeled */
-            peeled++;
-            double up = a * ((double)n - a) * edge_scale;
-            if (bit == NORTH) south[near] = up;
-            else if (bit == EAST) east[cell] = up;
-            else if (bit == SOUTH) south[cell] = up;
-            else east[near] = up;
-            cell = --left[near] == 1 ? near : -1;
+    double *value = (double *)b[2].buf, *east = (double *)b[3].buf, *south = (double *)b[4].buf;
+    int32_t *node = (int32_t *)b[2].buf; /* size and level of each cell, until its value */
+    Py_ssize_t peeled = 0, branch_peeled = 0;
+    long deepest = 0;
+    for (Py_ssize_t cell = 0; cell < cells; cell++) {
+        node[2 * cell] = 1, node[2 * cell + 1] = 0;
+        left[cell] &= 15; /* the high nibble marks peeled cells */
+    }
+    left[root] = 15; /* never 1, never 0: a pinned cell stays */
+    uint8_t exit_walls = 0;
+    if (exit_ >= 0 && left[exit_]) exit_walls = left[exit_], left[exit_] = 15;
+    for (Py_ssize_t start = 0; start < cells; start++)
+        for (Py_ssize_t cell = left[start] == 1 ? start : -1; cell >= 0; peeled++) {
+            cell = peel_tree(moves, left, node, cell, width, 1, &deepest);
+            if (cell == -2) goto done; /* not a tree pinned at its root */
+        }
+    branch_peeled = peeled;
+    if (exit_walls) { /* let the exit go: the path peels towards the root */
+        left[exit_] = (uint8_t)(left[exit_] - 15 + exit_walls);
+        for (Py_ssize_t cell = left[exit_] == 1 ? exit_ : -1; cell >= 0; peeled++) {
+            cell = peel_tree(moves, left, node, cell, width, 0, &deepest);
+            if (cell == -2) goto done;
         }
     }
-    double all = (double)(n - 1) * (double)(n - 1);
-    for (Py_ssize_t cell = 0; cell < cells; cell++) {
-        if (size[cell] > 0 && cell != root) continue; /* neither peeled nor the root */
-        double beyond = cell == root ? 0.0 : (double)n + size[cell];
-        value[cell] = (all - (value[cell] + beyond * beyond)) / 2 * node_scale;
+    double all = (double)(n - 1) * (double)(n - 1), *sides[2] = {east, south};
+    /* subtree sizes of the row above and of this row (0 beyond either end) */
+    int32_t *above = rows + 1, *here = rows + width + 3;
+    for (Py_ssize_t row = 0; row < cells; row += width) {
+        int32_t *swap = above;
+        above = here, here = swap;
+        for (Py_ssize_t x = 0; x < width; x++) here[x] = node[2 * (row + x)];
+        for (Py_ssize_t x = 0; x < width; x++) {
+            Py_ssize_t cell = row + x;
+            unsigned up = left[cell] >> 4, open = moves[cell];
+            if (!up && cell != root) { /* neither peeled nor the root: not reachable */
+                value[cell] = 0.0;
+                east_open[cell] = south_open[cell] = 0;
+                continue;
+            }
+            east_open[cell] = (open & EAST) != 0, south_open[cell] = (open & SOUTH) != 0;
+            /* Without branches (which neighbours are children is a coin toss): a closed
+             * direction reads the cell itself, and its square is multiplied by 0. */
+            Py_ssize_t north = cell - (width & -(Py_ssize_t)(open & NORTH));
+            Py_ssize_t east_ = cell + (Py_ssize_t)((open & EAST) >> 1);
+            Py_ssize_t south_ = cell + (width & -(Py_ssize_t)((open & SOUTH) >> 2));
+            Py_ssize_t west = cell - (Py_ssize_t)((open & WEST) >> 3);
+            double an = above[x], ae = here[x + 1], as = node[2 * south_], aw = here[x - 1];
+            double squares = /* of the children's sizes: the neighbours peeled into it */
+                an * an * (double)(((open & NORTH) != 0) & (left[north] >> 4 == SOUTH)) +
+                ae * ae * (double)(((open & EAST) != 0) & (left[east_] >> 4 == WEST)) +
+                as * as * (double)(((open & SOUTH) != 0) & (left[south_] >> 4 == NORTH)) +
+                aw * aw * (double)(((open & WEST) != 0) & (left[west] >> 4 == EAST));
+            double a = here[x], beyond = cell == root ? 0.0 : (double)n - a;
+            value[cell] = (all - (squares + beyond * beyond)) / 2 * node_scale;
+            if (cell == root) continue;
+            /* the passage to the parent: east of the left cell or south of the upper one */
+            Py_ssize_t at = cell - (width & -(Py_ssize_t)(up == NORTH)) - (Py_ssize_t)(up == WEST);
+            sides[(up & (NORTH | SOUTH)) != 0][at] = a * ((double)n - a) * edge_scale;
+        }
     }
-    release(b, 6);
-    return PyLong_FromSsize_t(peeled);
+done:
+    PyMem_Free(rows);
+    release(b, 7);
+    return Py_BuildValue("(nln)", peeled, deepest, branch_peeled);
+}
+
+/* kth_largest(values, count) -> float: the count-th largest of the float64 `values` (1 <=
+ * count <= their number), counting equal values apart, as np.partition(values, size - count)
+ * [size - count] gives it; NaN when a value is NaN (the caller then asks numpy). One pass
+ * with a min-heap of the count largest so far: for a top 5 of a million cells, a read of
+ * the array, where np.partition copies it and selects in several passes. */
+static PyObject *kth_largest(PyObject *self, PyObject *args) {
+    Py_buffer b;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "y*n", &b, &count)) return NULL;
+    Py_ssize_t size = b.len / (Py_ssize_t)sizeof(double);
+    if (b.len % (Py_ssize_t)sizeof(double) || count < 1 || count > size) {
+        PyErr_SetString(PyExc_ValueError, "float64 values and 1 <= count <= their number");
+        PyBuffer_Release(&b);
+        return NULL;
+    }
+    const double *values = (const double *)b.buf;
+    double *heap = PyMem_Malloc((size_t)count * sizeof(double));
+    if (!heap) {
+        PyBuffer_Release(&b);
+        return PyErr_NoMemory();
+    }
+    int nan = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        double v = values[i];
+        nan |= v != v;
+        Py_ssize_t at;
+        if (i < count) { /* fill the heap: sift the new value up */
+            for (at = i; at > 0 && heap[(at - 1) / 2] > v; at = (at - 1) / 2)
+                heap[at] = heap[(at - 1) / 2];
+        } else if (v > heap[0]) { /* replace the smallest kept: sift down from the root */
+            at = 0;
+            for (;;) {
+                Py_ssize_t child = 2 * at + 1;
+                if (child >= count) break;
+                if (child + 1 < count && heap[child + 1] < heap[child]) child++;
+                if (heap[child] >= v) break;
+                heap[at] = heap[child];
+                at = child;
+            }
+        } else {
+            continue;
+        }
+        heap[at] = v;
+    }
+    double found = nan ? Py_NAN : heap[0];
+    PyMem_Free(heap);
+    PyBuffer_Release(&b);
+    return PyFloat_FromDouble(found);
 }
 
 /* Write the decimal digits of `value` at `out` (a '-' first when negative); the end. */
@@ -338,8 +469,10 @@ static PyMethodDef methods[] = {
     {"peel_branches", peel_branches, METH_VARARGS,
      "peel_branches(moves, left, queue, level, width, chains) -> (deepest, peeled)."},
     {"tree_betweenness", tree_betweenness, METH_VARARGS,
-     "tree_betweenness(moves, left, size, root, width, n, node_scale, edge_scale, cells, "
-     "east, south) -> peeled."},
+     "tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, "
+     "east, south, east_open, south_open) -> (peeled, deepest, branch peeled)."},
+    {"kth_largest", kth_largest, METH_VARARGS,
+     "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

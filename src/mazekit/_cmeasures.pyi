@@ -14,8 +14,8 @@ def peel_branches(
 def tree_betweenness(
     moves: NDArray[np.uint8],
     left: NDArray[np.uint8],
-    size: NDArray[np.int32],
     root: int,
+    exit: int,
     width: int,
     n: int,
     node_scale: float,
@@ -23,7 +23,10 @@ def tree_betweenness(
     cells: NDArray[np.float64],
     east: NDArray[np.float64],
     south: NDArray[np.float64],
-) -> int: ...
+    east_open: NDArray[np.bool_],
+    south_open: NDArray[np.bool_],
+) -> tuple[int, int, int]: ...
+def kth_largest(values: NDArray[np.float64], count: int) -> float: ...
 def svg_boxes(
     x: NDArray[np.int64], y: NDArray[np.int64], w: NDArray[np.int64], h: NDArray[np.int64]
 ) -> str: ...

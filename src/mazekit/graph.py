@@ -42,7 +42,9 @@ __all__ = [
     "cop_number",
     "default_samples",
     "gini",
+    "graph_figures",
     "graph_stats",
+    "tree_walk",
 ]
 
 _KERNEL = load("measures")
@@ -82,17 +84,14 @@ class Betweenness:
         """False for an estimate from sampled sources."""
         return self.method != "sampled"
 
-    @property
+    @cached_property
     def nodes(self) -> int:
         """Reachable cells: the vertices of the graph."""
-        return int(self.reachable.sum())
+        return int(np.count_nonzero(self.reachable))
 
     def top_cells(self, count: int) -> list[tuple[Cell, float]]:
         """The ``count`` busiest reachable cells, highest first, ties by (y, x)."""
-        flat = np.flatnonzero(self.reachable.ravel())
-        values = self.cells.ravel()[flat]
-        keep = _leaders(values, count)
-        flat, values = flat[keep], values[keep]
+        flat, values = _top_members(self.cells, self.reachable, count)
         order = np.lexsort((flat, -values))[:count]
         width = self.cells.shape[1]
         return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
@@ -109,12 +108,10 @@ class Betweenness:
         for letter, (found, open_) in enumerate(
             ((self.east, self.east_open), (self.south, self.south_open))
         ):
-            index = np.flatnonzero(open_.ravel())
-            value = found.ravel()[index]
-            keep = _leaders(value, count)
-            cells.append(index[keep])
-            kinds.append(np.full(keep.size, letter))
-            values.append(value[keep])
+            index, value = _top_members(found, open_, count)
+            cells.append(index)
+            kinds.append(np.full(index.size, letter))
+            values.append(value)
         cell, kind, value = (np.concatenate(parts) for parts in (cells, kinds, values))
         keep = _leaders(value, count)
         cell, kind, value = cell[keep], kind[keep], value[keep]
@@ -127,6 +124,35 @@ class Betweenness:
             )
             for i in order
         ]
+
+
+_HEAP_LIMIT = 1024  # kth_largest's heap up to this count; np.partition's selection above
+
+
+def _top_members(
+    values: FloatArray, members: npt.NDArray[np.bool_], count: int
+) -> tuple[IntArray, FloatArray]:
+    """Flat indices (ascending) and values of the ``members`` whose value is at least the
+    ``count``-th largest member value: the top ``count`` members and their ties.
+
+    The kernel finds the ``count``-th largest of all values in one pass (outside the members
+    they are 0); the members at least that high hold the top ``count`` members whenever they
+    number ``count`` or more. Otherwise, and as the reference, every member is looked at.
+    """
+    flat_values, flat_members = values.ravel(), members.ravel()
+    fast = flat_values.dtype == np.float64 and count <= _HEAP_LIMIT and count < flat_values.size
+    if _KERNEL is not None and fast:  # the heap reads float64
+        threshold = _KERNEL.kth_largest(np.ascontiguousarray(flat_values), count)
+        index = np.flatnonzero(flat_values >= threshold)  # none when the threshold is NaN
+        index = index[flat_members[index]]
+        if index.size >= count:
+            found = flat_values[index]
+            keep = _leaders(found, count)
+            return index[keep], found[keep]
+    index = np.flatnonzero(flat_members)
+    found = flat_values[index]
+    keep = _leaders(found, count)
+    return index[keep], found[keep]
 
 
 def _leaders(values: FloatArray, count: int) -> IntArray:
@@ -753,32 +779,58 @@ def _tree_kernel(maze: Maze, facts: Analysis) -> Betweenness | None:
     """betweenness() of a tree by the compiled kernel, or None when the reachable cells hold
     a loop (or none is reachable). The same figures as the reference's subtree sizes, from
     one leaf peeling pinned at the entry, without the reference's search and node table."""
-    if not facts.entry_ok or facts.loops:
+    walked = tree_walk(maze, facts)
+    return None if walked is None else walked[0]
+
+
+def tree_walk(
+    maze: Maze, facts: Analysis, exit_pin: int | None = None
+) -> tuple[Betweenness, tuple[int, int]] | None:
+    """The betweenness of a tree by the kernel's one leaf walk, pinned at the entry, and what
+    the same walk peels pinned at the exit too (flat index ``exit_pin``: reachable, not the
+    entry): (longest dead-end branch, cells peeled), measures._peel's figures for the two pins.
+    None without the kernel, when the reachable cells hold a loop, or when none is reachable.
+    """
+    if _KERNEL is None or not facts.entry_ok or facts.loops:
         return None
     height, width = maze.walls.shape
     reach, moves = facts.reachable, facts.moves
-    n = int(reach.sum())
+    n = int(np.count_nonzero(reach))
     root = maze.entry[1] * width + maze.entry[0]
     left = facts.degree.ravel().copy()  # the walk consumes it
-    left[root] = 255  # the root stays
-    cells, east, south = (np.zeros(height * width) for _ in range(3))
-    size = np.empty(height * width, dtype=np.int32)
+    cells = np.empty(height * width)  # the kernel's scratch, then every cell's value
+    east, south = np.zeros(height * width), np.zeros(height * width)
+    east_open, south_open = (np.empty(height * width, dtype=bool) for _ in range(2))
     node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
     edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
-    peeled = _KERNEL.tree_betweenness(
-        moves, left, size, root, width, n, node_scale, edge_scale, cells, east, south
+    pin = -1 if exit_pin is None else exit_pin
+    peeled, deepest, branch_peeled = _KERNEL.tree_betweenness(
+        moves,
+        left,
+        root,
+        pin,
+        width,
+        n,
+        node_scale,
+        edge_scale,
+        cells,
+        east,
+        south,
+        east_open,
+        south_open,
     )
     if peeled != n - 1:  # only a kernel breaking its contract can get here
         raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
-    return Betweenness(
+    found = Betweenness(
         cells=cells.reshape(height, width),
         east=east.reshape(height, width),
         south=south.reshape(height, width),
         reachable=reach,
-        east_open=reach & ((moves & EAST) != 0),
-        south_open=reach & ((moves & SOUTH) != 0),
+        east_open=east_open.reshape(height, width),
+        south_open=south_open.reshape(height, width),
         method="tree",
     )
+    return found, (int(deepest), int(branch_peeled))
 
 
 def gini(values: npt.ArrayLike) -> float:
@@ -787,13 +839,22 @@ def gini(values: npt.ArrayLike) -> float:
     0 when all values are equal (or there are none); sorted, it is
     2 * sum(i * x_i) / (n * sum(x)) - (n + 1) / n with i from 1.
     """
-    x = np.sort(np.asarray(values, dtype=np.float64).ravel())
+    return _gini_sorted(np.sort(np.asarray(values, dtype=np.float64).ravel()))
+
+
+_RANKS = 65_536  # ranks made at a time: a small array, not one of n floats
+
+
+def _gini_sorted(x: FloatArray) -> float:
+    """gini() of values already sorted, ascending (a float64 array it consumes: each value
+    is multiplied by its rank in place, a block of ranks at a time; the same products)."""
     total = float(x.sum())
     if x.size == 0 or total <= 0:
         return 0.0
-    weighted = np.arange(1, x.size + 1, dtype=np.float64)
-    weighted *= x  # in place: one array of n floats fewer on a large maze, the same sum
-    return float(2.0 * weighted.sum() / (x.size * total) - (x.size + 1) / x.size)
+    for start in range(0, x.size, _RANKS):
+        part = x[start : start + _RANKS]
+        part *= np.arange(start + 1, start + 1 + part.size, dtype=np.float64)
+    return float(2.0 * x.sum() / (x.size * total) - (x.size + 1) / x.size)
 
 
 def _bits(mask: npt.NDArray[np.bool_]) -> int:
@@ -866,6 +927,9 @@ def _two_cops_win(maze: Maze, reach: npt.NDArray[np.bool_]) -> bool:
         robber = following
 
 
+_TREE_COP = CopNumber(1, 1, "the reachable cells form a tree")
+
+
 def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNumber | None:
     """The cop number of the reachable graph (specs/stats.md), or None when nothing is.
 
@@ -879,7 +943,7 @@ def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNum
         return None
     east, south = _passages_among(maze, reach)
     if east + south == n - 1:
-        return CopNumber(1, 1, "the reachable cells form a tree")
+        return _TREE_COP
     if maze.walls.size > COP_LIMIT:
         return CopNumber(
             2,
@@ -909,11 +973,15 @@ def graph_stats(
 ) -> GraphStats:
     """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
     caller has one)."""
-    found = betweenness(maze, samples=samples, seed=seed, facts=facts)
-    values = found.cells[found.reachable]
-    return GraphStats(
-        betweenness=found,
-        gini=gini(values),
-        top=top,
-        cop=cop_number(maze, found.reachable),
-    )
+    return graph_figures(maze, betweenness(maze, samples=samples, seed=seed, facts=facts), top)
+
+
+def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:
+    """The graph figures of ``maze`` from its betweenness ``found``: Gini, top, cop number."""
+    values = found.cells[found.reachable]  # a copy: sorted in place
+    values.sort()
+    if found.method == "tree" and found.nodes:  # betweenness found the tree: cop_number's test
+        cop: CopNumber | None = _TREE_COP
+    else:
+        cop = cop_number(maze, found.reachable)
+    return GraphStats(betweenness=found, gini=_gini_sorted(values), top=top, cop=cop)

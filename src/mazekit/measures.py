@@ -9,8 +9,9 @@ the function once it is loaded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +22,10 @@ from .model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Maze
 from .rules import Context, check_coherence, check_key_cells, check_loops, evaluate
 from .search import UNREACHED, distance_between
 
-__all__ = ["VERDICTS", "Stats", "longest_branch", "stats"]
+if TYPE_CHECKING:
+    from .graph import GraphStats
+
+__all__ = ["VERDICTS", "Stats", "longest_branch", "stats", "stats_with_graph"]
 
 _KERNEL = load("measures")
 
@@ -179,55 +183,111 @@ def stats(maze: Maze, *, pattern: PatternMode = "strict", facts: Analysis | None
     ``facts``: an Analysis of ``maze`` that a later step reuses (``stats --graph``): its
     components, passages and loops are computed there, once for both.
     """
+    _check_pattern(pattern)
+    return _stats(maze, pattern, facts, _peel)
+
+
+def stats_with_graph(
+    maze: Maze,
+    *,
+    pattern: PatternMode = "strict",
+    top: int = 5,
+    samples: int | None = None,
+    seed: int = 0,
+) -> tuple[Stats, GraphStats]:
+    """stats() and graph.graph_stats() of ``maze`` (``stats --graph``), computed together: one
+    Analysis for both, and on a tree one leaf walk for the longest branch and the betweenness
+    (graph.tree_walk), where each would walk the whole maze."""
+    from .graph import Betweenness, graph_figures, graph_stats, tree_walk  # only --graph
+
+    _check_pattern(pattern)
+    facts = Analysis(maze)
+    trees: list[Betweenness] = []
+
+    def peel(ctx: Analysis, pins: list[int]) -> tuple[int, int]:
+        """The tree walk's peeling when it can walk (a tree, the kernel), else _peel's."""
+        exit_pin = pins[1] if len(pins) == 2 and pins[1] != pins[0] else None
+        walked = tree_walk(maze, ctx, exit_pin) if pins else None
+        if walked is None:  # no kernel, a loop, or the entry outside
+            return _peel(ctx, pins)
+        trees.append(walked[0])
+        return walked[1]
+
+    found = _stats(maze, pattern, facts, peel)
+    if not trees:
+        return found, graph_stats(maze, top=top, samples=samples, seed=seed, facts=facts)
+    del facts  # the labels and passages go before the figures' sorted copy comes
+    return found, graph_figures(maze, trees[0], top)
+
+
+def _check_pattern(pattern: str) -> None:
+    """A ValueError unless ``pattern`` is one of PATTERN_MODES."""
     if pattern not in PATTERN_MODES:
         raise ValueError(f"pattern must be one of {', '.join(PATTERN_MODES)}")
+
+
+def _pins(maze: Maze, reach: npt.NDArray[np.bool_]) -> list[int]:
+    """The flat cells the peeling keeps: the entry, then the exit, each if reachable."""
+    width = maze.width
+    pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
+    return [pin for pin in pins if reach.flat[pin]]
+
+
+Peel = Callable[[Analysis, list[int]], tuple[int, int]]
+
+
+def _stats(maze: Maze, pattern: PatternMode, facts: Analysis | None, peel: Peel) -> Stats:
+    """stats(), its peeling done by ``peel`` (_peel, or the tree walk of stats_with_graph),
+    last: the whole-grid temporaries before it are gone by the time its arrays come."""
     mask = Analysis(maze, pattern).pattern & (maze.walls == ALL_WALLS)
     ctx = Context(maze, pattern, pattern_mask=mask)
     if facts is not None:
         ctx.share_wall_facts(facts)
-    walls = maze.walls
     width, height = maze.width, maze.height
     reach, closed_42 = ctx.reachable, ctx.pattern
     moves, degree = ctx.moves, ctx.degree
     straight_bits = (moves == (NORTH | SOUTH)) | (moves == (EAST | WEST))
     corridor = degree == 2
+    straight = int(np.count_nonzero(corridor & straight_bits))
+    turning = int(np.count_nonzero(corridor)) - straight
+    del straight_bits, corridor
     real, enclosed = ctx.dead_ends
+    reachable_cells = int(np.count_nonzero(reach))
+    incoherent = check_coherence(ctx, 0)[1]
+    connected = not bool((~reach & ~closed_42).any())
+    perfect = ctx.entry_ok and connected and ctx.loops == 0
+    real_count = int(np.count_nonzero(real))
+    verdict, reason = _verdict(ctx, incoherent, reachable_cells, connected, real_count)
+    pattern_cells = int(np.count_nonzero(closed_42))
+    enclosed_count = int(np.count_nonzero(enclosed))
+    three_way = int(np.count_nonzero(degree == 3))
+    four_way = int(np.count_nonzero(degree == 4))
 
-    pins = [y * width + x for x, y in (maze.entry, maze.exit) if maze.contains((x, y))]
-    pins = [pin for pin in pins if reach.flat[pin]]
-    branch, peeled = _peel(ctx, pins)
-    reachable_cells = int(reach.sum())
-
+    branch, peeled = peel(ctx, _pins(maze, reach))
     path_length: int | None = None
     tortuosity: float | None = None
     if ctx.entry_ok and maze.contains(maze.exit) and reach[maze.exit[1], maze.exit[0]]:
         if ctx.loops == 0:  # a tree: the peeling left exactly the path, no search needed
             found = reachable_cells - peeled - 1
         else:
-            found = distance_between(walls, maze.entry, maze.exit)
+            found = distance_between(maze.walls, maze.entry, maze.exit)
         if found != UNREACHED:
             path_length = found
             manhattan = abs(maze.exit[0] - maze.entry[0]) + abs(maze.exit[1] - maze.entry[1])
             tortuosity = found / manhattan if manhattan else None
-
-    incoherent = check_coherence(ctx, 0)[1]
-    connected = not bool((~reach & ~closed_42).any())
-    perfect = ctx.entry_ok and connected and ctx.loops == 0
-    real_count = int(real.sum())
-    verdict, reason = _verdict(ctx, incoherent, reachable_cells, connected, real_count)
     return Stats(
         width=width,
         height=height,
         reachable_cells=reachable_cells,
-        pattern_cells=int(closed_42.sum()),
+        pattern_cells=pattern_cells,
         incoherent_walls=incoherent,
         loops=ctx.all_loops,
         real_dead_ends=real_count,
-        enclosed_dead_ends=int(enclosed.sum()),
-        three_way=int((degree == 3).sum()),
-        four_way=int((degree == 4).sum()),
-        straight=int((corridor & straight_bits).sum()),
-        turning=int((corridor & ~straight_bits).sum()),
+        enclosed_dead_ends=enclosed_count,
+        three_way=three_way,
+        four_way=four_way,
+        straight=straight,
+        turning=turning,
         longest_dead_end_branch=branch,
         shortest_path=path_length,
         tortuosity=tortuosity,

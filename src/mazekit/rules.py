@@ -119,7 +119,7 @@ def check_coherence(ctx: Context, limit: int) -> Findings:
             )
         )
     found.sort(key=lambda v: (v.line, v.column))
-    return found[:limit], int(across.sum() + down.sum())
+    return found[:limit], int(np.count_nonzero(across)) + int(np.count_nonzero(down))
 
 
 def check_border(ctx: Context, limit: int) -> Findings:

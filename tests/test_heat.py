@@ -103,3 +103,16 @@ def test_nothing_reachable_draws_no_heat(kind: str) -> None:
     maze.entry = (9, 9)
     heat = heat_for(maze, kind)
     assert np.isnan(heat.values).all()
+
+
+@pytest.mark.parametrize(("cell", "wall"), [(4, 2), (3, 1), (3, 2)])
+def test_bottlenecks_of_tiny_cells_are_filled_white(invoke: Invoke, cell: int, wall: int) -> None:
+    """A cell 1-2 px inside its walls has no room for a ring: the whole cell goes white."""
+    text = BOARD.read_text()
+    options = ["--heat", "betweenness", "--no-path", "--cell", str(cell), "--wall", str(wall)]
+    picture = _png(invoke, options, text)
+    side = cell - wall
+    found = betweenness(parse(text))
+    for x, y in (cell for cell, _ in found.top_cells(MARKED)):
+        left, top = 8 + x * cell + wall, 8 + y * cell + wall
+        assert (picture[top : top + side, left : left + side] == 255).all()

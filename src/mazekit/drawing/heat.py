@@ -148,6 +148,9 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
     for x, y in heat.marked:
         left, top = g.margin + x * g.cell + g.wall, g.margin + y * g.cell + g.wall
         box = (left, top, left + side - 1, top + side - 1)
+        if side < 3:  # no room for an edge and a ring inside it: the cell goes white
+            draw.rectangle(box, fill=_RING)
+            continue
         draw.rectangle(box, outline=scene.palette[Ink.WALL], width=ring + 1)
         inner = (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1)
         draw.rectangle(inner, outline=_RING, width=ring)

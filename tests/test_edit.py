@@ -9,16 +9,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mazekit.edit import WallChange, edit
+from mazekit.errors import MazeError
 from mazekit.generators import generate
 from mazekit.graph import betweenness, cop_number
 from mazekit.model import BY_LETTER, Maze
 from mazekit.rules import validate
+from mazekit.search import distance_between
 from mazekit.solvers import solve
 from mazekit.textformat import dump, parse
 from tests.conftest import Invoke, closed_grid, serpentine
-from tests.test_graph import _ring
+from tests.test_graph import _ring, _with_loops
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PERFECT = SAMPLES / "valid-20x15-perfect.txt"
@@ -135,6 +139,44 @@ def test_close_bottleneck_closes_the_busiest_passage_that_is_no_bridge() -> None
     after = betweenness(edited)
     assert after.nodes == before.nodes  # nothing was cut off
     assert edited.path == solve(edited)
+
+
+def _close_by_search(maze: Maze, count: int) -> list[WallChange]:
+    """The rule of specs/edit.md spelt out: passages in betweenness order, each closed unless
+    a search then finds its two cells apart."""
+    found = betweenness(maze)
+    closed: list[WallChange] = []
+    for (x, y), letter, _ in found.top_passages(10**9):
+        if len(closed) == count:
+            break
+        step = BY_LETTER[letter]
+        trial, _ = edit(maze, [WallChange(x, y, letter, close=True)], allow_disconnect=True)
+        if distance_between(trial.walls, (x, y), (x + step.dx, y + step.dy)) >= 0:
+            maze = trial
+            closed.append(WallChange(x, y, letter, close=True))
+    return closed
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    width=st.integers(3, 12),
+    height=st.integers(3, 10),
+    seed=st.integers(0, 10_000),
+    loops=st.integers(1, 30),
+    count=st.integers(1, 12),
+)
+def test_close_bottleneck_closes_what_a_search_per_passage_would(
+    width: int, height: int, seed: int, loops: int, count: int
+) -> None:
+    maze = _with_loops(generate(width, height, seed=seed), np.random.default_rng(seed), loops)
+    expected = _close_by_search(maze, count)
+    if len(expected) < count:
+        with pytest.raises(MazeError, match="can be closed without cutting"):
+            edit(maze, close_bottleneck=count)
+        return
+    edited, done = edit(maze, close_bottleneck=count)
+    assert done == expected
+    assert betweenness(edited).nodes == betweenness(maze).nodes
 
 
 def test_close_bottleneck_on_a_tree_fails(invoke: Invoke) -> None:

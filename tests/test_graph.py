@@ -240,3 +240,40 @@ def test_chain_method_on_a_loop_hanging_off_one_cell() -> None:
     for mine, theirs in zip(found, plain, strict=True):
         assert np.allclose(mine, theirs, atol=1e-9)
     _assert_like_networkx(maze)
+
+
+def _nx_all_passages(walls: np.ndarray) -> nx.Graph:
+    """Every cell and every coherent open passage (the whole grid, not only the reachable)."""
+    height, width = walls.shape
+    g = nx.Graph()
+    g.add_nodes_from((x, y) for y in range(height) for x in range(width))
+    for y in range(height):
+        for x in range(width):
+            if x + 1 < width and not walls[y, x] & 2 and not walls[y, x + 1] & 8:
+                g.add_edge((x, y), (x + 1, y))
+            if y + 1 < height and not walls[y, x] & 4 and not walls[y + 1, x] & 1:
+                g.add_edge((x, y), (x, y + 1))
+    return g
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    width=st.integers(1, 9),
+    height=st.integers(1, 8),
+    digits=st.lists(st.integers(0, 15), min_size=72, max_size=72),
+)
+def test_faces_tell_the_bridges_like_networkx(width: int, height: int, digits: list[int]) -> None:
+    """A passage is a bridge exactly when the two corners of the wall it crosses share a face;
+    random digits give incoherent walls, open borders, several components."""
+    walls = np.array(digits[: width * height], dtype=np.uint8).reshape(height, width)
+    g = _nx_all_passages(walls)
+    bridges = {frozenset(edge) for edge in nx.bridges(g)}
+    face = graph.faces(walls)
+    assert face.shape == (height + 1, width + 1)
+    for (x1, y1), (x2, y2) in g.edges:
+        x, y = min(x1, x2), min(y1, y2)
+        if y1 == y2:  # east passage: the wall from corner (y, x+1) down to (y+1, x+1)
+            same = face[y, x + 1] == face[y + 1, x + 1]
+        else:  # south passage: the wall from corner (y+1, x) across to (y+1, x+1)
+            same = face[y + 1, x] == face[y + 1, x + 1]
+        assert same == (frozenset({(x1, y1), (x2, y2)}) in bridges)

@@ -101,22 +101,43 @@ def close_bottlenecks(maze: Maze, count: int) -> list[WallChange]:
     Passages in order of edge betweenness on ``maze`` as given (ties as in stats --graph);
     one is skipped when closing it would leave its two cells unconnected (a bridge) at that
     point. MazeError when fewer than ``count`` can be closed.
+
+    Bridges come from the faces of the graph (graph.faces), not from a search per passage:
+    a bridge stays one as passages close, so only passages on a loop are taken in order, and
+    closing one merges its two faces (a union-find over face labels).
     """
-    from .graph import betweenness  # numpy-heavy, and only this option needs it
+    import numpy as np
+
+    from .graph import betweenness, faces  # numpy-heavy, and only this option needs it
 
     found = betweenness(maze)
-    total = int(found.east_open.sum() + found.south_open.sum())
+    face = faces(maze.walls)
+    # the corners at the ends of the wall each passage crosses: (y, x+1)-(y+1, x+1) for an
+    # east passage, (y+1, x)-(y+1, x+1) for a south one
+    east_loop = face[:-1, 1:] != face[1:, 1:]  # H x W, as found.east_open
+    south_loop = face[1:, :-1] != face[1:, 1:]
+    candidates = int(np.count_nonzero(found.east_open & east_loop)) + int(
+        np.count_nonzero(found.south_open & south_loop)
+    )
+    merged: dict[int, int] = {}  # face label -> the face it was merged into
+
+    def root(label: int) -> int:
+        while label in merged:
+            label = merged[label]
+        return label
+
+    ranked = found.top_passages(candidates, among=(east_loop, south_loop)) if candidates else []
     closed: list[WallChange] = []
-    for (x, y), letter, _ in found.top_passages(total):
+    for (x, y), letter, _ in ranked:
         if len(closed) == count:
             break
+        ends = ((y, x + 1), (y + 1, x + 1)) if letter == "E" else ((y + 1, x), (y + 1, x + 1))
+        first, second = (root(int(face[corner])) for corner in ends)
+        if first == second:
+            continue  # a bridge now: closing it would cut the maze in two
+        merged[second] = first
         change = WallChange(x, y, letter, close=True)
-        direction = BY_LETTER[letter]
-        before = maze.walls.copy()
         _apply(maze, change, force=True, pattern=frozenset())
-        if distance_between(maze.walls, (x, y), (x + direction.dx, y + direction.dy)) < 0:
-            maze.walls[...] = before  # a bridge: closing it would cut the maze in two
-            continue
         closed.append(change)
     if len(closed) < count:
         noun = "passage" if len(closed) == 1 else "passages"

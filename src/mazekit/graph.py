@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from .analysis import Analysis
 from .kernels import load
-from .model import DIRECTIONS, EAST, SOUTH, Cell, Maze
+from .model import ALL_WALLS, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
 from .search import bfs_flat, open_bits
 
 __all__ = [
@@ -41,6 +41,7 @@ __all__ = [
     "betweenness",
     "cop_number",
     "default_samples",
+    "faces",
     "gini",
     "graph_figures",
     "graph_stats",
@@ -96,18 +97,24 @@ class Betweenness:
         width = self.cells.shape[1]
         return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
 
-    def top_passages(self, count: int) -> list[tuple[Cell, str, float]]:
+    def top_passages(
+        self,
+        count: int,
+        among: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None = None,
+    ) -> list[tuple[Cell, str, float]]:
         """The ``count`` busiest open passages as (west or north cell, ``E`` or ``S``, value).
 
-        Highest first; ties by (y, x) of the first cell, then E before S.
+        Highest first; ties by (y, x) of the first cell, then E before S. ``among``: east and
+        south masks (shaped as ``east`` and ``south``) that narrow the passages looked at.
         """
         width = self.cells.shape[1]
+        east_open, south_open = self.east_open, self.south_open
+        if among is not None:
+            east_open, south_open = east_open & among[0], south_open & among[1]
         # The leaders of each direction hold the leaders of both (a direction's count-th
         # largest is at most both's): no array of both directions is ever made.
         cells, kinds, values = [], [], []
-        for letter, (found, open_) in enumerate(
-            ((self.east, self.east_open), (self.south, self.south_open))
-        ):
+        for letter, (found, open_) in enumerate(((self.east, east_open), (self.south, south_open))):
             index, value = _top_members(found, open_, count)
             cells.append(index)
             kinds.append(np.full(index.size, letter))
@@ -274,6 +281,32 @@ class GraphStats:
             ),
             f"  cop number: {cop}",
         ]
+
+
+def faces(walls: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
+    """The face of the passage graph around each corner of the grid, as (H+1) x (W+1) labels.
+
+    Drawn in the plane, the open passages split it into faces; two corners lie in the same
+    face exactly when closed walls (an incoherent wall is closed, the border always) join
+    them. A passage is a bridge, the only link between two parts, exactly when the corners at
+    the two ends of the wall it crosses lie in the same face (planar duality): every bridge
+    of the maze in one labelling, not one search per passage. Closing a passage that is no
+    bridge merges its two faces.
+    """
+    from .search import component_labels, passages
+
+    height, width = walls.shape
+    east, south = passages(walls)
+    across = np.ones((height + 1, width), dtype=np.bool_)  # corner (r, c) to (r, c + 1)
+    across[1:height] = ~south
+    down = np.ones((height, width + 1), dtype=np.bool_)  # corner (r, c) to (r + 1, c)
+    down[:, 1:width] = ~east
+    links = np.zeros((height + 1, width + 1), dtype=np.uint8)
+    links[:, :-1] |= np.where(across, EAST, 0).astype(np.uint8)
+    links[:, 1:] |= np.where(across, WEST, 0).astype(np.uint8)
+    links[:-1, :] |= np.where(down, SOUTH, 0).astype(np.uint8)
+    links[1:, :] |= np.where(down, NORTH, 0).astype(np.uint8)
+    return component_labels(links ^ np.uint8(ALL_WALLS), bits=links)
 
 
 def _pct(value: float) -> str:

@@ -93,7 +93,12 @@ CASES: list[Case] = [
     Case("pacmanize", _on("perfect", "pacmanize", output=".txt")),
     Case("stats", _on("perfect", "stats")),
     Case("stats --graph (perfect maze)", _on("perfect", "stats", "--graph")),
+    Case("stats --graph (imperfect maze)", _on("imperfect", "stats", "--graph")),
     Case("edit --open", _edit),
+    Case(
+        "edit --close-bottleneck 1 (imperfect maze)",
+        _on("imperfect", "edit", "--close-bottleneck", "1", output=".txt"),
+    ),
 ]
 
 

@@ -19,6 +19,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <float.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -350,6 +351,152 @@ static PyObject *kth_largest(PyObject *self, PyObject *args) {
     return PyFloat_FromDouble(found);
 }
 
+/* The Brandes kernel must give numpy's very bits: no multiply and add fused into one rounding
+ * (a build for a CPU with FMA would otherwise fuse coef * sigma into the sum it joins). */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* One node of the Brandes kernel's search: its path count sigma, then (once the backward pass
+ * has been by) its coefficient (1 + delta) / sigma in the same slot; its distance from the
+ * source, and the number of the search that last reached it (no reset between sources). */
+typedef struct {
+    double value;
+    int32_t depth;
+    int32_t stamp;
+} BrandesNode;
+
+/* The sums of one source's search into acc (per node: the node, its E passage, its S
+ * passage, three doubles side by side): graph._brandes' plain case, with the reference's
+ * float operations in its order (see brandes below). queue: n int32 of scratch. */
+static void brandes_source(const int32_t *table, BrandesNode *node, int32_t *queue,
+                           int32_t source, int32_t stamp, double *acc) {
+    Py_ssize_t head = 0, tail = 1;
+    queue[0] = source;
+    node[source].stamp = stamp, node[source].depth = 0, node[source].value = 1.0;
+    while (head < tail) { /* forward: the nearer neighbours' counts, N, E, S, W */
+        int32_t v = queue[head++], depth = node[v].depth;
+        const int32_t *row = table + 4 * (Py_ssize_t)v;
+        double sigma = 0.0;
+        for (int k = 0; k < 4; k++) {
+            int32_t near = row[k];
+            if (near < 0) continue;
+            if (node[near].stamp != stamp) {
+                node[near].stamp = stamp, node[near].depth = depth + 1;
+                queue[tail++] = near;
+            } else if (node[near].depth == depth - 1) {
+                sigma += node[near].value;
+            }
+        }
+        if (v != source) node[v].value = sigma;
+    }
+    for (Py_ssize_t i = tail - 1; i >= 0; i--) { /* backward: the farthest first */
+        int32_t v = queue[i], depth = node[v].depth;
+        const int32_t *row = table + 4 * (Py_ssize_t)v;
+        double sigma = node[v].value, farther = 0.0;
+        double *mine = acc + 3 * (Py_ssize_t)v;
+        if (sigma <= DBL_MAX) { /* the other neighbours' shares are exact zeros */
+            for (int k = 0; k < 4; k++) {
+                int32_t near = row[k];
+                if (near < 0 || node[near].depth != depth + 1) continue;
+                double coef = node[near].value, share = coef * sigma;
+                farther += coef;
+                if (k == 0) acc[3 * (Py_ssize_t)near + 2] += share;
+                else if (k == 1) mine[1] += share;
+                else if (k == 2) mine[2] += share;
+                else acc[3 * (Py_ssize_t)near + 1] += share;
+            }
+        } else { /* sigma overflowed: 0 * inf is NaN, so every share counts, as numpy's */
+            for (int k = 0; k < 4; k++) {
+                int32_t near = row[k];
+                double coef = near >= 0 && node[near].depth == depth + 1 ? node[near].value : 0.0;
+                double share = coef * sigma;
+                farther += coef;
+                if (k == 1) mine[1] += share;
+                else if (k == 2) mine[2] += share;
+                else if (near >= 0) acc[3 * (Py_ssize_t)near + 2 - (k == 3)] += share;
+            }
+        }
+        double delta = sigma * farther;
+        if (v != source) mine[0] += delta; /* a source is no node between */
+        node[v].value = (1.0 + delta) / sigma;
+    }
+}
+
+/* brandes(table, sources, batch, nodes, east, south): graph._brandes without weights or
+ * stored searches. table: the n x 4 int32 neighbour table (N, E, S, W; -1 none) of a grid,
+ * so bipartite: a neighbour is one step nearer or farther. sources: int64 nodes. The float64
+ * outputs (n each, every item written) get the sums over the sources of each node's
+ * dependency and of its E and S passages' shares.
+ * The reference's float order, exactly: a count is the sum of the nearer neighbours' counts
+ * in N, E, S, W order (numpy adds the others' zeros, which change nothing); the farther sum
+ * likewise over coefficients; delta = sigma * farther; coef = (1 + delta) / sigma; a passage
+ * gets coef(farther end) * sigma(nearer end), once. numpy sums a batch's rows in source
+ * order (a reduction over the outer axis is row after row) and adds that into the totals:
+ * so each batch of `batch` sources sums into its own accumulator first (with batch 1,
+ * straight into the totals: 0 + x is x). The interpreter lock is let go while it runs. */
+static PyObject *brandes(PyObject *self, PyObject *args) {
+    Py_buffer b[5]; /* table, sources, nodes, east, south */
+    Py_ssize_t batch;
+    if (!PyArg_ParseTuple(args, "y*y*nw*w*w*", &b[0], &b[1], &batch, &b[2], &b[3], &b[4]))
+        return NULL;
+    Py_ssize_t n = b[0].len / (Py_ssize_t)(4 * sizeof(int32_t));
+    Py_ssize_t count = b[1].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t floats = n * (Py_ssize_t)sizeof(double);
+    int bad = b[0].len % (Py_ssize_t)(4 * sizeof(int32_t)) ||
+              b[1].len % (Py_ssize_t)sizeof(int64_t) || b[2].len != floats ||
+              b[3].len != floats || b[4].len != floats || batch < 1 || n >= INT32_MAX ||
+              count >= INT32_MAX;
+    const int32_t *table = (const int32_t *)b[0].buf;
+    const int64_t *sources = (const int64_t *)b[1].buf;
+    for (Py_ssize_t i = 0; !bad && i < 4 * n; i++) bad = table[i] < -1 || table[i] >= n;
+    for (Py_ssize_t i = 0; !bad && i < count; i++) bad = sources[i] < 0 || sources[i] >= n;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError,
+                        "an n x 4 int32 table of nodes (or -1), int64 sources among them, "
+                        "batch >= 1, and nodes, east, south float64 of n items");
+        release(b, 5);
+        return NULL;
+    }
+    int batched = batch > 1 && count > 1;
+    BrandesNode *node = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(BrandesNode));
+    int32_t *queue = PyMem_Malloc((size_t)(n ? n : 1) * sizeof(int32_t));
+    double *total = PyMem_Calloc((size_t)(3 * n + 1), sizeof(double));
+    double *part = batched ? PyMem_Calloc((size_t)(3 * n + 1), sizeof(double)) : total;
+    if (!node || !queue || !total || !part) {
+        PyMem_Free(node), PyMem_Free(queue), PyMem_Free(total);
+        if (batched) PyMem_Free(part);
+        release(b, 5);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) node[i].stamp = 0;
+    for (Py_ssize_t start = 0; start < count; start += batch) {
+        Py_ssize_t stop = start + batch < count ? start + batch : count;
+        for (Py_ssize_t s = start; s < stop; s++)
+            brandes_source(table, node, queue, (int32_t)sources[s], (int32_t)(s + 1), part);
+        if (batched) {
+            for (Py_ssize_t i = 0; i < 3 * n; i++) total[i] += part[i];
+            memset(part, 0, (size_t)(3 * n) * sizeof(double));
+        }
+    }
+    double *nodes = (double *)b[2].buf, *east = (double *)b[3].buf, *south = (double *)b[4].buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        nodes[i] = total[3 * i], east[i] = total[3 * i + 1], south[i] = total[3 * i + 2];
+    Py_END_ALLOW_THREADS
+    PyMem_Free(node), PyMem_Free(queue), PyMem_Free(total);
+    if (batched) PyMem_Free(part);
+    release(b, 5);
+    Py_RETURN_NONE;
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
+
 /* Write the decimal digits of `value` at `out` (a '-' first when negative); the end. */
 static char *put_int(char *out, long long value) {
     char digits[24];
@@ -473,6 +620,9 @@ static PyMethodDef methods[] = {
      "east, south, east_open, south_open) -> (peeled, deepest, branch peeled)."},
     {"kth_largest", kth_largest, METH_VARARGS,
      "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
+    {"brandes", brandes, METH_VARARGS,
+     "brandes(table, sources, batch, nodes, east, south): Brandes' sums, graph._brandes' "
+     "plain case."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

@@ -464,15 +464,26 @@ def _brandes(
     are still 0); backward, its dependency sums (w + delta) / sigma of its neighbours, which
     is still 0 for the nearer ones. ``weights`` gives each target's weight w per source
     (sources x n; default 1: every pair counts once); ``stored`` holds the forward results
-    already computed for the sources, so only the backward pass runs.
+    already computed for the sources, so only the backward pass runs. Without either, the
+    kernel runs the same sums one source at a time, in the same order.
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
+    batch = max(1, min(sources.size, _BATCH_ENTRIES // stride))
+    if _KERNEL is not None and weights is None and stored is None:
+        # one search a source, with these very float operations and sums (measures.c)
+        sums = np.empty(n), np.empty(n), np.empty(n)
+        _KERNEL.brandes(
+            np.ascontiguousarray(table, dtype=np.int32),
+            np.ascontiguousarray(sources, dtype=np.int64),
+            batch,
+            *sums,
+        )
+        return sums
     columns = _columns(table)
     nodes = np.zeros(n)
     east = np.zeros(n)
     south = np.zeros(n)
-    batch = max(1, min(sources.size, _BATCH_ENTRIES // stride))
     for start in range(0, sources.size, batch):
         chunk = sources[start : start + batch].astype(np.int32)
         size = chunk.size

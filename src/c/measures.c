@@ -380,7 +380,14 @@ typedef struct {
 #else
 #define BRANDES_PREFETCH(address) ((void)(address))
 #endif
-#define BRANDES_AHEAD 8 /* nodes of the queue fetched ahead */
+#define BRANDES_AHEAD 64 /* nodes of the queue ahead whose neighbours are fetched (twice: its own) */
+
+/* Ask for the lines of the neighbours of node v (whose own line was asked for earlier): the
+ * queue says which nodes come next, a search of a large maze misses the cache at nearly every
+ * neighbour, and misses asked for together overlap. */
+static inline void brandes_fetch(const BrandesNode *node, int32_t v) {
+    for (int k = 0; k < 4; k++) BRANDES_PREFETCH(node + node[v].near[k]);
+}
 
 /* `value` where `keep`, else +0.0, without a branch (which neighbours are nearer is a coin
  * toss a branch predictor loses). */
@@ -401,7 +408,9 @@ static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, in
     queue[0] = source;
     node[source].mark = base;
     while (head < tail) { /* forward: the nearer neighbours' counts, N, E, S, W */
-        if (head + BRANDES_AHEAD < tail) BRANDES_PREFETCH(node + queue[head + BRANDES_AHEAD]);
+        if (head + 2 * BRANDES_AHEAD < tail)
+            BRANDES_PREFETCH(node + queue[head + 2 * BRANDES_AHEAD]);
+        if (head + BRANDES_AHEAD < tail) brandes_fetch(node, queue[head + BRANDES_AHEAD]);
         BrandesNode *here = node + queue[head++];
         int64_t mark = here->mark;
         double sigma = 0.0;
@@ -417,7 +426,8 @@ static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, in
         here->value = mark == base ? 1.0 : sigma;
     }
     for (Py_ssize_t i = tail - 1; i >= 0; i--) { /* backward: the farthest first */
-        if (i >= BRANDES_AHEAD) BRANDES_PREFETCH(node + queue[i - BRANDES_AHEAD]);
+        if (i >= 2 * BRANDES_AHEAD) BRANDES_PREFETCH(node + queue[i - 2 * BRANDES_AHEAD]);
+        if (i >= BRANDES_AHEAD) brandes_fetch(node, queue[i - BRANDES_AHEAD]);
         BrandesNode *here = node + queue[i];
         int64_t mark = here->mark;
         double sigma = here->value, farther = 0.0, coef[4];

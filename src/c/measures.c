@@ -446,36 +446,15 @@ static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, in
     }
 }
 
-/* Number the nodes in depth-first order (a node when it leaves the stack; its unnumbered
- * neighbours pushed as they are seen), so that along a corridor the next cell is the next
- * node in memory; fill each node's neighbours (the spare, n, for none) and clear the rest.
- * rank: old -> new number; stack: n int32 of scratch. Numbers change no float of the sums:
- * a node's sums are over its N, E, S, W neighbours, whatever their numbers. */
-static void brandes_renumber(const int32_t *table, Py_ssize_t n, int32_t *rank, int32_t *stack,
-                             BrandesNode *node) {
-    int32_t next = 0;
-    for (Py_ssize_t i = 0; i < n; i++) rank[i] = -1;
-    for (Py_ssize_t first = 0; first < n; first++) {
-        if (rank[first] >= 0) continue;
-        Py_ssize_t top = 0;
-        stack[top++] = (int32_t)first;
-        rank[first] = -2; /* pushed */
-        while (top) {
-            int32_t v = stack[--top];
-            rank[v] = next++;
-            const int32_t *row = table + 4 * (Py_ssize_t)v;
-            for (int k = 3; k >= 0; k--)
-                if (row[k] >= 0 && rank[row[k]] == -1) rank[row[k]] = -2, stack[top++] = row[k];
-        }
-    }
+/* Fill each node's neighbours (the spare, n, for none) and clear the rest. */
+static void brandes_nodes(const int32_t *table, Py_ssize_t n, BrandesNode *node) {
     memset(node, 0, (size_t)(n + 1) * sizeof(BrandesNode));
     for (Py_ssize_t v = 0; v < n; v++) {
-        BrandesNode *mine = node + rank[v];
         for (int k = 0; k < 4; k++) {
             int32_t near = table[4 * v + k];
-            mine->near[k] = near < 0 ? (int32_t)n : rank[near];
+            node[v].near[k] = near < 0 ? (int32_t)n : near;
         }
-        mine->mark = -1;
+        node[v].mark = -1;
     }
     for (int k = 0; k < 4; k++) node[n].near[k] = (int32_t)n;
     node[n].mark = INT64_MAX;
@@ -493,7 +472,8 @@ static void brandes_renumber(const int32_t *table, Py_ssize_t n, int32_t *rank, 
  * order (a reduction over the outer axis is row after row) and adds that into the totals:
  * so each batch of `batch` sources sums into the nodes' own sums first, added to the totals
  * at its end (with batch 1, the nodes' sums are the totals: 0 + x is x). The interpreter
- * lock is let go while it runs. */
+ * lock is let go while it runs. (Numbering the nodes depth-first, so that a corridor lies in
+ * order in memory, made no difference once the lines are fetched ahead.) */
 static PyObject *brandes(PyObject *self, PyObject *args) {
     Py_buffer b[5]; /* table, sources, nodes, east, south */
     Py_ssize_t batch;
@@ -521,18 +501,17 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
     size_t items = (size_t)n + 1; /* and the spare */
     char *memory = PyMem_Malloc((items + 1) * sizeof(BrandesNode)); /* one more to align */
     int32_t *queue = PyMem_Malloc(items * sizeof(int32_t));
-    int32_t *rank = PyMem_Malloc(items * sizeof(int32_t));
     double *total = batched ? PyMem_Calloc(3 * items, sizeof(double)) : NULL;
-    int ok = memory && queue && rank && (total || !batched);
+    int ok = memory && queue && (total || !batched);
     if (ok) {
         BrandesNode *node = (BrandesNode *)(memory + (sizeof(BrandesNode) -
                                                       (uintptr_t)memory % sizeof(BrandesNode)));
         Py_BEGIN_ALLOW_THREADS
-        brandes_renumber(table, n, rank, queue, node);
+        brandes_nodes(table, n, node);
         for (Py_ssize_t start = 0; start < count; start += batch) {
             Py_ssize_t stop = start + batch < count ? start + batch : count;
             for (Py_ssize_t s = start; s < stop; s++)
-                brandes_source(node, queue, rank[sources[s]], (int64_t)s * (n + 1) + 1);
+                brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1);
             for (Py_ssize_t v = 0; batched && v < n; v++) {
                 for (int k = 0; k < 3; k++) total[3 * v + k] += node[v].sums[k];
                 node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
@@ -541,11 +520,10 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
         double *sides[3] = {(double *)b[2].buf, (double *)b[3].buf, (double *)b[4].buf};
         for (Py_ssize_t v = 0; v < n; v++)
             for (int k = 0; k < 3; k++)
-                sides[k][v] = batched ? total[3 * (Py_ssize_t)rank[v] + k]
-                                      : node[rank[v]].sums[k];
+                sides[k][v] = batched ? total[3 * v + k] : node[v].sums[k];
         Py_END_ALLOW_THREADS
     }
-    PyMem_Free(memory), PyMem_Free(queue), PyMem_Free(rank), PyMem_Free(total);
+    PyMem_Free(memory), PyMem_Free(queue), PyMem_Free(total);
     release(b, 5);
     if (!ok) return PyErr_NoMemory();
     Py_RETURN_NONE;

@@ -429,3 +429,44 @@ def test_the_brandes_kernel_refuses_bad_buffers() -> None:
     ):
         with pytest.raises(ValueError):
             kernel.brandes(*args)
+
+
+@settings(max_examples=5, deadline=None)
+@given(
+    width=st.integers(6, 24),
+    height=st.integers(6, 24),
+    seed=st.integers(0, 2**32),
+    picks=st.lists(st.integers(0, 575), min_size=1, max_size=80),
+    entries=st.integers(1, 3000),
+)
+def test_weighted_brandes_of_the_chain_method_is_the_references(
+    width: int, height: int, seed: int, picks: list[int], entries: int
+) -> None:
+    """The chain method's searches (target weights, stored forward results) on a board
+    without dead ends: the kernel's sums, and the whole exact betweenness, to the bit."""
+    require_kernel(graph)
+    maze = generate(width, height, perfect=False, seed=seed, max_dead_ends=0)
+    _, flat, table, _ = graph._graph(maze)
+    n = table.shape[0]
+    sources = np.array([pick % n for pick in picks], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    weights = rng.random((n, n)) * 4
+
+    def weight(chunk: np.ndarray) -> np.ndarray:
+        """Random weights per (source, target)."""
+        return weights[chunk]
+
+    saved = graph._BATCH_ENTRIES
+    graph._BATCH_ENTRIES = entries
+    try:
+        fast = graph._brandes_threads(table, sources, weight)
+        chains = graph._brandes_chains(table, flat, width)
+        with reference_only(graph):
+            slow = graph._brandes_threads(table, sources, weight)
+            slow_chains = graph._brandes_chains(table, flat, width)
+    finally:
+        graph._BATCH_ENTRIES = saved
+    _same_bits(fast, slow)
+    assert (chains is None) == (slow_chains is None)
+    if chains is not None and slow_chains is not None:
+        _same_bits(chains, slow_chains)

@@ -402,8 +402,10 @@ static inline double brandes_masked(double value, int keep) {
 /* One source's search, its sums added into each node's sums (the spare's too: ignored):
  * graph._brandes' plain case with the reference's float operations in its order (see brandes
  * below), the zeros it adds included (so an overflowed count gives NaN where numpy's 0 * inf
- * does). base: above every mark of the searches before; queue: n + 1 int32 of scratch. */
-static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, int64_t base) {
+ * does). base: above every mark of the searches before; queue: n + 1 int32 of scratch;
+ * wanted: each target's weight (NULL: 1 each). */
+static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, int64_t base,
+                           const double *wanted) {
     Py_ssize_t head = 0, tail = 1;
     queue[0] = source;
     node[source].mark = base;
@@ -442,7 +444,7 @@ static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, in
         node[here->near[3]].sums[1] += coef[3] * sigma; /* W: the west cell's E passage */
         double delta = sigma * farther;
         here->sums[0] += brandes_masked(delta, mark != base); /* a source is no node between */
-        here->value = (1.0 + delta) / sigma;
+        here->value = ((wanted ? wanted[here - node] : 1.0) + delta) / sigma;
     }
 }
 
@@ -460,14 +462,15 @@ static void brandes_nodes(const int32_t *table, Py_ssize_t n, BrandesNode *node)
     node[n].mark = INT64_MAX;
 }
 
-/* brandes(table, sources, batch, nodes, east, south): graph._brandes without weights or
- * stored searches. table: the n x 4 int32 neighbour table (N, E, S, W; -1 none) of a grid,
+/* brandes(table, sources, batch, nodes, east, south[, weights]): graph._brandes. weights:
+ * float64, a row of n target weights a source (without: 1 each); the stored searches of the
+ * chain method are the forward pass's very floats (the same sums), so it runs again. table: the n x 4 int32 neighbour table (N, E, S, W; -1 none) of a grid,
  * so bipartite: a neighbour is one step nearer or farther. sources: int64 nodes. The float64
  * outputs (n each, every item written) get the sums over the sources of each node's
  * dependency and of its E and S passages' shares.
  * The reference's float order, exactly: a count is the sum of the nearer neighbours' counts
  * in N, E, S, W order (numpy adds the others' zeros, which change nothing); the farther sum
- * likewise over coefficients; delta = sigma * farther; coef = (1 + delta) / sigma; a passage
+ * likewise over coefficients; delta = sigma * farther; coef = (w + delta) / sigma; a passage
  * gets coef(farther end) * sigma(nearer end), once. numpy sums a batch's rows in source
  * order (a reduction over the outer axis is row after row) and adds that into the totals:
  * so each batch of `batch` sources sums into the nodes' own sums first, added to the totals
@@ -475,17 +478,20 @@ static void brandes_nodes(const int32_t *table, Py_ssize_t n, BrandesNode *node)
  * lock is let go while it runs. (Numbering the nodes depth-first, so that a corridor lies in
  * order in memory, made no difference once the lines are fetched ahead.) */
 static PyObject *brandes(PyObject *self, PyObject *args) {
-    Py_buffer b[5]; /* table, sources, nodes, east, south */
+    Py_buffer b[6]; /* table, sources, nodes, east, south, weights */
     Py_ssize_t batch;
-    if (!PyArg_ParseTuple(args, "y*y*nw*w*w*", &b[0], &b[1], &batch, &b[2], &b[3], &b[4]))
+    b[5].buf = NULL, b[5].obj = NULL, b[5].len = 0;
+    if (!PyArg_ParseTuple(args, "y*y*nw*w*w*|y*", &b[0], &b[1], &batch, &b[2], &b[3], &b[4],
+                          &b[5]))
         return NULL;
+    int weighted = b[5].buf != NULL;
     Py_ssize_t n = b[0].len / (Py_ssize_t)(4 * sizeof(int32_t));
     Py_ssize_t count = b[1].len / (Py_ssize_t)sizeof(int64_t);
     Py_ssize_t floats = n * (Py_ssize_t)sizeof(double);
     int bad = b[0].len % (Py_ssize_t)(4 * sizeof(int32_t)) ||
               b[1].len % (Py_ssize_t)sizeof(int64_t) || b[2].len != floats ||
               b[3].len != floats || b[4].len != floats || batch < 1 || n >= INT32_MAX ||
-              count >= INT32_MAX;
+              count >= INT32_MAX || (weighted && b[5].len != count * floats);
     const int32_t *table = (const int32_t *)b[0].buf;
     const int64_t *sources = (const int64_t *)b[1].buf;
     for (Py_ssize_t i = 0; !bad && i < 4 * n; i++) bad = table[i] < -1 || table[i] >= n;
@@ -493,8 +499,9 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
                         "an n x 4 int32 table of nodes (or -1), int64 sources among them, "
-                        "batch >= 1, and nodes, east, south float64 of n items");
-        release(b, 5);
+                        "batch >= 1, nodes, east, south float64 of n items, and weights "
+                        "float64, n a source");
+        release(b, 5 + weighted);
         return NULL;
     }
     int batched = batch > 1 && count > 1;
@@ -511,7 +518,8 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
         for (Py_ssize_t start = 0; start < count; start += batch) {
             Py_ssize_t stop = start + batch < count ? start + batch : count;
             for (Py_ssize_t s = start; s < stop; s++)
-                brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1);
+                brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1,
+                               weighted ? (const double *)b[5].buf + s * n : NULL);
             for (Py_ssize_t v = 0; batched && v < n; v++) {
                 for (int k = 0; k < 3; k++) total[3 * v + k] += node[v].sums[k];
                 node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
@@ -524,7 +532,7 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
         Py_END_ALLOW_THREADS
     }
     PyMem_Free(memory), PyMem_Free(queue), PyMem_Free(total);
-    release(b, 5);
+    release(b, 5 + weighted);
     if (!ok) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
@@ -657,8 +665,8 @@ static PyMethodDef methods[] = {
     {"kth_largest", kth_largest, METH_VARARGS,
      "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"brandes", brandes, METH_VARARGS,
-     "brandes(table, sources, batch, nodes, east, south): Brandes' sums, graph._brandes' "
-     "plain case."},
+     "brandes(table, sources, batch, nodes, east, south[, weights]): Brandes' sums, "
+     "graph._brandes."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

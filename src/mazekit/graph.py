@@ -464,22 +464,30 @@ def _brandes(
     are still 0); backward, its dependency sums (w + delta) / sigma of its neighbours, which
     is still 0 for the nearer ones. ``weights`` gives each target's weight w per source
     (sources x n; default 1: every pair counts once); ``stored`` holds the forward results
-    already computed for the sources, so only the backward pass runs. Without either, the
-    kernel runs the same sums one source at a time, in the same order.
+    already computed for the sources, so only the backward pass runs. The kernel runs the
+    same sums one source at a time, in the same order (its forward pass gives the stored
+    floats again).
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
     batch = max(1, min(sources.size, _BATCH_ENTRIES // stride))
-    if _KERNEL is not None and weights is None and stored is None:
-        # one search a source, with these very float operations and sums (measures.c)
-        sums = np.empty(n), np.empty(n), np.empty(n)
-        _KERNEL.brandes(
-            np.ascontiguousarray(table, dtype=np.int32),
-            np.ascontiguousarray(sources, dtype=np.int64),
-            batch,
-            *sums,
-        )
-        return sums
+    if _KERNEL is not None:
+        # one search a source, with these very float operations and sums (measures.c); the
+        # stored forward results are the kernel's own forward pass's floats: it runs again
+        table32 = np.ascontiguousarray(table, dtype=np.int32)
+        if weights is None:
+            sums = np.empty(n), np.empty(n), np.empty(n)
+            _KERNEL.brandes(table32, np.ascontiguousarray(sources, dtype=np.int64), batch, *sums)
+            return sums
+        totals = np.zeros(n), np.zeros(n), np.zeros(n)
+        for start in range(0, sources.size, batch):
+            some = np.ascontiguousarray(sources[start : start + batch], dtype=np.int64)
+            wanted = np.ascontiguousarray(weights(some), dtype=np.float64)
+            sums = np.empty(n), np.empty(n), np.empty(n)
+            _KERNEL.brandes(table32, some, some.size, *sums, wanted)
+            for total, part in zip(totals, sums, strict=True):
+                total += part
+        return totals
     columns = _columns(table)
     nodes = np.zeros(n)
     east = np.zeros(n)

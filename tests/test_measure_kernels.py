@@ -429,6 +429,17 @@ def test_the_brandes_kernel_refuses_bad_buffers() -> None:
     ):
         with pytest.raises(ValueError):
             kernel.brandes(*args)
+    dist, sigma = np.empty(3, dtype=np.int32), np.empty(3)
+    kernel.forward(table, sources, dist, sigma)
+    assert (list(dist), list(sigma)) == ([0, 1, np.iinfo(np.int32).max], [1.0, 1.0, 0.0])
+    for args in (
+        (bad_table, sources, dist, sigma),
+        (table, np.array([2], dtype=np.int64), dist, sigma),
+        (table, sources, dist[:2], sigma),
+        (table, sources, dist, sigma[:2]),
+    ):
+        with pytest.raises(ValueError):
+            kernel.forward(*args)
 
 
 @settings(max_examples=5, deadline=None)
@@ -470,3 +481,19 @@ def test_weighted_brandes_of_the_chain_method_is_the_references(
     assert (chains is None) == (slow_chains is None)
     if chains is not None and slow_chains is not None:
         _same_bits(chains, slow_chains)
+
+
+@given(maze=grids(), picks=st.lists(st.integers(0, 195), max_size=40))
+def test_forward_distances_and_counts_are_the_references(maze: Maze, picks: list[int]) -> None:
+    """graph._forward without layers (the chain method's searches from its key cells): the
+    kernel's distances and path counts are numpy's, every source's row and the spare's."""
+    require_kernel(graph)
+    table = _every_cell_table(maze)
+    n = table.shape[0]
+    chunk = np.array([pick % n for pick in picks], dtype=np.int32)
+    columns = graph._columns(table)
+    fast = graph._forward(columns, n, chunk, layered=False)
+    with reference_only(graph):
+        slow = graph._forward(columns, n, chunk, layered=False)
+    assert fast[2] == []
+    _same_bits(fast[:2], slow[:2])

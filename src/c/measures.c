@@ -399,13 +399,11 @@ static inline double brandes_masked(double value, int keep) {
     return value;
 }
 
-/* One source's search, its sums added into each node's sums (the spare's too: ignored):
- * graph._brandes' plain case with the reference's float operations in its order (see brandes
- * below), the zeros it adds included (so an overflowed count gives NaN where numpy's 0 * inf
- * does). base: above every mark of the searches before; queue: n + 1 int32 of scratch;
- * wanted: each target's weight (NULL: 1 each). */
-static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, int64_t base,
-                           const double *wanted) {
+/* The forward pass of one source's search: every node it reaches gets its mark (base + its
+ * distance) and its path count, in the reference's order (the nearer neighbours' counts, N,
+ * E, S, W); the queue holds them nearest first. Their number. */
+static Py_ssize_t brandes_forward(BrandesNode *node, int32_t *queue, int32_t source,
+                                  int64_t base) {
     Py_ssize_t head = 0, tail = 1;
     queue[0] = source;
     node[source].mark = base;
@@ -427,6 +425,17 @@ static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, in
         }
         here->value = mark == base ? 1.0 : sigma;
     }
+    return tail;
+}
+
+/* One source's search, its sums added into each node's sums (the spare's too: ignored):
+ * graph._brandes' plain case with the reference's float operations in its order (see brandes
+ * below), the zeros it adds included (so an overflowed count gives NaN where numpy's 0 * inf
+ * does). base: above every mark of the searches before; queue: n + 1 int32 of scratch;
+ * wanted: each target's weight (NULL: 1 each). */
+static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, int64_t base,
+                           const double *wanted) {
+    Py_ssize_t tail = brandes_forward(node, queue, source, base);
     for (Py_ssize_t i = tail - 1; i >= 0; i--) { /* backward: the farthest first */
         if (i >= 2 * BRANDES_AHEAD) BRANDES_PREFETCH(node + queue[i - 2 * BRANDES_AHEAD]);
         if (i >= BRANDES_AHEAD) brandes_fetch(node, queue[i - BRANDES_AHEAD]);
@@ -533,6 +542,63 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
     }
     PyMem_Free(memory), PyMem_Free(queue), PyMem_Free(total);
     release(b, 5 + weighted);
+    if (!ok) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* forward(table, sources, dist, sigma): graph._forward's distances and path counts (its
+ * layers are not made) for the chain method's searches from its key cells: rows of n + 1
+ * items a source (the last: the spare, INT32_MAX and 0), int32 distances (-1: not reached)
+ * and float64 counts (0 where not reached), the same floats as numpy's. The interpreter lock
+ * is let go while it runs. */
+static PyObject *forward(PyObject *self, PyObject *args) {
+    Py_buffer b[4]; /* table, sources, dist, sigma */
+    if (!PyArg_ParseTuple(args, "y*y*w*w*", &b[0], &b[1], &b[2], &b[3])) return NULL;
+    Py_ssize_t n = b[0].len / (Py_ssize_t)(4 * sizeof(int32_t));
+    Py_ssize_t count = b[1].len / (Py_ssize_t)sizeof(int64_t), stride = n + 1;
+    int bad = b[0].len % (Py_ssize_t)(4 * sizeof(int32_t)) ||
+              b[1].len % (Py_ssize_t)sizeof(int64_t) || n >= INT32_MAX ||
+              count >= INT32_MAX / (stride ? stride : 1) ||
+              b[2].len != count * stride * (Py_ssize_t)sizeof(int32_t) ||
+              b[3].len != count * stride * (Py_ssize_t)sizeof(double);
+    const int32_t *table = (const int32_t *)b[0].buf;
+    const int64_t *sources = (const int64_t *)b[1].buf;
+    for (Py_ssize_t i = 0; !bad && i < 4 * n; i++) bad = table[i] < -1 || table[i] >= n;
+    for (Py_ssize_t i = 0; !bad && i < count; i++) bad = sources[i] < 0 || sources[i] >= n;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError,
+                        "an n x 4 int32 table of nodes (or -1), int64 sources among them, and "
+                        "int32 dist and float64 sigma of n + 1 items a source");
+        release(b, 4);
+        return NULL;
+    }
+    size_t items = (size_t)n + 1; /* and the spare */
+    char *memory = PyMem_Malloc((items + 1) * sizeof(BrandesNode)); /* one more to align */
+    int32_t *queue = PyMem_Malloc(items * sizeof(int32_t));
+    int ok = memory && queue;
+    if (ok) {
+        BrandesNode *node = (BrandesNode *)(memory + (sizeof(BrandesNode) -
+                                                      (uintptr_t)memory % sizeof(BrandesNode)));
+        int32_t *dist = (int32_t *)b[2].buf;
+        double *sigma = (double *)b[3].buf;
+        Py_BEGIN_ALLOW_THREADS
+        brandes_nodes(table, n, node);
+        for (Py_ssize_t s = 0; s < count; s++) {
+            int64_t base = (int64_t)s * (n + 1) + 1;
+            brandes_forward(node, queue, (int32_t)sources[s], base);
+            int32_t *row = dist + s * stride;
+            double *paths = sigma + s * stride;
+            for (Py_ssize_t v = 0; v < n; v++) {
+                int reached = node[v].mark >= base;
+                row[v] = reached ? (int32_t)(node[v].mark - base) : -1;
+                paths[v] = reached ? node[v].value : 0.0;
+            }
+            row[n] = INT32_MAX, paths[n] = 0.0;
+        }
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_Free(memory), PyMem_Free(queue);
+    release(b, 4);
     if (!ok) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
@@ -667,6 +733,8 @@ static PyMethodDef methods[] = {
     {"brandes", brandes, METH_VARARGS,
      "brandes(table, sources, batch, nodes, east, south[, weights]): Brandes' sums, "
      "graph._brandes."},
+    {"forward", forward, METH_VARARGS,
+     "forward(table, sources, dist, sigma): graph._forward's distances and path counts."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

@@ -394,12 +394,24 @@ Layers = list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]]
 
 
 def _forward(
-    columns: list[npt.NDArray[np.int32]], n: int, chunk: npt.NDArray[np.int32]
+    columns: list[npt.NDArray[np.int32]],
+    n: int,
+    chunk: npt.NDArray[np.int32],
+    layered: bool = True,
 ) -> tuple[npt.NDArray[np.int32], FloatArray, Layers]:
     """Breadth-first layers from each source of ``chunk`` at once: distances, path counts and
-    the (source offset, node) pairs of each layer; arrays are sources x (n + 1), flat."""
+    the (source offset, node) pairs of each layer; arrays are sources x (n + 1), flat.
+    Without ``layered``, no layers (an empty list): then the kernel, one source at a time,
+    gives the same distances and counts."""
     stride = n + 1
     size = chunk.size
+    if _KERNEL is not None and not layered:
+        table = np.stack([column[:n] for column in columns], axis=1)
+        table[table == n] = -1  # the spare stands for none
+        dist_out = np.empty(size * stride, dtype=np.int32)
+        sigma_out = np.empty(size * stride)
+        _KERNEL.forward(table, chunk.astype(np.int64), dist_out, sigma_out)
+        return dist_out, sigma_out, []
     dist = np.full(size * stride, -1, dtype=np.int32)
     dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
     sigma = np.zeros(size * stride)
@@ -589,7 +601,7 @@ def _brandes_chains(
     def search(start: int) -> None:
         """Fill the rows of one batch of key cells (each thread its own rows)."""
         chunk = keys[start : start + batch].astype(np.int32)
-        dist, sigma, _ = _forward(columns, n, chunk)
+        dist, sigma, _ = _forward(columns, n, chunk, layered=False)
         kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
         ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
 

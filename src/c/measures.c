@@ -13,13 +13,17 @@
  *   gone, the same walk gives peel_branches' figures for stats --graph.
  * The Python side allocates every array (scratch included); the kernel fills them.
  *
+ * Brandes' searches for the betweenness of a graph with loops (graph._brandes, graph._forward):
+ * brandes and forward, with numpy's very float operations and sums, one source at a time.
+ * They allocate their own scratch (a 64-byte node a cell) and let go of the interpreter lock
+ * while they search, so graph._brandes_threads' threads use the cores.
+ *
  * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
  * rectangles was most of `mazekit render -o maze.svg`: svg_boxes and svg_runs write the very
  * characters svg.py's reference writes, from arrays of numbers.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <float.h>
 #include <stdint.h>
 #include <string.h>
 

@@ -8,15 +8,15 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit import graph, measures
 from mazekit.analysis import Analysis
 from mazekit.drawing import RenderOptions, render_bytes, svg
 from mazekit.generators import generate
-from mazekit.model import EAST, NORTH, SOUTH, WEST, Maze
-from mazekit.search import UNREACHED, distance_between
+from mazekit.model import DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze
+from mazekit.search import UNREACHED, distance_between, open_bits
 from tests.kernels import reference_only, require_kernel
 
 _OPPOSITE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST}
@@ -315,3 +315,185 @@ def test_one_tree_walk_gives_the_peeling_of_both_pins(maze: Maze, exit_pin: bool
     assert walked is not None
     with reference_only(measures):
         assert walked[1] == measures._peel(facts, [entry, exit_] if use_exit else [entry])
+
+
+def _every_cell_table(maze: Maze) -> np.ndarray:
+    """graph._graph's n x 4 neighbour table (N, E, S, W; -1 none) over every cell of the grid,
+    reachable or not: several components, each searched only from its own sources."""
+    width = maze.width
+    bits = open_bits(maze.walls).ravel()
+    index = np.arange(bits.size)
+    table = np.full((bits.size, 4), -1, dtype=np.int32)
+    for column, direction in enumerate(DIRECTIONS):
+        has = (bits & direction.bit) != 0
+        table[has, column] = index[has] + direction.dy * width + direction.dx
+    return table
+
+
+def _same_bits(fast: tuple[np.ndarray, ...], slow: tuple[np.ndarray, ...]) -> None:
+    """The kernel's sums are the reference's to the bit (NaN included)."""
+    assert [part.tobytes() for part in fast] == [part.tobytes() for part in slow]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    maze=grids(),
+    picks=st.lists(st.integers(0, 195), max_size=150),
+    entries=st.integers(1, 600),
+)
+def test_brandes_sums_are_the_references_to_the_bit(
+    maze: Maze, picks: list[int], entries: int
+) -> None:
+    """graph._brandes' plain case (no weights, nothing stored): the kernel gives numpy's very
+    floats, whatever the sources (repeats included), the batch size and the threads; exact
+    equality, since stats prints what rounding would change."""
+    require_kernel(graph)
+    table = _every_cell_table(maze)
+    sources = np.array([pick % table.shape[0] for pick in picks], dtype=np.int64)
+    saved = graph._BATCH_ENTRIES
+    graph._BATCH_ENTRIES = entries  # batches of 1 to a few hundred sources
+    try:
+        fast = graph._brandes_threads(table, sources)
+        with reference_only(graph):
+            slow = graph._brandes_threads(table, sources)
+    finally:
+        graph._BATCH_ENTRIES = saved
+    _same_bits(fast, slow)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32), samples=st.integers(1, 12), draw=st.integers(0, 2**32))
+def test_sampled_betweenness_is_the_references_to_the_bit(
+    seed: int, samples: int, draw: int
+) -> None:
+    """Above EXACT_LIMIT cells (a 110 x 100 maze with loops), the estimate from sampled
+    sources is the reference's, float for float."""
+    require_kernel(graph)
+    maze = generate(110, 100, perfect=False, seed=seed)
+    fast = graph.betweenness(maze, samples=samples, seed=draw)
+    assert fast.method == "sampled"
+    with reference_only(graph):
+        slow = graph.betweenness(maze, samples=samples, seed=draw)
+    _same_bits((fast.cells, fast.east, fast.south), (slow.cells, slow.east, slow.south))
+
+
+def test_brandes_on_two_threads_and_in_batches_is_the_references() -> None:
+    """130 sources: two threads of 65, each in batches of several sources (a 60 x 50 maze
+    with loops), so every sum the reference makes in its order is made."""
+    require_kernel(graph)
+    _, _, table, _ = graph._graph(generate(60, 50, perfect=False, seed=4))
+    sources = np.sort(np.random.default_rng(1).choice(table.shape[0], 130, replace=False))
+    saved = graph._BATCH_ENTRIES
+    graph._BATCH_ENTRIES = 20 * (table.shape[0] + 1)
+    try:
+        fast = graph._brandes_threads(table, sources)
+        with reference_only(graph):
+            slow = graph._brandes_threads(table, sources)
+    finally:
+        graph._BATCH_ENTRIES = saved
+    _same_bits(fast, slow)
+
+
+def test_brandes_keeps_numpys_nan_where_path_counts_overflow() -> None:
+    """An open 520 x 520 grid has over 1e308 shortest paths corner to corner: the counts
+    become inf, 0 * inf is NaN, and the kernel keeps numpy's NaN exactly where numpy has it."""
+    require_kernel(graph)
+    maze = Maze(np.zeros((520, 520), dtype=np.uint8), (0, 0), (519, 519))
+    _, _, table, _ = graph._graph(maze)
+    sources = np.array([0, 1], dtype=np.int64)
+    fast = graph._brandes(table, sources)
+    with reference_only(graph), np.errstate(all="ignore"):
+        slow = graph._brandes(table, sources)
+    assert np.isnan(slow[1]).any() and not np.isnan(slow[1]).all()
+    _same_bits(fast, slow)
+
+
+def test_the_brandes_kernel_refuses_bad_buffers() -> None:
+    """Neighbours or sources outside the table, a ragged table or short outputs: ValueError,
+    never a read outside the arrays."""
+    require_kernel(graph)
+    kernel = graph._KERNEL
+    table = np.array([[-1, 1, -1, -1], [-1, -1, -1, 0]], dtype=np.int32)
+    sources = np.array([0], dtype=np.int64)
+    out = [np.empty(2) for _ in range(3)]
+    kernel.brandes(table, sources, 1, *out)
+    assert [list(part) for part in out] == [[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]]
+    bad_table = np.array([[-1, 2, -1, -1], [-1, -1, -1, 0]], dtype=np.int32)
+    for args in (
+        (bad_table, sources, 1, *out),
+        (table, np.array([2], dtype=np.int64), 1, *out),
+        (table, np.array([-1], dtype=np.int64), 1, *out),
+        (table.ravel()[:7], sources, 1, *out),
+        (table, sources, 0, *out),
+        (table, sources, 1, np.empty(1), out[1], out[2]),
+    ):
+        with pytest.raises(ValueError):
+            kernel.brandes(*args)
+    dist, sigma = np.empty(3, dtype=np.int32), np.empty(3)
+    kernel.forward(table, sources, dist, sigma)
+    assert (list(dist), list(sigma)) == ([0, 1, np.iinfo(np.int32).max], [1.0, 1.0, 0.0])
+    for args in (
+        (bad_table, sources, dist, sigma),
+        (table, np.array([2], dtype=np.int64), dist, sigma),
+        (table, sources, dist[:2], sigma),
+        (table, sources, dist, sigma[:2]),
+    ):
+        with pytest.raises(ValueError):
+            kernel.forward(*args)
+
+
+@settings(max_examples=5, deadline=None)
+@given(
+    width=st.integers(6, 24),
+    height=st.integers(6, 24),
+    seed=st.integers(0, 2**32),
+    picks=st.lists(st.integers(0, 575), min_size=1, max_size=80),
+    entries=st.integers(1, 3000),
+)
+def test_weighted_brandes_of_the_chain_method_is_the_references(
+    width: int, height: int, seed: int, picks: list[int], entries: int
+) -> None:
+    """The chain method's searches (target weights, stored forward results) on a board
+    without dead ends: the kernel's sums, and the whole exact betweenness, to the bit."""
+    require_kernel(graph)
+    maze = generate(width, height, perfect=False, seed=seed, max_dead_ends=0)
+    _, flat, table, _ = graph._graph(maze)
+    n = table.shape[0]
+    sources = np.array([pick % n for pick in picks], dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    weights = rng.random((n, n)) * 4
+
+    def weight(chunk: np.ndarray) -> np.ndarray:
+        """Random weights per (source, target)."""
+        return weights[chunk]
+
+    saved = graph._BATCH_ENTRIES
+    graph._BATCH_ENTRIES = entries
+    try:
+        fast = graph._brandes_threads(table, sources, weight)
+        chains = graph._brandes_chains(table, flat, width)
+        with reference_only(graph):
+            slow = graph._brandes_threads(table, sources, weight)
+            slow_chains = graph._brandes_chains(table, flat, width)
+    finally:
+        graph._BATCH_ENTRIES = saved
+    _same_bits(fast, slow)
+    assert (chains is None) == (slow_chains is None)
+    if chains is not None and slow_chains is not None:
+        _same_bits(chains, slow_chains)
+
+
+@given(maze=grids(), picks=st.lists(st.integers(0, 195), max_size=40))
+def test_forward_distances_and_counts_are_the_references(maze: Maze, picks: list[int]) -> None:
+    """graph._forward without layers (the chain method's searches from its key cells): the
+    kernel's distances and path counts are numpy's, every source's row and the spare's."""
+    require_kernel(graph)
+    table = _every_cell_table(maze)
+    n = table.shape[0]
+    chunk = np.array([pick % n for pick in picks], dtype=np.int32)
+    columns = graph._columns(table)
+    fast = graph._forward(columns, n, chunk, layered=False)
+    with reference_only(graph):
+        slow = graph._forward(columns, n, chunk, layered=False)
+    assert fast[2] == []
+    _same_bits(fast[:2], slow[:2])

@@ -394,12 +394,24 @@ Layers = list[tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]]
 
 
 def _forward(
-    columns: list[npt.NDArray[np.int32]], n: int, chunk: npt.NDArray[np.int32]
+    columns: list[npt.NDArray[np.int32]],
+    n: int,
+    chunk: npt.NDArray[np.int32],
+    layered: bool = True,
 ) -> tuple[npt.NDArray[np.int32], FloatArray, Layers]:
     """Breadth-first layers from each source of ``chunk`` at once: distances, path counts and
-    the (source offset, node) pairs of each layer; arrays are sources x (n + 1), flat."""
+    the (source offset, node) pairs of each layer; arrays are sources x (n + 1), flat.
+    Without ``layered``, no layers (an empty list): then the kernel, one source at a time,
+    gives the same distances and counts."""
     stride = n + 1
     size = chunk.size
+    if _KERNEL is not None and not layered:
+        table = np.stack([column[:n] for column in columns], axis=1)
+        table[table == n] = -1  # the spare stands for none
+        dist_out = np.empty(size * stride, dtype=np.int32)
+        sigma_out = np.empty(size * stride)
+        _KERNEL.forward(table, chunk.astype(np.int64), dist_out, sigma_out)
+        return dist_out, sigma_out, []
     dist = np.full(size * stride, -1, dtype=np.int32)
     dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
     sigma = np.zeros(size * stride)
@@ -464,15 +476,34 @@ def _brandes(
     are still 0); backward, its dependency sums (w + delta) / sigma of its neighbours, which
     is still 0 for the nearer ones. ``weights`` gives each target's weight w per source
     (sources x n; default 1: every pair counts once); ``stored`` holds the forward results
-    already computed for the sources, so only the backward pass runs.
+    already computed for the sources, so only the backward pass runs. The kernel runs the
+    same sums one source at a time, in the same order (its forward pass gives the stored
+    floats again).
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
+    batch = max(1, min(sources.size, _BATCH_ENTRIES // stride))
+    if _KERNEL is not None:
+        # one search a source, with these very float operations and sums (measures.c); the
+        # stored forward results are the kernel's own forward pass's floats: it runs again
+        table32 = np.ascontiguousarray(table, dtype=np.int32)
+        if weights is None:
+            sums = np.empty(n), np.empty(n), np.empty(n)
+            _KERNEL.brandes(table32, np.ascontiguousarray(sources, dtype=np.int64), batch, *sums)
+            return sums
+        totals = np.zeros(n), np.zeros(n), np.zeros(n)
+        for start in range(0, sources.size, batch):
+            some = np.ascontiguousarray(sources[start : start + batch], dtype=np.int64)
+            wanted = np.ascontiguousarray(weights(some), dtype=np.float64)
+            sums = np.empty(n), np.empty(n), np.empty(n)
+            _KERNEL.brandes(table32, some, some.size, *sums, wanted)
+            for total, part in zip(totals, sums, strict=True):
+                total += part
+        return totals
     columns = _columns(table)
     nodes = np.zeros(n)
     east = np.zeros(n)
     south = np.zeros(n)
-    batch = max(1, min(sources.size, _BATCH_ENTRIES // stride))
     for start in range(0, sources.size, batch):
         chunk = sources[start : start + batch].astype(np.int32)
         size = chunk.size
@@ -570,7 +601,7 @@ def _brandes_chains(
     def search(start: int) -> None:
         """Fill the rows of one batch of key cells (each thread its own rows)."""
         chunk = keys[start : start + batch].astype(np.int32)
-        dist, sigma, _ = _forward(columns, n, chunk)
+        dist, sigma, _ = _forward(columns, n, chunk, layered=False)
         kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
         ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
 

@@ -126,19 +126,24 @@ def close_bottlenecks(maze: Maze, count: int) -> list[WallChange]:
             label = merged[label]
         return label
 
-    ranked = found.top_passages(candidates, among=(east_loop, south_loop)) if candidates else []
     closed: list[WallChange] = []
-    for (x, y), letter, _ in ranked:
-        if len(closed) == count:
-            break
-        ends = ((y, x + 1), (y + 1, x + 1)) if letter == "E" else ((y + 1, x), (y + 1, x + 1))
-        first, second = (root(int(face[corner])) for corner in ends)
-        if first == second:
-            continue  # a bridge now: closing it would cut the maze in two
-        merged[second] = first
-        change = WallChange(x, y, letter, close=True)
-        _apply(maze, change, force=True, pattern=frozenset())
-        closed.append(change)
+    looked = 0  # passages of the ranking taken so far
+    wanted = count  # how many of the ranking to ask for: more, 4 times over, when short
+    while len(closed) < count and looked < candidates:
+        wanted = min(candidates, max(wanted, 4 * looked))
+        ranked = found.top_passages(wanted, among=(east_loop, south_loop))  # a total order:
+        for (x, y), letter, _ in ranked[looked:]:  # its first ones stay the first ones
+            looked += 1
+            ends = ((y, x + 1), (y + 1, x + 1)) if letter == "E" else ((y + 1, x), (y + 1, x + 1))
+            first, second = (root(int(face[corner])) for corner in ends)
+            if first == second:
+                continue  # a bridge now: closing it would cut the maze in two
+            merged[second] = first
+            change = WallChange(x, y, letter, close=True)
+            _apply(maze, change, force=True, pattern=frozenset())
+            closed.append(change)
+            if len(closed) == count:
+                break
     if len(closed) < count:
         noun = "passage" if len(closed) == 1 else "passages"
         raise MazeError(

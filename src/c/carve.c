@@ -234,6 +234,21 @@ static void stream_close(Stream *stream) {
     stream->at = stream->end = 0;
 }
 
+/* A kernel's result, a path (or None) from rooted_path, with the draws written back to
+ * ``rng``; NULL when the path could not be made (out of memory: the draws are dropped too)
+ * or the state could not be stored. */
+static PyObject *path_result(PyObject *path, PyObject *rng, MTState *mt) {
+    if (path == NULL) {
+        mt_discard(mt);
+        return NULL;
+    }
+    if (mt_store(rng, mt) < 0) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    return path;
+}
+
 /* The path of a rooted tree whose cells each know the direction to their parent, bits
  * ``shift`` and ``shift + 1`` of their ``state`` byte (prim's tree and wilson's are such
  * trees, grown from the entry or from a random root): the letters from ``entry`` up to the
@@ -420,15 +435,7 @@ static PyObject *prim(PyObject *self, PyObject *args) {
         Py_INCREF(path);
     PyMem_Free(state), PyMem_Free(frontier);
     frame_close(&f);
-    if (path == NULL) { /* out of memory for the letters: drop the draws too */
-        mt_discard(&mt);
-        return NULL;
-    }
-    if (mt_store(rng, &mt) < 0) {
-        Py_DECREF(path);
-        return NULL;
-    }
-    return path;
+    return path_result(path, rng, &mt);
 }
 
 /* ---- kruskal -------------------------------------------------------------------------- */
@@ -821,15 +828,7 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
     PyObject *path = rooted_path(&f, cell_state, 0, root, entry, goal);
     PyMem_Free(cell_state), PyMem_Free(directions);
     frame_close(&f);
-    if (path == NULL) { /* out of memory for the letters: drop the draws too */
-        mt_discard(&mt);
-        return NULL;
-    }
-    if (mt_store(rng, &mt) < 0) {
-        Py_DECREF(path);
-        return NULL;
-    }
-    return path;
+    return path_result(path, rng, &mt);
 }
 
 /* ---- hunt-and-kill -------------------------------------------------------------------- */

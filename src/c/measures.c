@@ -475,6 +475,17 @@ static void brandes_nodes(const int32_t *table, Py_ssize_t n, BrandesNode *node)
     node[n].mark = INT64_MAX;
 }
 
+/* Whether a neighbour table (n x 4 nodes, -1 for none) and ``count`` sources name only
+ * nodes below n: the kernels below index with them unchecked. */
+static int nodes_valid(const int32_t *table, Py_ssize_t n, const int64_t *sources,
+                       Py_ssize_t count) {
+    for (Py_ssize_t i = 0; i < 4 * n; i++)
+        if (table[i] < -1 || table[i] >= n) return 0;
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (sources[i] < 0 || sources[i] >= n) return 0;
+    return 1;
+}
+
 /* brandes(table, sources, batch, nodes, east, south[, weights]): graph._brandes. weights:
  * float64, a row of n target weights a source (without: 1 each); the stored searches of the
  * chain method are the forward pass's very floats (the same sums), so it runs again. table: the n x 4 int32 neighbour table (N, E, S, W; -1 none) of a grid,
@@ -507,8 +518,7 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
               count >= INT32_MAX || (weighted && b[5].len != count * floats);
     const int32_t *table = (const int32_t *)b[0].buf;
     const int64_t *sources = (const int64_t *)b[1].buf;
-    for (Py_ssize_t i = 0; !bad && i < 4 * n; i++) bad = table[i] < -1 || table[i] >= n;
-    for (Py_ssize_t i = 0; !bad && i < count; i++) bad = sources[i] < 0 || sources[i] >= n;
+    bad = bad || !nodes_valid(table, n, sources, count);
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
                         "an n x 4 int32 table of nodes (or -1), int64 sources among them, "
@@ -567,8 +577,7 @@ static PyObject *forward(PyObject *self, PyObject *args) {
               b[3].len != count * stride * (Py_ssize_t)sizeof(double);
     const int32_t *table = (const int32_t *)b[0].buf;
     const int64_t *sources = (const int64_t *)b[1].buf;
-    for (Py_ssize_t i = 0; !bad && i < 4 * n; i++) bad = table[i] < -1 || table[i] >= n;
-    for (Py_ssize_t i = 0; !bad && i < count; i++) bad = sources[i] < 0 || sources[i] >= n;
+    bad = bad || !nodes_valid(table, n, sources, count);
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
                         "an n x 4 int32 table of nodes (or -1), int64 sources among them, and "

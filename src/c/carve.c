@@ -95,6 +95,30 @@ static int frame_check(Frame *f) {
     return 0;
 }
 
+/* Parse a kernel's (walls, blocked, stride, rng) into ``f`` and ``rng`` and check the frame:
+ * 0 with the buffers held, -1 with the error set (buffers released). */
+static int frame_args(PyObject *args, Frame *f, PyObject **rng) {
+    if (!PyArg_ParseTuple(args, "w*y*nO", &f->walls_view, &f->blocked_view, &f->stride, rng))
+        return -1;
+    return frame_check(f);
+}
+
+/* frame_args for the kernels that carve a path too, (walls, blocked, stride, entry, exit,
+ * rng): the entry and the exit must be free cells. */
+static int frame_args_between(PyObject *args, Frame *f, Py_ssize_t *entry, Py_ssize_t *goal,
+                              PyObject **rng) {
+    if (!PyArg_ParseTuple(args, "w*y*nnnO", &f->walls_view, &f->blocked_view, &f->stride, entry,
+                          goal, rng))
+        return -1;
+    if (frame_check(f) < 0) return -1;
+    if (!frame_free(f, *entry) || !frame_free(f, *goal)) {
+        frame_close(f);
+        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
+        return -1;
+    }
+    return 0;
+}
+
 /* Open the wall between ``cell`` and its neighbour in ``direction``, on both sides. */
 static inline void frame_open(Frame *f, Py_ssize_t cell, int direction) {
     f->walls[cell] &= (unsigned char)~BIT[direction];
@@ -293,15 +317,7 @@ static PyObject *backtracker(PyObject *self, PyObject *args) {
     Frame f;
     Py_ssize_t start, goal;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*nnnO", &f.walls_view, &f.blocked_view, &f.stride, &start,
-                          &goal, &rng))
-        return NULL;
-    if (frame_check(&f) < 0) return NULL;
-    if (!frame_free(&f, start) || !frame_free(&f, goal)) {
-        frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
-        return NULL;
-    }
+    if (frame_args_between(args, &f, &start, &goal, &rng) < 0) return NULL;
     if (f.size > INT32_MAX) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "backtracker: the frame is too big");
@@ -389,15 +405,7 @@ static PyObject *prim(PyObject *self, PyObject *args) {
     Frame f;
     Py_ssize_t start, goal;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*nnnO", &f.walls_view, &f.blocked_view, &f.stride, &start,
-                          &goal, &rng))
-        return NULL;
-    if (frame_check(&f) < 0) return NULL;
-    if (!frame_free(&f, start) || !frame_free(&f, goal)) {
-        frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
-        return NULL;
-    }
+    if (frame_args_between(args, &f, &start, &goal, &rng) < 0) return NULL;
     if (f.size > INT32_MAX - 4) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "prim: the frame is too big");
@@ -659,9 +667,7 @@ static Py_ssize_t kruskal_join(Frame *f, int32_t *parent, const uint64_t *items,
 static PyObject *kruskal(PyObject *self, PyObject *args) {
     Frame f;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*nO", &f.walls_view, &f.blocked_view, &f.stride, &rng))
-        return NULL;
-    if (frame_check(&f) < 0) return NULL;
+    if (frame_args(args, &f, &rng) < 0) return NULL;
     if (f.size > INT32_MAX / 2) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "kruskal: the frame is too big");
@@ -763,15 +769,7 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
     Frame f;
     Py_ssize_t entry, goal;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*nnnO", &f.walls_view, &f.blocked_view, &f.stride, &entry,
-                          &goal, &rng))
-        return NULL;
-    if (frame_check(&f) < 0) return NULL;
-    if (!frame_free(&f, entry) || !frame_free(&f, goal)) {
-        frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
-        return NULL;
-    }
+    if (frame_args_between(args, &f, &entry, &goal, &rng) < 0) return NULL;
     Py_ssize_t cells = 0, root = 0;
     for (Py_ssize_t i = 0; i < f.size; i++) cells += !f.blocked[i];
     unsigned char *cell_state = scratch(f.size, 1);
@@ -839,9 +837,7 @@ static PyObject *wilson(PyObject *self, PyObject *args) {
 static PyObject *hunt_and_kill(PyObject *self, PyObject *args) {
     Frame f;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*y*nO", &f.walls_view, &f.blocked_view, &f.stride, &rng))
-        return NULL;
-    if (frame_check(&f) < 0) return NULL;
+    if (frame_args(args, &f, &rng) < 0) return NULL;
     Py_ssize_t first = 0;
     while (first < f.size && f.blocked[first]) first++;
     if (first == f.size) {

@@ -70,6 +70,19 @@ def open_wall(walls: np.ndarray, x: int, y: int, letter: str) -> None:
     walls[y + dy, x + dx] &= ~np.uint8(opposite)
 
 
+def open_3x3_but_one() -> np.ndarray:
+    """3 x 3, every inner wall open but (0,0)-(1,0): (0,0) is a real dead end whose only
+    openable wall would complete an open 3x3 area (braiding must swap a wall instead)."""
+    walls = closed_grid(3, 3)
+    for y in range(3):
+        for x in range(3):
+            if x < 2 and (x, y) != (0, 0):
+                open_wall(walls, x, y, "E")
+            if y < 2:
+                open_wall(walls, x, y, "S")
+    return walls
+
+
 def serpentine(width: int, height: int) -> Maze:
     """A one-corridor maze that snakes row by row, entry top-left, exit at the snake's end."""
     walls = closed_grid(width, height)

@@ -21,7 +21,7 @@ from mazekit.generators import ALGORITHMS, flood, generate
 from mazekit.generators.grid import Grid
 from mazekit.model import Maze
 from mazekit.search import open_bits, passages
-from tests.conftest import closed_grid, open_wall
+from tests.conftest import closed_grid, open_3x3_but_one
 from tests.kernels import reference_only, require_kernel
 
 # The module, not the function mazekit re-exports under the same name.
@@ -222,13 +222,7 @@ def test_swapping_walls_for_loops_is_the_same_through_the_kernel(
 def test_the_kernel_swaps_a_wall_as_the_reference_does() -> None:
     """The 3x3 case whose only openable wall completes an open area: the swap's draw."""
     require_kernel(braiding)
-    walls = closed_grid(3, 3)
-    for y in range(3):
-        for x in range(3):
-            if x < 2 and (x, y) != (0, 0):
-                open_wall(walls, x, y, "E")
-            if y < 2:
-                open_wall(walls, x, y, "S")
+    walls = open_3x3_but_one()
     maze = Maze(walls, (0, 0), (2, 2))
     for seed in range(8):
         fast = _braided(maze, seed, {"max_dead_ends": 0}, False)

@@ -335,6 +335,22 @@ def _same_bits(fast: tuple[np.ndarray, ...], slow: tuple[np.ndarray, ...]) -> No
     assert [part.tobytes() for part in fast] == [part.tobytes() for part in slow]
 
 
+def _brandes_both_ways(
+    table: np.ndarray, sources: np.ndarray, entries: int
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """_brandes_threads through the kernel and through the reference, in batches of
+    ``entries`` (source, node) pairs."""
+    saved = graph._BATCH_ENTRIES
+    graph._BATCH_ENTRIES = entries
+    try:
+        fast = graph._brandes_threads(table, sources)
+        with reference_only(graph):
+            slow = graph._brandes_threads(table, sources)
+    finally:
+        graph._BATCH_ENTRIES = saved
+    return fast, slow
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     maze=grids(),
@@ -350,15 +366,7 @@ def test_brandes_sums_are_the_references_to_the_bit(
     require_kernel(graph)
     table = _every_cell_table(maze)
     sources = np.array([pick % table.shape[0] for pick in picks], dtype=np.int64)
-    saved = graph._BATCH_ENTRIES
-    graph._BATCH_ENTRIES = entries  # batches of 1 to a few hundred sources
-    try:
-        fast = graph._brandes_threads(table, sources)
-        with reference_only(graph):
-            slow = graph._brandes_threads(table, sources)
-    finally:
-        graph._BATCH_ENTRIES = saved
-    _same_bits(fast, slow)
+    _same_bits(*_brandes_both_ways(table, sources, entries))  # batches of 1 to hundreds
 
 
 @settings(max_examples=4, deadline=None)
@@ -383,15 +391,7 @@ def test_brandes_on_two_threads_and_in_batches_is_the_references() -> None:
     require_kernel(graph)
     _, _, table, _ = graph._graph(generate(60, 50, perfect=False, seed=4))
     sources = np.sort(np.random.default_rng(1).choice(table.shape[0], 130, replace=False))
-    saved = graph._BATCH_ENTRIES
-    graph._BATCH_ENTRIES = 20 * (table.shape[0] + 1)
-    try:
-        fast = graph._brandes_threads(table, sources)
-        with reference_only(graph):
-            slow = graph._brandes_threads(table, sources)
-    finally:
-        graph._BATCH_ENTRIES = saved
-    _same_bits(fast, slow)
+    _same_bits(*_brandes_both_ways(table, sources, 20 * (table.shape[0] + 1)))
 
 
 def test_brandes_keeps_numpys_nan_where_path_counts_overflow() -> None:

@@ -21,7 +21,7 @@ from mazekit.rng import make_rng
 from mazekit.rules import validate
 from mazekit.textformat import dump
 from tests import brute
-from tests.conftest import closed_grid, open_wall, serpentine
+from tests.conftest import closed_grid, open_3x3_but_one, open_wall, serpentine
 
 
 def test_a_corridor_has_two_real_dead_ends() -> None:
@@ -124,15 +124,7 @@ def test_braid_prefers_joining_two_dead_ends() -> None:
 
 
 def test_braid_swaps_a_wall_rather_than_make_a_3x3_open_area() -> None:
-    # 3 x 3, every inner wall open but (0,0)-(1,0): (0,0) is a real dead end whose only
-    # openable wall would complete the open area
-    walls = closed_grid(3, 3)
-    for y in range(3):
-        for x in range(3):
-            if x < 2 and (x, y) != (0, 0):
-                open_wall(walls, x, y, "E")
-            if y < 2:
-                open_wall(walls, x, y, "S")
+    walls = open_3x3_but_one()
     maze = Maze(walls, (0, 0), (2, 2), "SSEE")
     assert dead_ends(maze).real == ((0, 0),)
     board = braid(maze, max_dead_ends=0)

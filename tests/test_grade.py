@@ -25,7 +25,7 @@ from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome
 from mazekit.grade.cases import config_text
 from mazekit.grade.checks import last_exception, run_problem
 from mazekit.grade.report import as_csv, as_json
-from mazekit.grade.sandbox import Run, Sandbox, stop_all
+from mazekit.grade.sandbox import Run, Sandbox, abandon_all, stop_all
 from mazekit.model import Maze
 from tests.conftest import Invoke, open_wall
 
@@ -597,6 +597,35 @@ def test_ctrl_c_stops_every_run_and_removes_the_copies(tmp_path: Path) -> None:
     assert list(temp.iterdir()) == []
 
 
+def test_abandoning_removes_a_copy_that_a_thread_is_still_writing_into(tmp_path: Path) -> None:
+    # Ctrl-C's handler runs while the -j threads go on; one that makes the next case's files
+    # as the copy is removed must not leave any of them behind
+    box = Sandbox(submission(tmp_path / "s", "pass\n"), PYTHON, Limits(), identity=None)
+    done = threading.Event()
+
+    def keep_writing() -> None:
+        for number in range(100_000):
+            if done.is_set():
+                return
+            try:
+                box.make_folder(f"folder-{number}")
+                box.write(f"folder-{number}/config.txt", b"WIDTH=20\n")
+            except OSError:
+                pass  # the copy is gone: this thread's later files have nowhere to go
+
+    writer = threading.Thread(target=keep_writing)
+    writer.start()
+    time.sleep(0.05)
+    try:
+        abandon_all()
+        done.set()
+        writer.join()
+        assert list(box.root.parent.glob(box.root.name + "*")) == []
+    finally:
+        done.set()
+        box.close()
+
+
 def test_a_submission_without_a_config_file_misses_it(invoke: Invoke, tmp_path: Path) -> None:
     folder = submission(tmp_path / "s", writes(TEXT), config=None, my_config__cfg=CONFIG)
     _, stdout, _ = grade(invoke, folder, "--case", "own-config")
@@ -640,3 +669,14 @@ def test_a_submission_that_cannot_be_copied(
     with pytest.raises(GradeError) as error:
         Sandbox(tmp_path, PYTHON, Limits())
     assert str(error.value) == f"{tmp_path}: cannot copy: Permission denied"
+
+
+def test_a_temporary_folder_that_cannot_be_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    monkeypatch.setattr("tempfile.tempdir", str(not_a_folder))
+    with pytest.raises(GradeError) as error:
+        Sandbox(tmp_path, PYTHON, Limits())
+    assert str(error.value) == f"{tmp_path}: cannot copy: Not a directory"

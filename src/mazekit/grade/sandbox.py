@@ -108,12 +108,36 @@ def abandon_all() -> None:
     """Ctrl-C's last act (mazekit.__main__): kill every running program, remove every copy.
 
     Called from a signal handler that then ends the process: no lock is taken (the interrupted
-    thread may hold it), and nothing is waited for.
+    thread may hold it). The -j threads go on meanwhile, so each copy is moved out of their way
+    before it is removed (``_remove``).
     """
     for box in list(_OPEN):
         with contextlib.suppress(Exception):  # a signal handler must not raise
             box.stop()
-            shutil.rmtree(box.root, ignore_errors=True)
+        with contextlib.suppress(Exception):
+            _remove(box.root)
+
+
+def _remove(root: Path) -> None:
+    """Remove ``root`` and all in it, even while other threads are writing into it.
+
+    A thread that makes a file between rmtree's listing of a folder and its removal would
+    leave that folder behind. Renamed first, the copy is out of reach of every path the
+    threads hold; only a program already killed, finishing a last write, can add to it, and
+    a few more rounds take that too.
+    """
+    moved = root.with_name(root.name + ".removing")
+    try:
+        os.rename(root, moved)
+    except FileNotFoundError:
+        return  # not made yet, or removed already
+    except OSError:  # cannot be moved (a folder left by an earlier ".removing"?): remove in place
+        moved = root
+    for _ in range(20):
+        shutil.rmtree(moved, ignore_errors=True)
+        if not os.path.lexists(moved):
+            return
+        time.sleep(0.005)
 
 
 def default_identity() -> tuple[int, int] | None:
@@ -177,9 +201,17 @@ class Sandbox:
         self.warnings: list[str] = []
         self._running: subprocess.Popen[bytes] | None = None
         self._stopped = False
-        self.root = Path(tempfile.mkdtemp(prefix="mazekit-grade-"))
+        # named and listed before it is made, so that Ctrl-C at any moment finds it (a name
+        # not yet made is nothing to remove); 64 random bits, as private as mkdtemp's
+        self.root = Path(tempfile.gettempdir(), "mazekit-grade-" + os.urandom(8).hex())
         with _OPEN_LOCK:
             _OPEN.add(self)
+        try:
+            self.root.mkdir(mode=0o700)
+        except OSError as error:  # a full disk, say
+            with _OPEN_LOCK:
+                _OPEN.discard(self)
+            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
         self.work = self.root / "submission"
         self.home = self.root / "home"
         self._capture = self.root / "capture"
@@ -324,4 +356,4 @@ class Sandbox:
         """Remove the temporary folder and everything the program left in it."""
         with _OPEN_LOCK:
             _OPEN.discard(self)
-        shutil.rmtree(self.root, ignore_errors=True)
+        _remove(self.root)

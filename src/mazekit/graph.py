@@ -18,7 +18,7 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -593,22 +593,14 @@ def _brandes_chains(
     row = np.full(n, -1, dtype=np.int64)
     row[keys] = np.arange(keys.size)
     # distances and path counts from every key cell
-    columns = _columns(table)
     kdist = np.empty((keys.size, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
     ksigma = np.empty((keys.size, n))
-    batch = max(1, _BATCH_ENTRIES // (n + 1))
-
-    def search(start: int) -> None:
-        """Fill the rows of one batch of key cells (each thread its own rows)."""
-        chunk = keys[start : start + batch].astype(np.int32)
-        dist, sigma, _ = _forward(columns, n, chunk, layered=False)
-        kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
-        ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
-
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(_workers(keys.size)) as pool:
-        list(pool.map(search, range(0, keys.size, batch)))
+    table32 = np.ascontiguousarray(table, dtype=np.int32)
+    if _KERNEL is not None:  # straight into the tables, the same floats as _forward's
+        _KERNEL.chain_forward(table32, keys, kdist, ksigma)
+    else:
+        _key_searches(table, keys, kdist, ksigma)
+    info, inner = _chain_arrays(chains, row)
     nodes = np.zeros(n)
     edge_value = {"E": np.zeros(n), "S": np.zeros(n)}
 
@@ -636,17 +628,19 @@ def _brandes_chains(
 
     ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
     around_weights: dict[int, list[tuple[int, float]]] = {}  # a -> (b, weight of target b)
+    binned = (
+        _chain_bins(chains, info, inner, kdist, ksigma)
+        if _KERNEL
+        else _chain_bins_reference(chains, route)
+    )
     for number, chain in enumerate(chains):
         ends.setdefault(chain[0], []).append((number, 0))
         ends.setdefault(chain[-1], []).append((number, 1))
         a, b = chain[0], chain[-1]
         length = len(chain) - 1
-        x, share, outside = route(chain)
         da, sa = kdist[row[a]], ksigma[row[a]]
         # A_i: targets outside leaving through a, for each inner source i
-        counts = np.bincount(x[outside], minlength=2 * length + 2).astype(np.float64)
-        ties = np.bincount(x[outside], weights=share[outside], minlength=2 * length + 2)
-        beyond = np.cumsum(counts[::-1])[::-1]  # beyond[k] = #targets with x >= k
+        beyond, ties = next(binned)
         i = np.arange(1, length)
         leave_a = beyond[2 * i + 1] + ties[2 * i]
         leave_b = (n - (length - 1)) - leave_a
@@ -724,8 +718,152 @@ def _brandes_chains(
                 result[index, b] += weight
         return result
 
-    raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
+    if _KERNEL is not None:
+        raw, east, south = _chain_sums(
+            table32, keys, (kdist, ksigma, row), (info, inner), ends, around_weights
+        )
+    else:
+        raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
     return raw + nodes, east + edge_value["E"], south + edge_value["S"]
+
+
+def _key_searches(
+    table: npt.NDArray[np.int32], keys: IntArray, kdist: npt.NDArray[np.int16], ksigma: FloatArray
+) -> None:
+    """The reference's searches from the key cells into the rows of ``kdist`` and ``ksigma``
+    (numpy's _forward, a batch of sources at once, the batches shared among threads)."""
+    n = table.shape[0]
+    columns = _columns(table)
+    batch = max(1, _BATCH_ENTRIES // (n + 1))
+
+    def search(start: int) -> None:
+        """Fill the rows of one batch of key cells (each thread its own rows)."""
+        chunk = keys[start : start + batch].astype(np.int32)
+        dist, sigma, _ = _forward(columns, n, chunk, layered=False)
+        kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
+        ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(_workers(keys.size)) as pool:
+        list(pool.map(search, range(0, keys.size, batch)))
+
+
+def _chain_arrays(chains: list[list[int]], row: IntArray) -> tuple[IntArray, IntArray]:
+    """The chains as the kernel reads them: per chain (a's row, b's row, L, where its inner
+    nodes start in the second array), and every chain's inner nodes one after the other."""
+    lengths = np.array([len(chain) - 1 for chain in chains], dtype=np.int64)
+    info = np.empty((len(chains), 4), dtype=np.int64)
+    info[:, 0] = row[[chain[0] for chain in chains]] if chains else 0
+    info[:, 1] = row[[chain[-1] for chain in chains]] if chains else 0
+    info[:, 2] = lengths
+    info[:, 3] = np.cumsum(lengths - 1) - (lengths - 1)
+    inner = np.array([cell for chain in chains for cell in chain[1:-1]], dtype=np.int64)
+    return info, inner
+
+
+BinsOf = Iterator[tuple[FloatArray, FloatArray]]
+
+
+def _chain_bins(
+    chains: list[list[int]],
+    info: IntArray,
+    inner: IntArray,
+    kdist: npt.NDArray[np.int16],
+    ksigma: FloatArray,
+) -> BinsOf:
+    """Per chain, over the targets outside its inner cells (x = L + d(b,t) - d(a,t)): how
+    many have x >= k, and the sum of a's shares of those with x = k, for k in 0..2L+1; the
+    kernel's counts for every chain in one call, the reference's bincounts' floats."""
+    span = 2 * info[:, 2] + 2
+    starts = np.cumsum(span) - span
+    beyond = np.empty(int(span.sum()))
+    ties = np.empty(beyond.size)
+    _KERNEL.chain_bins(info, inner, kdist, ksigma, kdist.shape[1], beyond, ties, starts)
+    for start, size in zip(starts.tolist(), span.tolist(), strict=True):
+        yield beyond[start : start + size], ties[start : start + size]
+
+
+def _chain_bins_reference(
+    chains: list[list[int]],
+    route: Callable[[list[int]], tuple[IntArray, FloatArray, npt.NDArray[np.bool_]]],
+) -> BinsOf:
+    """_chain_bins by numpy, a chain at a time, from each chain's ``route``."""
+    for chain in chains:
+        length = len(chain) - 1
+        x, share, outside = route(chain)
+        counts = np.bincount(x[outside], minlength=2 * length + 2).astype(np.float64)
+        ties = np.asarray(
+            np.bincount(x[outside], weights=share[outside], minlength=2 * length + 2),
+            dtype=np.float64,
+        )
+        yield np.cumsum(counts[::-1])[::-1], ties  # beyond[k] = #targets with x >= k
+
+
+def _chain_sums(
+    table: npt.NDArray[np.int32],
+    keys: IntArray,
+    stored: Stored,
+    arrays: tuple[IntArray, IntArray],
+    ends: dict[int, list[tuple[int, int]]],
+    around: dict[int, list[tuple[int, float]]],
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """_brandes_threads(table, keys, weights, stored) of the chain method by the kernel: the
+    target weights and the backward passes from the stored searches (none runs again), the
+    sources shared among the same threads and summed in the same batches and order."""
+    n = table.shape[0]
+    kdist, ksigma, row = stored
+    info, inner = arrays
+    ends_start = np.zeros(keys.size + 1, dtype=np.int64)
+    around_start = np.zeros(keys.size + 1, dtype=np.int64)
+    end_list: list[int] = []
+    around_node: list[int] = []
+    around_weight: list[float] = []
+    for index, a in enumerate(keys.tolist()):
+        end_list.extend(2 * number + end for number, end in ends.get(a, ()))
+        for b, weight in around.get(a, ()):
+            around_node.append(b)
+            around_weight.append(weight)
+        ends_start[index + 1] = len(end_list)
+        around_start[index + 1] = len(around_node)
+    flat_ends = np.array(end_list, dtype=np.int64)
+    nodes_at = np.array(around_node, dtype=np.int64)
+    weights_at = np.array(around_weight, dtype=np.float64)
+    workers = _workers(keys.size)
+
+    def share(k: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """The sums of every ``workers``-th source from the k-th, as _brandes batches them."""
+        sources = np.ascontiguousarray(keys[k::workers])
+        batch = max(1, min(sources.size, _BATCH_ENTRIES // (n + 1)))
+        sums = np.empty(n), np.empty(n), np.empty(n)
+        _KERNEL.chain_brandes(
+            table,
+            sources,
+            np.ascontiguousarray(row[sources]),
+            info,
+            inner,
+            kdist,
+            ksigma,
+            batch,
+            ends_start,
+            flat_ends,
+            around_start,
+            nodes_at,
+            weights_at,
+            *sums,
+        )
+        return sums
+
+    if workers == 1:
+        return share(0)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        parts = list(pool.map(share, range(workers)))
+    nodes, east, south = parts[0]
+    for more in parts[1:]:
+        nodes, east, south = nodes + more[0], east + more[1], south + more[2]
+    return nodes, east, south
 
 
 def _workers(sources: int) -> int:

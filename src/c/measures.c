@@ -616,20 +616,29 @@ static PyObject *forward(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The chain method's kernels (graph._brandes_chains, specs/stats.md "Chains"): the searches
- * from the key cells into the caller's tables, each chain's bins of targets, and the weighted
- * backward passes from those stored searches, so no key cell is searched twice. They keep
- * their own plain arrays (an n of at most 2**15 fits the caches) and let go of the
- * interpreter lock while they run. */
+/* The chain method (graph._brandes_chains, specs/stats.md "Chains") in one walk, chain_sums:
+ * over the key nodes in order, at each the searches from it and from the other ends of its
+ * chains (each kept only while a key still to come needs it: a band of rows, not keys x n),
+ * the bins of the chains it starts, its target weights and its backward pass. Every float is
+ * the reference's (graph._forward, the bincounts, through(), _brandes), in its order. */
 
-/* A node of the chain method's forward search, 32 bytes (two to a cache line): its N, E, S,
- * W neighbours (the spare, node n, for none), its distance from the source (-1: not reached;
- * the spare's INT32_MAX: never new, never nearer) and its path count (the spare's 0). */
+/* A node of the chain method's searches, 32 bytes (two to a cache line): its N, E, S, W
+ * neighbours (the spare, node n, for none), its distance from the source (-1: not reached;
+ * the spare's INT32_MAX: never new, never one step away) and its path count, then its
+ * coefficient (w + delta) / sigma once the backward pass has been by (the spare's 0). */
 typedef struct {
     int32_t near[4];
     int32_t mark, unused;
     double paths;
 } ChainNode;
+
+/* A stored search: int16 distances (-1: not reached), path counts, and the nodes it reached
+ * in the order it reached them (int16: n < 2**15). NULL when not kept. */
+typedef struct {
+    int16_t *dist, *order;
+    double *sigma;
+    Py_ssize_t reached;
+} ChainRow;
 
 /* `value` where `keep`, else +0.0, without a branch. */
 static inline double chain_masked(double value, int keep) {
@@ -640,13 +649,12 @@ static inline double chain_masked(double value, int keep) {
     return value;
 }
 
-/* One breadth-first search from `source` over the n nodes and the spare: int16 distances
- * (-1: not reached) and float64 path counts (0 where not reached), each count the sum of the
- * nearer neighbours' in N, E, S, W order: graph._forward's floats (the zeros numpy adds for
- * the others change nothing). queue: n + 1 int32 of scratch (a neighbour is written past
- * the end, not counted). Without a branch on the neighbours, whose order is a coin toss. */
-static void chain_search(ChainNode *node, Py_ssize_t n, int32_t source, int16_t *dist,
-                         double *sigma, int32_t *queue) {
+/* The breadth-first search from `source` into `row`: each path count the sum of the nearer
+ * neighbours' in N, E, S, W order, graph._forward's floats (the zeros numpy adds for the
+ * others change nothing). queue: n + 1 int32 of scratch (a neighbour is written past the end,
+ * not counted). Without a branch on the neighbours, whose order is a coin toss. */
+static void chain_search(ChainNode *node, Py_ssize_t n, int32_t source, int32_t *queue,
+                         ChainRow *row) {
     for (Py_ssize_t v = 0; v < n; v++) node[v].mark = -1, node[v].paths = 0.0;
     Py_ssize_t head = 0, tail = 1;
     queue[0] = source;
@@ -665,7 +673,91 @@ static void chain_search(ChainNode *node, Py_ssize_t n, int32_t source, int16_t 
         }
         here->paths = d == 0 ? 1.0 : sum;
     }
-    for (Py_ssize_t v = 0; v < n; v++) dist[v] = (int16_t)node[v].mark, sigma[v] = node[v].paths;
+    for (Py_ssize_t v = 0; v < n; v++)
+        row->dist[v] = (int16_t)node[v].mark, row->sigma[v] = node[v].paths;
+    for (Py_ssize_t i = 0; i < tail; i++) row->order[i] = (int16_t)queue[i];
+    row->reached = tail;
+}
+
+/* The backward pass of the stored search `row` from `source`, with target weights `wanted`:
+ * the farthest nodes first, each coefficient (w + delta) / sigma, delta = sigma * the sum of
+ * the farther neighbours' coefficients (N, E, S, W), and every passage coef * sigma from both
+ * ends (the nearer end's is the one not 0): _brandes' float operations (its kernel's
+ * brandes_source), added into the batch's sums (n + 1 each: the spare's is ignored). */
+static void chain_backward(ChainNode *node, Py_ssize_t n, const ChainRow *row,
+                           const double *wanted, double *nodes, double *east, double *south) {
+    for (Py_ssize_t v = 0; v < n; v++) node[v].mark = row->dist[v], node[v].paths = row->sigma[v];
+    for (Py_ssize_t i = row->reached - 1; i >= 0; i--) {
+        int32_t v = row->order[i];
+        ChainNode *here = node + v;
+        int32_t d = here->mark;
+        double sigma = here->paths, farther = 0.0, coef[4];
+        for (int k = 0; k < 4; k++) {
+            const ChainNode *near = node + here->near[k];
+            coef[k] = chain_masked(near->paths, near->mark == d + 1);
+            farther += coef[k];
+        }
+        south[here->near[0]] += coef[0] * sigma; /* N: the north node's S passage */
+        east[v] += coef[1] * sigma;
+        south[v] += coef[2] * sigma;
+        east[here->near[3]] += coef[3] * sigma; /* W: the west node's E passage */
+        double delta = sigma * farther;
+        nodes[v] += chain_masked(delta, d != 0); /* a source is no node between */
+        here->paths = (wanted[v] + delta) / sigma;
+    }
+}
+
+/* x = L + d(b,t) - d(a,t) of target t of a chain whose ends' searches are `a`, `b`; within
+ * 0..2L for the searches of one graph (d(a,b) <= L), clamped there whatever they hold. */
+static inline int64_t chain_x(const ChainRow *a, const ChainRow *b, int64_t length,
+                              Py_ssize_t t) {
+    int64_t x = length + b->dist[t] - a->dist[t];
+    return x < 0 ? 0 : x > 2 * length ? 2 * length : x;
+}
+
+/* The chain's bins, over the targets t outside its inner nodes (marked `own`): beyond[k] the
+ * number with x >= k and ties[k] the sum of sigma(a,t) / (sigma(a,t) + sigma(b,t)) over
+ * those with x = k, in target order (numpy's bincount), for k in 0..2L+1. counts: 2L + 2
+ * int64 of scratch. */
+static void chain_bins(const ChainRow *a, const ChainRow *b, int64_t length, Py_ssize_t n,
+                       const int32_t *mark, int32_t own, int64_t *counts, double *beyond,
+                       double *ties) {
+    for (int64_t k = 0; k <= 2 * length + 1; k++) counts[k] = 0, ties[k] = 0.0;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        if (mark[t] == own) continue;
+        int64_t x = chain_x(a, b, length, t);
+        counts[x]++;
+        ties[x] += a->sigma[t] / (a->sigma[t] + b->sigma[t]);
+    }
+    int64_t running = 0;
+    for (int64_t k = 2 * length + 1; k >= 0; k--) running += counts[k], beyond[k] = (double)running;
+}
+
+/* Add to `wanted` the inner sources of a chain leaving through its end a (at_b 0) or b, per
+ * target, 0 at its inner nodes (marked `own`): through()'s floats. */
+static void chain_through(const ChainRow *a, const ChainRow *b, int64_t length, int at_b,
+                          Py_ssize_t n, const int32_t *mark, int32_t own, double *wanted) {
+    double last = (double)(length - 1);
+    for (Py_ssize_t t = 0; t < n; t++) {
+        int64_t x = chain_x(a, b, length, t), half = (x + 1) / 2 - 1;
+        double via_a = (double)(half < 0 ? 0 : half > length - 1 ? length - 1 : half);
+        if (x % 2 == 0 && x >= 2 && x <= 2 * length - 2)
+            via_a += a->sigma[t] / (a->sigma[t] + b->sigma[t]);
+        wanted[t] += mark[t] == own ? 0.0 : at_b ? last - via_a : via_a;
+    }
+}
+
+/* The weight of target b in the search from a of a chain a..b (a != b): its pairs of inner
+ * cells that run around the chain through a and b, summed over the gaps as the reference's
+ * loop sums them (reach = L + d(a,b); at a tie, around takes sigma(a,b) of the paths). */
+static double chain_around(int64_t length, int64_t d_ab, double s_ab) {
+    double total = 0.0;
+    for (int64_t gap = 1; gap < length - 1; gap++) {
+        double around = 2 * gap > length + d_ab ? 1.0 : 2 * gap < length + d_ab ? 0.0
+                                                                            : s_ab / (1.0 + s_ab);
+        if (around != 0.0) total += 2.0 * around * (double)(length - 1 - gap);
+    }
+    return total;
 }
 
 /* Whether `count` int64 items all lie in [0, limit). */
@@ -675,301 +767,162 @@ static int chain_within(const int64_t *items, Py_ssize_t count, int64_t limit) {
     return 1;
 }
 
-/* chain_forward(table, keys, dist, sigma): the search from each key node into its row of the
- * int16 dist and float64 sigma tables (keys x n). */
-static PyObject *chain_forward(PyObject *self, PyObject *args) {
-    Py_buffer b[4]; /* table, keys, dist, sigma */
-    if (!PyArg_ParseTuple(args, "y*y*w*w*", &b[0], &b[1], &b[2], &b[3])) return NULL;
-    Py_ssize_t n = b[0].len / (Py_ssize_t)(4 * sizeof(int32_t));
-    Py_ssize_t count = b[1].len / (Py_ssize_t)sizeof(int64_t);
-    int bad = b[0].len % (Py_ssize_t)(4 * sizeof(int32_t)) ||
-              b[1].len % (Py_ssize_t)sizeof(int64_t) || n >= INT16_MAX ||
-              b[2].len != count * n * (Py_ssize_t)sizeof(int16_t) ||
-              b[3].len != count * n * (Py_ssize_t)sizeof(double) ||
-              !nodes_valid((const int32_t *)b[0].buf, n, (const int64_t *)b[1].buf, count);
-    int32_t *queue = bad ? NULL : PyMem_Malloc(((size_t)n + 1) * sizeof(int32_t));
-    ChainNode *node = bad ? NULL : PyMem_Malloc(((size_t)n + 1) * sizeof(ChainNode));
-    if (bad || !queue || !node) {
-        PyMem_Free(queue), PyMem_Free(node);
-        if (bad)
-            PyErr_SetString(PyExc_ValueError,
-                            "an n x 4 int32 table of nodes (or -1), n < 32767, int64 keys among "
-                            "them, and int16 dist and float64 sigma of n items a key");
-        else
-            PyErr_NoMemory();
-        release(b, 4);
+/* chain_sums(table, keys, info, inner, ends_start, ends, batches, beyond, ties, bin_start,
+ *            d_ab, s_ab, nodes, east, south)
+ * table: the n x 4 int32 neighbour table (-1: none), n < 32767; keys: the int64 key nodes,
+ * sources of the searches, in order (row r of the searches is keys[r]); info: per chain,
+ * int64 (a's row, b's row, L >= 2, where its L - 1 inner nodes start in the int64 `inner`);
+ * ends: per key row r, from ends_start[r] to ends_start[r + 1] (keys + 1 items), the chains
+ * ending there in order, as 2 x chain + (1 at b, 0 at a).
+ * The sources are shared as graph._brandes_threads shares them among `workers` threads
+ * (len(batches): key i to share i % workers), each share summed in batches of batches[k] as
+ * _brandes sums them: the float64 outputs nodes, east, south hold a share's sums a row (workers
+ * x n), for the caller to add in order. Per chain c also: its bins (chain_bins) at
+ * bin_start[c] of the float64 beyond and ties (2L + 2 each), and d(a,b), sigma(a,b) (int64
+ * d_ab, float64 s_ab). The interpreter lock is let go while it runs. */
+static PyObject *chain_sums(PyObject *self, PyObject *args) {
+    Py_buffer b[15]; /* the arguments in order */
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*w*w*y*w*w*w*w*w*", &b[0], &b[1], &b[2], &b[3],
+                          &b[4], &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12],
+                          &b[13], &b[14]))
         return NULL;
-    }
-    const int32_t *table = (const int32_t *)b[0].buf;
-    const int64_t *keys = (const int64_t *)b[1].buf;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t v = 0; v <= n; v++)
-        for (int k = 0; k < 4; k++)
-            node[v].near[k] = v == n || table[4 * v + k] < 0 ? (int32_t)n : table[4 * v + k];
-    node[n].mark = INT32_MAX, node[n].paths = 0.0;
-    for (Py_ssize_t s = 0; s < count; s++)
-        chain_search(node, n, (int32_t)keys[s], (int16_t *)b[2].buf + s * n,
-                     (double *)b[3].buf + s * n, queue);
-    Py_END_ALLOW_THREADS
-    PyMem_Free(queue), PyMem_Free(node);
-    release(b, 4);
-    Py_RETURN_NONE;
-}
-
-/* The chains, as the Python side flattens them: per chain (a's row, b's row, L, where its
- * L - 1 inner nodes start in `inner`); the stored searches; n. */
-typedef struct {
-    const int64_t *info, *inner;
-    const int16_t *dist;
-    const double *sigma;
-    Py_ssize_t chains, n;
-} ChainSet;
-
-/* Borrow the chain set's buffers (info, inner, dist, sigma) and check that every row, node
- * and span lies inside them; -1 with ValueError otherwise. */
-static int chain_set(Py_buffer *b, Py_ssize_t n, ChainSet *set) {
-    Py_ssize_t rows = n > 0 ? b[3].len / (n * (Py_ssize_t)sizeof(double)) : 0;
-    Py_ssize_t inner = b[1].len / (Py_ssize_t)sizeof(int64_t);
-    set->info = b[0].buf, set->inner = b[1].buf, set->dist = b[2].buf, set->sigma = b[3].buf;
-    set->chains = b[0].len / (Py_ssize_t)(4 * sizeof(int64_t)), set->n = n;
-    int bad = n < 1 || n >= INT16_MAX || b[0].len % (Py_ssize_t)(4 * sizeof(int64_t)) ||
-              b[1].len % (Py_ssize_t)sizeof(int64_t) ||
-              b[3].len != rows * n * (Py_ssize_t)sizeof(double) ||
-              b[2].len != rows * n * (Py_ssize_t)sizeof(int16_t) ||
-              !chain_within(set->inner, inner, n);
-    for (Py_ssize_t c = 0; !bad && c < set->chains; c++) {
-        const int64_t *info = set->info + 4 * c;
-        bad = info[0] < 0 || info[0] >= rows || info[1] < 0 || info[1] >= rows || info[2] < 2 ||
-              info[2] > n || info[3] < 0 || info[3] > inner - (info[2] - 1);
-    }
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError,
-                        "chains as int64 (a's row, b's row, L >= 2, start of the L - 1 inner "
-                        "nodes), nodes below n, and int16 dist and float64 sigma rows of n items");
-        return -1;
-    }
-    return 0;
-}
-
-/* chain_bins(info, inner, dist, sigma, n, beyond, ties, starts): per chain c, over the targets
- * t outside its inner nodes, with x = L + d(b,t) - d(a,t): beyond[k] the number of targets
- * with x >= k and ties[k] the sum of sigma(a,t) / (sigma(a,t) + sigma(b,t)) over those with
- * x = k, in target order (numpy's bincount), for k in 0..2L+1, at starts[c] of the float64
- * outputs. */
-static PyObject *chain_bins(PyObject *self, PyObject *args) {
-    Py_buffer b[7]; /* info, inner, dist, sigma, beyond, ties, starts */
-    Py_ssize_t n;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*nw*w*y*", &b[0], &b[1], &b[2], &b[3], &n, &b[4], &b[5],
-                          &b[6]))
-        return NULL;
-    ChainSet set;
-    if (chain_set(b, n, &set) < 0) {
-        release(b, 7);
-        return NULL;
-    }
-    Py_ssize_t bins = b[4].len / (Py_ssize_t)sizeof(double);
-    const int64_t *starts = b[6].buf;
-    int bad = b[4].len % (Py_ssize_t)sizeof(double) || b[5].len != b[4].len ||
-              b[6].len != set.chains * (Py_ssize_t)sizeof(int64_t);
-    for (Py_ssize_t c = 0; !bad && c < set.chains; c++)
-        bad = starts[c] < 0 || starts[c] > bins - (2 * set.info[4 * c + 2] + 2);
-    int32_t *mark = bad ? NULL : PyMem_Calloc((size_t)n, sizeof(int32_t));
-    int64_t *counts = bad ? NULL : PyMem_Malloc((2 * (size_t)n + 2) * sizeof(int64_t));
-    if (bad || !mark || !counts) {
-        if (bad) PyErr_SetString(PyExc_ValueError, "float64 beyond and ties of 2L + 2 a chain");
-        else PyErr_NoMemory();
-        PyMem_Free(mark), PyMem_Free(counts);
-        release(b, 7);
-        return NULL;
-    }
-    double *beyond = b[4].buf, *ties = b[5].buf;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t c = 0; c < set.chains; c++) {
-        const int64_t *info = set.info + 4 * c;
-        int64_t length = info[2], top = 2 * length + 1;
-        const int16_t *da = set.dist + info[0] * n, *db = set.dist + info[1] * n;
-        const double *sa = set.sigma + info[0] * n, *sb = set.sigma + info[1] * n;
-        double *tie = ties + starts[c];
-        for (int64_t i = 1; i < length; i++) mark[set.inner[info[3] + i - 1]] = (int32_t)c + 1;
-        for (int64_t k = 0; k <= top; k++) counts[k] = 0, tie[k] = 0.0;
-        for (Py_ssize_t t = 0; t < n; t++) {
-            if (mark[t] == c + 1) continue;
-            int64_t x = length + db[t] - da[t];
-            if (x < 0) x = 0; /* never, for the searches of one graph: d(a,b) <= L */
-            if (x > top) x = top; /* x >= top counts into beyond[top] alike */
-            counts[x]++;
-            if (x < top) tie[x] += sa[t] / (sa[t] + sb[t]);
-        }
-        int64_t running = 0;
-        for (int64_t k = top; k >= 0; k--) running += counts[k], beyond[starts[c] + k] = (double)running;
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_Free(mark), PyMem_Free(counts);
-    release(b, 7);
-    Py_RETURN_NONE;
-}
-
-/* The target weights of key source `row` (graph._brandes_chains' weights, its reference): 1
- * each, plus for each chain end at it (ends[i] = 2 * chain + 1 at b, + 0 at a), in order, the
- * inner sources of that chain leaving through that end, 0 at the chain's own inner nodes
- * (through()); then the around weights at their nodes, in order. mark: n int32 scratch, all
- * below `*stamp` (raised here). */
-static void chain_weights(const ChainSet *set, const int64_t *ends, Py_ssize_t end_count,
-                          const int64_t *around_node, const double *around_weight,
-                          Py_ssize_t around_count, double *wanted, int32_t *mark,
-                          int32_t *stamp) {
-    Py_ssize_t n = set->n;
-    for (Py_ssize_t t = 0; t < n; t++) wanted[t] = 1.0;
-    for (Py_ssize_t e = 0; e < end_count; e++) {
-        const int64_t *info = set->info + 4 * (ends[e] / 2);
-        int at_b = (int)(ends[e] % 2);
-        int64_t length = info[2];
-        const int16_t *da = set->dist + info[0] * n, *db = set->dist + info[1] * n;
-        const double *sa = set->sigma + info[0] * n, *sb = set->sigma + info[1] * n;
-        int32_t own = ++*stamp;
-        for (int64_t i = 1; i < length; i++) mark[set->inner[info[3] + i - 1]] = own;
-        double last = (double)(length - 1);
-        for (Py_ssize_t t = 0; t < n; t++) {
-            int64_t x = length + db[t] - da[t];
-            int64_t half = x >= -1 ? (x + 1) / 2 - 1 : -((-x) / 2) - 1; /* floor((x+1)/2) - 1 */
-            double via_a = (double)(half < 0 ? 0 : half > length - 1 ? length - 1 : half);
-            if (x % 2 == 0 && x >= 2 && x <= 2 * length - 2) via_a += sa[t] / (sa[t] + sb[t]);
-            double found = at_b ? last - via_a : via_a;
-            wanted[t] += mark[t] == own ? 0.0 : found;
-        }
-    }
-    for (Py_ssize_t i = 0; i < around_count; i++) wanted[around_node[i]] += around_weight[i];
-}
-
-/* A distance's bucket in the backward pass's counting sort: 0 for not reached (-1), else the
- * distance + 1, at most n (whatever a caller's rows hold, never outside the counts). */
-static inline Py_ssize_t chain_bucket(int16_t d, Py_ssize_t n) {
-    return d < 0 ? 0 : d >= n ? n : d + 1;
-}
-
-/* The backward pass of the stored search from `source` (its dist and sigma rows), with
- * target weights `wanted`: Brandes' dependencies from the farthest nodes back, added into
- * the batch's sums with graph._brandes' float operations in its order (its kernel's
- * brandes_source: the farther neighbours' coefficients summed N, E, S, W; every passage gets
- * coef * sigma from both ends, the nearer end's being the one that is not 0; a source is no
- * node between). order, count: n and n + 1 int32 of scratch; coef: n float64. */
-static void chain_backward(const int32_t *table, Py_ssize_t n, int32_t source,
-                           const int16_t *dist, const double *sigma, const double *wanted,
-                           int32_t *order, int32_t *count, double *coef, double *nodes,
-                           double *east, double *south) {
-    memset(count, 0, (size_t)(n + 1) * sizeof(int32_t));
-    for (Py_ssize_t v = 0; v < n; v++) count[chain_bucket(dist[v], n)]++;
-    for (Py_ssize_t d = 1; d <= n; d++) count[d] += count[d - 1];
-    for (Py_ssize_t v = 0; v < n; v++) order[--count[chain_bucket(dist[v], n)]] = (int32_t)v;
-    /* count[0] now starts the unreached (none first); the reached lie from count[1] on */
-    for (Py_ssize_t i = n - 1; i >= count[1]; i--) {
-        int32_t v = order[i];
-        const int32_t *near = table + 4 * (Py_ssize_t)v;
-        int16_t farther_mark = (int16_t)(dist[v] + 1);
-        double here = sigma[v], farther = 0.0, c[4];
-        for (int k = 0; k < 4; k++) {
-            int32_t u = near[k];
-            c[k] = u >= 0 && dist[u] == farther_mark ? coef[u] : 0.0;
-            farther += c[k];
-        }
-        if (near[0] >= 0) south[near[0]] += c[0] * here; /* N: the north node's S passage */
-        east[v] += c[1] * here;
-        south[v] += c[2] * here;
-        if (near[3] >= 0) east[near[3]] += c[3] * here; /* W: the west node's E passage */
-        double delta = here * farther;
-        nodes[v] += v == source ? 0.0 : delta;
-        coef[v] = (wanted[v] + delta) / here;
-    }
-}
-
-/* chain_brandes(table, sources, rows, info, inner, dist, sigma, batch, ends_start, ends,
- * around_start, around_node, around_weight, nodes, east, south): graph._brandes' weighted sums
- * over the key `sources` (int64 nodes; `rows`: their rows of the stored searches), from those
- * searches: per source the target weights of chain_weights (its chain ends and around weights:
- * the items from ends_start[row] to ends_start[row + 1], likewise around_*), then the
- * backward pass. As _brandes sums: each `batch` of sources into sums from 0, added in turn
- * into the float64 outputs (n each, every item written, from 0). */
-static PyObject *chain_brandes(PyObject *self, PyObject *args) {
-    /* info, inner, dist, sigma first (chain_set's order), then table, sources, rows,
-     * ends_start, ends, around_start, around_node, around_weight, nodes, east, south */
-    Py_buffer b[15];
-    Py_ssize_t batch;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*ny*y*y*y*y*w*w*w*", &b[4], &b[5], &b[6], &b[0],
-                          &b[1], &b[2], &b[3], &batch, &b[7], &b[8], &b[9], &b[10], &b[11],
-                          &b[12], &b[13], &b[14]))
-        return NULL;
-    Py_ssize_t n = b[4].len / (Py_ssize_t)(4 * sizeof(int32_t));
-    ChainSet set;
-    if (b[4].len % (Py_ssize_t)(4 * sizeof(int32_t)) || chain_set(b, n, &set) < 0) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an n x 4 int32 table");
-        release(b, 15);
-        return NULL;
-    }
-    const int32_t *table = b[4].buf;
-    const int64_t *sources = b[5].buf, *rows = b[6].buf, *ends_start = b[7].buf,
-                  *ends = b[8].buf, *around_start = b[9].buf, *around_node = b[10].buf;
-    const double *around_weight = b[11].buf;
-    Py_ssize_t count = b[5].len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t keys = set.n ? b[3].len / (n * (Py_ssize_t)sizeof(double)) : 0;
-    Py_ssize_t end_count = b[8].len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t around_count = b[10].len / (Py_ssize_t)sizeof(int64_t);
-    Py_ssize_t floats = n * (Py_ssize_t)sizeof(double);
-    int bad = b[5].len % (Py_ssize_t)sizeof(int64_t) || b[6].len != b[5].len || batch < 1 ||
-              b[7].len != (keys + 1) * (Py_ssize_t)sizeof(int64_t) || b[9].len != b[7].len ||
-              b[8].len % (Py_ssize_t)sizeof(int64_t) || b[10].len % (Py_ssize_t)sizeof(int64_t) ||
-              b[11].len != around_count * (Py_ssize_t)sizeof(double) || b[12].len != floats ||
+    const Py_ssize_t word = (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n = b[0].len / (4 * (Py_ssize_t)sizeof(int32_t)), keys = b[1].len / word;
+    Py_ssize_t chains = b[2].len / (4 * word), inner_count = b[3].len / word;
+    Py_ssize_t end_count = b[5].len / word, workers = b[6].len / word;
+    Py_ssize_t bins = b[7].len / (Py_ssize_t)sizeof(double);
+    const int32_t *table = b[0].buf;
+    const int64_t *key = b[1].buf, *info = b[2].buf, *inner = b[3].buf, *ends_start = b[4].buf,
+                  *ends = b[5].buf, *batches = b[6].buf, *bin_start = b[9].buf;
+    Py_ssize_t floats = workers * n * (Py_ssize_t)sizeof(double);
+    int bad = b[0].len % (4 * (Py_ssize_t)sizeof(int32_t)) || n < 1 || n >= INT16_MAX ||
+              b[1].len % word || b[2].len % (4 * word) || b[3].len % word ||
+              b[4].len != (keys + 1) * word || b[5].len % word || b[6].len % word ||
+              workers < 1 || b[7].len % (Py_ssize_t)sizeof(double) || b[8].len != b[7].len ||
+              b[9].len != chains * word || b[10].len != chains * word ||
+              b[11].len != chains * (Py_ssize_t)sizeof(double) || b[12].len != floats ||
               b[13].len != floats || b[14].len != floats ||
-              !nodes_valid(table, n, sources, count) || !chain_within(rows, count, keys) ||
-              !chain_within(ends, end_count, 2 * set.chains) ||
-              !chain_within(around_node, around_count, n);
+              !nodes_valid(table, n, key, keys) || !chain_within(inner, inner_count, n) ||
+              !chain_within(ends, end_count, 2 * chains);
+    for (Py_ssize_t k = 0; !bad && k < workers; k++) bad = batches[k] < 1;
     for (Py_ssize_t r = 0; !bad && r < keys; r++)
         bad = ends_start[r] < 0 || ends_start[r] > ends_start[r + 1] ||
-              ends_start[r + 1] > end_count || around_start[r] < 0 ||
-              around_start[r] > around_start[r + 1] || around_start[r + 1] > around_count;
+              ends_start[r + 1] > end_count;
+    for (Py_ssize_t c = 0; !bad && c < chains; c++) {
+        const int64_t *at = info + 4 * c;
+        bad = at[0] < 0 || at[0] >= keys || at[1] < 0 || at[1] >= keys || at[2] < 2 ||
+              at[2] > n || at[3] < 0 || at[3] > inner_count - (at[2] - 1) ||
+              bin_start[c] < 0 || bin_start[c] > bins - (2 * at[2] + 2);
+    }
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
-                        "int64 sources (nodes) and their rows, batch >= 1, int64 ends and "
-                        "around starts of keys + 1 items spanning ends (< 2 x chains) and around "
-                        "nodes (< n) with float64 weights, and float64 nodes, east, south of n");
+                        "an n x 4 int32 table (n < 32767), int64 key nodes, chains (a's row, "
+                        "b's row, L >= 2, inner start) and inner nodes, ends of keys + 1 starts "
+                        "(below 2 x chains), batches >= 1 a worker, float64 bins of 2L + 2 a "
+                        "chain, d_ab and s_ab a chain, and float64 sums of workers x n");
         release(b, 15);
         return NULL;
     }
-    double *scratch = PyMem_Malloc(5 * (size_t)n * sizeof(double));
-    int32_t *ints = PyMem_Malloc((3 * (size_t)n + 1) * sizeof(int32_t));
-    if (!scratch || !ints) {
-        PyMem_Free(scratch), PyMem_Free(ints);
-        release(b, 15);
-        return PyErr_NoMemory();
-    }
-    double *out[3] = {b[12].buf, b[13].buf, b[14].buf};
-    Py_BEGIN_ALLOW_THREADS
-    double *wanted = scratch, *coef = scratch + n, *sums[3] = {scratch + 2 * n, scratch + 3 * n,
-                                                              scratch + 4 * n};
-    int32_t *order = ints, *counts = ints + n, *mark = ints + 2 * n + 1, stamp = 0;
-    memset(mark, 0, (size_t)n * sizeof(int32_t));
-    for (int k = 0; k < 3; k++) memset(out[k], 0, (size_t)n * sizeof(double));
-    for (Py_ssize_t start = 0; start < count; start += batch) {
-        Py_ssize_t stop = start + batch < count ? start + batch : count;
-        for (int k = 0; k < 3; k++) memset(sums[k], 0, (size_t)n * sizeof(double));
-        for (Py_ssize_t s = start; s < stop; s++) {
-            int64_t row = rows[s];
-            if (stamp > INT32_MAX - 8) { /* stamps run out: start them again */
-                memset(mark, 0, (size_t)n * sizeof(int32_t));
-                stamp = 0;
+    size_t items = (size_t)n + 1;
+    ChainNode *node = PyMem_Malloc(items * sizeof(ChainNode));
+    ChainRow *rows = PyMem_Calloc((size_t)keys + 1, sizeof(ChainRow));
+    int32_t *ints = PyMem_Malloc((2 * items + (size_t)keys) * sizeof(int32_t));
+    int64_t *counts = PyMem_Malloc((2 * items + 2) * sizeof(int64_t));
+    double *doubles = PyMem_Malloc((items + 3 * items * (size_t)workers) * sizeof(double));
+    char **spare = PyMem_Malloc(((size_t)keys + 1) * sizeof(char *)); /* freed row memory */
+    int ok = node && rows && ints && counts && doubles && spare;
+    Py_ssize_t spares = 0;
+    size_t row_bytes = (size_t)n * (2 * sizeof(int16_t) + sizeof(double));
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        int32_t *queue = ints, *mark = ints + items, *last = ints + 2 * items, stamp = 0;
+        double *wanted = doubles, *acc = doubles + items;
+        double *out[3] = {b[12].buf, b[13].buf, b[14].buf};
+        for (Py_ssize_t v = 0; v <= n; v++)
+            for (int k = 0; k < 4; k++)
+                node[v].near[k] = v == n || table[4 * v + k] < 0 ? (int32_t)n : table[4 * v + k];
+        node[n].mark = INT32_MAX, node[n].paths = 0.0;
+        memset(mark, 0, (size_t)n * sizeof(int32_t));
+        for (int k = 0; k < 3; k++) memset(out[k], 0, (size_t)(workers * n) * sizeof(double));
+        for (Py_ssize_t r = 0; r < keys; r++) { /* the last key that needs row r */
+            last[r] = (int32_t)r;
+            for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
+                const int64_t *at = info + 4 * (ends[e] / 2);
+                int64_t other = at[ends[e] % 2 ? 0 : 1];
+                if (other > last[r]) last[r] = (int32_t)other;
             }
-            chain_weights(&set, ends + ends_start[row], ends_start[row + 1] - ends_start[row],
-                          around_node + around_start[row], around_weight + around_start[row],
-                          around_start[row + 1] - around_start[row], wanted, mark, &stamp);
-            chain_backward(table, n, (int32_t)sources[s], set.dist + row * n,
-                           set.sigma + row * n, wanted, order, counts, coef, sums[0], sums[1],
-                           sums[2]);
         }
-        for (int k = 0; k < 3; k++)
-            for (Py_ssize_t v = 0; v < n; v++) out[k][v] += sums[k][v];
+        for (Py_ssize_t r = 0; r < keys && ok; r++) {
+            /* the searches from r and from the other ends of its chains */
+            for (int64_t e = ends_start[r] - 1; e < ends_start[r + 1] && ok; e++) {
+                int64_t need = e < ends_start[r] ? r : info[4 * (ends[e] / 2) + (ends[e] % 2 ? 0 : 1)];
+                ChainRow *row = rows + need;
+                if (row->dist) continue;
+                char *memory = spares ? spare[--spares] : malloc(row_bytes);
+                if (!memory) {
+                    ok = 0;
+                    break;
+                }
+                row->sigma = (double *)memory;
+                row->dist = (int16_t *)(memory + (size_t)n * sizeof(double));
+                row->order = row->dist + n;
+                chain_search(node, n, (int32_t)key[need], queue, row);
+            }
+            if (!ok) break;
+            /* the chains it starts: bins, d(a,b), sigma(a,b); then the weights */
+            for (Py_ssize_t t = 0; t < n; t++) wanted[t] = 1.0;
+            for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
+                Py_ssize_t c = (Py_ssize_t)(ends[e] / 2);
+                const int64_t *at = info + 4 * c;
+                const ChainRow *a = rows + at[0], *z = rows + at[1];
+                if (stamp == INT32_MAX) { /* stamps run out: start them again */
+                    memset(mark, 0, (size_t)n * sizeof(int32_t));
+                    stamp = 0;
+                }
+                int32_t own = ++stamp;
+                for (int64_t i = 0; i < at[2] - 1; i++) mark[inner[at[3] + i]] = own;
+                if (ends[e] % 2 == 0) {
+                    double *beyond = (double *)b[7].buf + bin_start[c];
+                    chain_bins(a, z, at[2], n, mark, own, counts, beyond,
+                               (double *)b[8].buf + bin_start[c]);
+                    ((int64_t *)b[10].buf)[c] = a->dist[key[at[1]]];
+                    ((double *)b[11].buf)[c] = a->sigma[key[at[1]]];
+                }
+                chain_through(a, z, at[2], (int)(ends[e] % 2), n, mark, own, wanted);
+            }
+            for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
+                const int64_t *at = info + 4 * (ends[e] / 2);
+                Py_ssize_t far = (Py_ssize_t)key[at[1]];
+                if (ends[e] % 2 || at[0] == at[1]) continue;
+                double weight = chain_around(at[2], rows[at[0]].dist[far], rows[at[0]].sigma[far]);
+                if (weight != 0.0) wanted[far] += weight;
+            }
+            /* the backward pass, into its share's batch sums, added at the batch's end */
+            Py_ssize_t k = r % workers, j = r / workers;
+            Py_ssize_t share = (keys - k + workers - 1) / workers;
+            double *sums = acc + 3 * items * (size_t)k;
+            if (j % batches[k] == 0) memset(sums, 0, 3 * items * sizeof(double));
+            chain_backward(node, n, rows + r, wanted, sums, sums + items, sums + 2 * items);
+            if ((j + 1) % batches[k] == 0 || j + 1 == share)
+                for (int s = 0; s < 3; s++)
+                    for (Py_ssize_t v = 0; v < n; v++) out[s][k * n + v] += sums[s * items + v];
+            /* let go of the searches no key to come needs */
+            for (int64_t e = ends_start[r] - 1; e < ends_start[r + 1]; e++) {
+                int64_t done = e < ends_start[r] ? r : info[4 * (ends[e] / 2) + (ends[e] % 2 ? 0 : 1)];
+                if (last[done] != r || !rows[done].dist) continue;
+                spare[spares++] = (char *)rows[done].sigma;
+                rows[done].dist = NULL;
+            }
+        }
+        for (Py_ssize_t r = 0; r < keys; r++)
+            if (rows[r].dist) free(rows[r].sigma);
+        while (spares) free(spare[--spares]);
+        Py_END_ALLOW_THREADS
     }
-    Py_END_ALLOW_THREADS
-    PyMem_Free(scratch), PyMem_Free(ints);
+    PyMem_Free(node), PyMem_Free(rows), PyMem_Free(ints), PyMem_Free(counts);
+    PyMem_Free(doubles), PyMem_Free(spare);
     release(b, 15);
+    if (!ok) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -1105,13 +1058,9 @@ static PyMethodDef methods[] = {
      "graph._brandes."},
     {"forward", forward, METH_VARARGS,
      "forward(table, sources, dist, sigma): graph._forward's distances and path counts."},
-    {"chain_forward", chain_forward, METH_VARARGS,
-     "chain_forward(table, keys, dist, sigma): the searches from the key nodes, into tables."},
-    {"chain_bins", chain_bins, METH_VARARGS,
-     "chain_bins(info, inner, dist, sigma, n, beyond, ties, starts): each chain's targets."},
-    {"chain_brandes", chain_brandes, METH_VARARGS,
-     "chain_brandes(table, sources, rows, info, inner, dist, sigma, batch, ends_start, ends, "
-     "around_start, around_node, around_weight, nodes, east, south): the chain method's sums."},
+    {"chain_sums", chain_sums, METH_VARARGS,
+     "chain_sums(table, keys, info, inner, ends_start, ends, batches, beyond, ties, bin_start, "
+     "d_ab, s_ab, nodes, east, south): the chain method's searches, bins and sums."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

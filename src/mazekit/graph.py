@@ -592,15 +592,20 @@ def _brandes_chains(
     chains = _chains(table, key)
     row = np.full(n, -1, dtype=np.int64)
     row[keys] = np.arange(keys.size)
-    # distances and path counts from every key cell
-    kdist = np.empty((keys.size, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
-    ksigma = np.empty((keys.size, n))
-    table32 = np.ascontiguousarray(table, dtype=np.int32)
-    if _KERNEL is not None:  # straight into the tables, the same floats as _forward's
-        _KERNEL.chain_forward(table32, keys, kdist, ksigma)
+    ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
+    for number, chain in enumerate(chains):
+        ends.setdefault(chain[0], []).append((number, 0))
+        ends.setdefault(chain[-1], []).append((number, 1))
+    # distances and path counts from every key cell (the reference keeps them all; the
+    # kernel, only while a key cell still to come needs them)
+    stored = 0 if _KERNEL is not None else keys.size
+    kdist = np.empty((stored, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
+    ksigma = np.empty((stored, n))
+    if _KERNEL is not None:
+        sums, binned, ends_ab = _chain_kernel(table, keys, chains, row, ends)
     else:
         _key_searches(table, keys, kdist, ksigma)
-    info, inner = _chain_arrays(chains, row)
+        ends_ab = ((int(kdist[row[c[0]], c[-1]]), float(ksigma[row[c[0]], c[-1]])) for c in chains)
     nodes = np.zeros(n)
     edge_value = {"E": np.zeros(n), "S": np.zeros(n)}
 
@@ -626,26 +631,18 @@ def _brandes_chains(
         result[~outside] = 0.0
         return result
 
-    ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
     around_weights: dict[int, list[tuple[int, float]]] = {}  # a -> (b, weight of target b)
-    binned = (
-        _chain_bins(chains, info, inner, kdist, ksigma)
-        if _KERNEL
-        else _chain_bins_reference(chains, route)
-    )
-    for number, chain in enumerate(chains):
-        ends.setdefault(chain[0], []).append((number, 0))
-        ends.setdefault(chain[-1], []).append((number, 1))
+    if _KERNEL is None:
+        binned = _chain_bins_reference(chains, route)
+    for chain in chains:
         a, b = chain[0], chain[-1]
         length = len(chain) - 1
-        da, sa = kdist[row[a]], ksigma[row[a]]
         # A_i: targets outside leaving through a, for each inner source i
         beyond, ties = next(binned)
         i = np.arange(1, length)
         leave_a = beyond[2 * i + 1] + ties[2 * i]
         leave_b = (n - (length - 1)) - leave_a
-        d_ab = int(da[b])
-        s_ab = float(sa[b])
+        d_ab, s_ab = next(ends_ab)
         # the end cells themselves as targets: a from source i, b from source i
         at_a = np.where(2 * i < length + d_ab, 1.0, 0.0)
         at_a += np.where(2 * i == length + d_ab, 1.0 / (1.0 + s_ab), 0.0)
@@ -719,11 +716,10 @@ def _brandes_chains(
         return result
 
     if _KERNEL is not None:
-        raw, east, south = _chain_sums(
-            table32, keys, (kdist, ksigma, row), (info, inner), ends, around_weights
-        )
+        raw, east, south = sums
     else:
         raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
+
     return raw + nodes, east + edge_value["E"], south + edge_value["S"]
 
 
@@ -765,23 +761,57 @@ def _chain_arrays(chains: list[list[int]], row: IntArray) -> tuple[IntArray, Int
 BinsOf = Iterator[tuple[FloatArray, FloatArray]]
 
 
-def _chain_bins(
+def _chain_kernel(
+    table: npt.NDArray[np.int32],
+    keys: IntArray,
     chains: list[list[int]],
-    info: IntArray,
-    inner: IntArray,
-    kdist: npt.NDArray[np.int16],
-    ksigma: FloatArray,
-) -> BinsOf:
-    """Per chain, over the targets outside its inner cells (x = L + d(b,t) - d(a,t)): how
-    many have x >= k, and the sum of a's shares of those with x = k, for k in 0..2L+1; the
-    kernel's counts for every chain in one call, the reference's bincounts' floats."""
+    row: IntArray,
+    ends: dict[int, list[tuple[int, int]]],
+) -> tuple[tuple[FloatArray, FloatArray, FloatArray], BinsOf, Iterator[tuple[int, float]]]:
+    """The chain method's searches by the kernel, in one walk over the key cells: the sums of
+    _brandes_threads(table, keys, weights, stored) (the same shares, batches and order), each
+    chain's bins (_chain_bins_reference's floats), and each chain's d(a,b) and sigma(a,b)."""
+    n = table.shape[0]
+    info, inner = _chain_arrays(chains, row)
+    ends_start = np.zeros(keys.size + 1, dtype=np.int64)
+    ends_start[1:] = np.cumsum([len(ends.get(a, ())) for a in keys.tolist()])
+    flat_ends = np.array(
+        [2 * number + end for a in keys.tolist() for number, end in ends.get(a, ())],
+        dtype=np.int64,
+    )
+    workers = _workers(keys.size)
+    batches = np.array(
+        [max(1, min(keys[k::workers].size, _BATCH_ENTRIES // (n + 1))) for k in range(workers)],
+        dtype=np.int64,
+    )
     span = 2 * info[:, 2] + 2
-    starts = np.cumsum(span) - span
-    beyond = np.empty(int(span.sum()))
-    ties = np.empty(beyond.size)
-    _KERNEL.chain_bins(info, inner, kdist, ksigma, kdist.shape[1], beyond, ties, starts)
-    for start, size in zip(starts.tolist(), span.tolist(), strict=True):
-        yield beyond[start : start + size], ties[start : start + size]
+    bin_start = np.cumsum(span) - span
+    beyond, ties = np.empty(int(span.sum())), np.empty(int(span.sum()))
+    d_ab, s_ab = np.empty(len(chains), dtype=np.int64), np.empty(len(chains))
+    parts = np.empty((workers, n)), np.empty((workers, n)), np.empty((workers, n))
+    _KERNEL.chain_sums(
+        np.ascontiguousarray(table, dtype=np.int32),
+        keys,
+        info,
+        inner,
+        ends_start,
+        flat_ends,
+        batches,
+        beyond,
+        ties,
+        bin_start,
+        d_ab,
+        s_ab,
+        *parts,
+    )
+    sums = tuple(part[0] for part in parts)
+    for more in range(1, workers):  # as _brandes_threads adds its threads' sums
+        sums = tuple(total + part[more] for total, part in zip(sums, parts, strict=True))
+    bins = (
+        (beyond[start : start + size], ties[start : start + size])
+        for start, size in zip(bin_start.tolist(), span.tolist(), strict=True)
+    )
+    return (sums[0], sums[1], sums[2]), bins, zip(d_ab.tolist(), s_ab.tolist(), strict=True)
 
 
 def _chain_bins_reference(
@@ -798,72 +828,6 @@ def _chain_bins_reference(
             dtype=np.float64,
         )
         yield np.cumsum(counts[::-1])[::-1], ties  # beyond[k] = #targets with x >= k
-
-
-def _chain_sums(
-    table: npt.NDArray[np.int32],
-    keys: IntArray,
-    stored: Stored,
-    arrays: tuple[IntArray, IntArray],
-    ends: dict[int, list[tuple[int, int]]],
-    around: dict[int, list[tuple[int, float]]],
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """_brandes_threads(table, keys, weights, stored) of the chain method by the kernel: the
-    target weights and the backward passes from the stored searches (none runs again), the
-    sources shared among the same threads and summed in the same batches and order."""
-    n = table.shape[0]
-    kdist, ksigma, row = stored
-    info, inner = arrays
-    ends_start = np.zeros(keys.size + 1, dtype=np.int64)
-    around_start = np.zeros(keys.size + 1, dtype=np.int64)
-    end_list: list[int] = []
-    around_node: list[int] = []
-    around_weight: list[float] = []
-    for index, a in enumerate(keys.tolist()):
-        end_list.extend(2 * number + end for number, end in ends.get(a, ()))
-        for b, weight in around.get(a, ()):
-            around_node.append(b)
-            around_weight.append(weight)
-        ends_start[index + 1] = len(end_list)
-        around_start[index + 1] = len(around_node)
-    flat_ends = np.array(end_list, dtype=np.int64)
-    nodes_at = np.array(around_node, dtype=np.int64)
-    weights_at = np.array(around_weight, dtype=np.float64)
-    workers = _workers(keys.size)
-
-    def share(k: int) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """The sums of every ``workers``-th source from the k-th, as _brandes batches them."""
-        sources = np.ascontiguousarray(keys[k::workers])
-        batch = max(1, min(sources.size, _BATCH_ENTRIES // (n + 1)))
-        sums = np.empty(n), np.empty(n), np.empty(n)
-        _KERNEL.chain_brandes(
-            table,
-            sources,
-            np.ascontiguousarray(row[sources]),
-            info,
-            inner,
-            kdist,
-            ksigma,
-            batch,
-            ends_start,
-            flat_ends,
-            around_start,
-            nodes_at,
-            weights_at,
-            *sums,
-        )
-        return sums
-
-    if workers == 1:
-        return share(0)
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(workers) as pool:
-        parts = list(pool.map(share, range(workers)))
-    nodes, east, south = parts[0]
-    for more in parts[1:]:
-        nodes, east, south = nodes + more[0], east + more[1], south + more[2]
-    return nodes, east, south
 
 
 def _workers(sources: int) -> int:

@@ -18,7 +18,7 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -592,20 +592,25 @@ def _brandes_chains(
     chains = _chains(table, key)
     row = np.full(n, -1, dtype=np.int64)
     row[keys] = np.arange(keys.size)
-    ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
-    for number, chain in enumerate(chains):
-        ends.setdefault(chain[0], []).append((number, 0))
-        ends.setdefault(chain[-1], []).append((number, 1))
-    # distances and path counts from every key cell (the reference keeps them all; the
-    # kernel, only while a key cell still to come needs them)
-    stored = 0 if _KERNEL is not None else keys.size
-    kdist = np.empty((stored, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
-    ksigma = np.empty((stored, n))
     if _KERNEL is not None:
-        sums, binned, ends_ab = _chain_kernel(table, keys, chains, row, ends)
-    else:
-        _key_searches(table, keys, kdist, ksigma)
-        ends_ab = ((int(kdist[row[c[0]], c[-1]]), float(ksigma[row[c[0]], c[-1]])) for c in chains)
+        return _chain_kernel(table, keys, chains, row)
+    # distances and path counts from every key cell
+    columns = _columns(table)
+    kdist = np.empty((keys.size, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
+    ksigma = np.empty((keys.size, n))
+    batch = max(1, _BATCH_ENTRIES // (n + 1))
+
+    def search(start: int) -> None:
+        """Fill the rows of one batch of key cells (each thread its own rows)."""
+        chunk = keys[start : start + batch].astype(np.int32)
+        dist, sigma, _ = _forward(columns, n, chunk, layered=False)
+        kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
+        ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(_workers(keys.size)) as pool:
+        list(pool.map(search, range(0, keys.size, batch)))
     nodes = np.zeros(n)
     edge_value = {"E": np.zeros(n), "S": np.zeros(n)}
 
@@ -631,18 +636,24 @@ def _brandes_chains(
         result[~outside] = 0.0
         return result
 
+    ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
     around_weights: dict[int, list[tuple[int, float]]] = {}  # a -> (b, weight of target b)
-    if _KERNEL is None:
-        binned = _chain_bins_reference(chains, route)
-    for chain in chains:
+    for number, chain in enumerate(chains):
+        ends.setdefault(chain[0], []).append((number, 0))
+        ends.setdefault(chain[-1], []).append((number, 1))
         a, b = chain[0], chain[-1]
         length = len(chain) - 1
+        x, share, outside = route(chain)
+        da, sa = kdist[row[a]], ksigma[row[a]]
         # A_i: targets outside leaving through a, for each inner source i
-        beyond, ties = next(binned)
+        counts = np.bincount(x[outside], minlength=2 * length + 2).astype(np.float64)
+        ties = np.bincount(x[outside], weights=share[outside], minlength=2 * length + 2)
+        beyond = np.cumsum(counts[::-1])[::-1]  # beyond[k] = #targets with x >= k
         i = np.arange(1, length)
         leave_a = beyond[2 * i + 1] + ties[2 * i]
         leave_b = (n - (length - 1)) - leave_a
-        d_ab, s_ab = next(ends_ab)
+        d_ab = int(da[b])
+        s_ab = float(sa[b])
         # the end cells themselves as targets: a from source i, b from source i
         at_a = np.where(2 * i < length + d_ab, 1.0, 0.0)
         at_a += np.where(2 * i == length + d_ab, 1.0 / (1.0 + s_ab), 0.0)
@@ -715,80 +726,39 @@ def _brandes_chains(
                 result[index, b] += weight
         return result
 
-    if _KERNEL is not None:
-        raw, east, south = sums
-    else:
-        raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
-
+    raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
     return raw + nodes, east + edge_value["E"], south + edge_value["S"]
 
 
-def _key_searches(
-    table: npt.NDArray[np.int32], keys: IntArray, kdist: npt.NDArray[np.int16], ksigma: FloatArray
-) -> None:
-    """The reference's searches from the key cells into the rows of ``kdist`` and ``ksigma``
-    (numpy's _forward, a batch of sources at once, the batches shared among threads)."""
+def _chain_kernel(
+    table: npt.NDArray[np.int32], keys: IntArray, chains: list[list[int]], row: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """_brandes_chains by the kernel, in one walk over the key cells (measures.c, chain_sums):
+    the sums of its _brandes_threads (the same shares of the sources, batches and order), plus
+    its loop over the chains, with the reference's floats. Each key cell's search is kept only
+    while a key cell still to come needs it, not in a table of keys x n."""
     n = table.shape[0]
-    columns = _columns(table)
-    batch = max(1, _BATCH_ENTRIES // (n + 1))
-
-    def search(start: int) -> None:
-        """Fill the rows of one batch of key cells (each thread its own rows)."""
-        chunk = keys[start : start + batch].astype(np.int32)
-        dist, sigma, _ = _forward(columns, n, chunk, layered=False)
-        kdist[start : start + chunk.size] = dist.reshape(chunk.size, n + 1)[:, :n]
-        ksigma[start : start + chunk.size] = sigma.reshape(chunk.size, n + 1)[:, :n]
-
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(_workers(keys.size)) as pool:
-        list(pool.map(search, range(0, keys.size, batch)))
-
-
-def _chain_arrays(chains: list[list[int]], row: IntArray) -> tuple[IntArray, IntArray]:
-    """The chains as the kernel reads them: per chain (a's row, b's row, L, where its inner
-    nodes start in the second array), and every chain's inner nodes one after the other."""
     lengths = np.array([len(chain) - 1 for chain in chains], dtype=np.int64)
-    info = np.empty((len(chains), 4), dtype=np.int64)
+    info = np.empty((len(chains), 4), dtype=np.int64)  # the chains numbered by a, as found
     info[:, 0] = row[[chain[0] for chain in chains]] if chains else 0
     info[:, 1] = row[[chain[-1] for chain in chains]] if chains else 0
     info[:, 2] = lengths
     info[:, 3] = np.cumsum(lengths - 1) - (lengths - 1)
     inner = np.array([cell for chain in chains for cell in chain[1:-1]], dtype=np.int64)
-    return info, inner
-
-
-BinsOf = Iterator[tuple[FloatArray, FloatArray]]
-
-
-def _chain_kernel(
-    table: npt.NDArray[np.int32],
-    keys: IntArray,
-    chains: list[list[int]],
-    row: IntArray,
-    ends: dict[int, list[tuple[int, int]]],
-) -> tuple[tuple[FloatArray, FloatArray, FloatArray], BinsOf, Iterator[tuple[int, float]]]:
-    """The chain method's searches by the kernel, in one walk over the key cells: the sums of
-    _brandes_threads(table, keys, weights, stored) (the same shares, batches and order), each
-    chain's bins (_chain_bins_reference's floats), and each chain's d(a,b) and sigma(a,b)."""
-    n = table.shape[0]
-    info, inner = _chain_arrays(chains, row)
+    ends: list[list[int]] = [[] for _ in range(keys.size)]  # per key row: 2 x chain + end
+    for number, (first, last) in enumerate(info[:, :2].tolist()):
+        ends[first].append(2 * number)
+        ends[last].append(2 * number + 1)
     ends_start = np.zeros(keys.size + 1, dtype=np.int64)
-    ends_start[1:] = np.cumsum([len(ends.get(a, ())) for a in keys.tolist()])
-    flat_ends = np.array(
-        [2 * number + end for a in keys.tolist() for number, end in ends.get(a, ())],
-        dtype=np.int64,
-    )
+    ends_start[1:] = np.cumsum([len(here) for here in ends])
+    flat_ends = np.array([end for here in ends for end in here], dtype=np.int64)
     workers = _workers(keys.size)
     batches = np.array(
         [max(1, min(keys[k::workers].size, _BATCH_ENTRIES // (n + 1))) for k in range(workers)],
         dtype=np.int64,
     )
-    span = 2 * info[:, 2] + 2
-    bin_start = np.cumsum(span) - span
-    beyond, ties = np.empty(int(span.sum())), np.empty(int(span.sum()))
-    d_ab, s_ab = np.empty(len(chains), dtype=np.int64), np.empty(len(chains))
     parts = np.empty((workers, n)), np.empty((workers, n)), np.empty((workers, n))
+    local = np.empty(n), np.empty(n), np.empty(n)
     _KERNEL.chain_sums(
         np.ascontiguousarray(table, dtype=np.int32),
         keys,
@@ -797,37 +767,13 @@ def _chain_kernel(
         ends_start,
         flat_ends,
         batches,
-        beyond,
-        ties,
-        bin_start,
-        d_ab,
-        s_ab,
         *parts,
+        *local,
     )
-    sums = tuple(part[0] for part in parts)
+    sums = [part[0] for part in parts]
     for more in range(1, workers):  # as _brandes_threads adds its threads' sums
-        sums = tuple(total + part[more] for total, part in zip(sums, parts, strict=True))
-    bins = (
-        (beyond[start : start + size], ties[start : start + size])
-        for start, size in zip(bin_start.tolist(), span.tolist(), strict=True)
-    )
-    return (sums[0], sums[1], sums[2]), bins, zip(d_ab.tolist(), s_ab.tolist(), strict=True)
-
-
-def _chain_bins_reference(
-    chains: list[list[int]],
-    route: Callable[[list[int]], tuple[IntArray, FloatArray, npt.NDArray[np.bool_]]],
-) -> BinsOf:
-    """_chain_bins by numpy, a chain at a time, from each chain's ``route``."""
-    for chain in chains:
-        length = len(chain) - 1
-        x, share, outside = route(chain)
-        counts = np.bincount(x[outside], minlength=2 * length + 2).astype(np.float64)
-        ties = np.asarray(
-            np.bincount(x[outside], weights=share[outside], minlength=2 * length + 2),
-            dtype=np.float64,
-        )
-        yield np.cumsum(counts[::-1])[::-1], ties  # beyond[k] = #targets with x >= k
+        sums = [total + part[more] for total, part in zip(sums, parts, strict=True)]
+    return sums[0] + local[0], sums[1] + local[1], sums[2] + local[2]
 
 
 def _workers(sources: int) -> int:

@@ -737,17 +737,24 @@ static void chain_bins(const ChainRow *a, const ChainRow *b, int64_t length, Py_
 }
 
 /* Add to `wanted` the inner sources of a chain leaving through its end a (at_b 0) or b, per
- * target, 0 at its inner nodes (marked `own`): through()'s floats. */
+ * target, 0 at its inner nodes (`inner`, L - 1 of them: their weights are put back, as
+ * w + 0.0 is w): through()'s floats. No branch in the loop but the rare tie, and no index
+ * computed from the distances (x needs no clamp here). */
 static void chain_through(const ChainRow *a, const ChainRow *b, int64_t length, int at_b,
-                          Py_ssize_t n, const int32_t *mark, int32_t own, double *wanted) {
+                          Py_ssize_t n, const int64_t *inner, double *keep, double *wanted) {
+    const int16_t *restrict da = a->dist, *restrict db = b->dist;
+    const double *restrict sa = a->sigma, *restrict sb = b->sigma;
+    double *restrict add = wanted;
+    int32_t top = (int32_t)length - 1, edge = 2 * (int32_t)length - 2;
     double last = (double)(length - 1);
+    for (int64_t i = 0; i < length - 1; i++) keep[i] = wanted[inner[i]];
     for (Py_ssize_t t = 0; t < n; t++) {
-        int64_t x = chain_x(a, b, length, t), half = (x + 1) / 2 - 1;
-        double via_a = (double)(half < 0 ? 0 : half > length - 1 ? length - 1 : half);
-        if (x % 2 == 0 && x >= 2 && x <= 2 * length - 2)
-            via_a += a->sigma[t] / (a->sigma[t] + b->sigma[t]);
-        wanted[t] += mark[t] == own ? 0.0 : at_b ? last - via_a : via_a;
+        int32_t x = (int32_t)length + db[t] - da[t], half = ((x + 1) >> 1) - 1;
+        double via_a = (double)(half < 0 ? 0 : half > top ? top : half);
+        if ((x & 1) == 0 && x >= 2 && x <= edge) via_a += sa[t] / (sa[t] + sb[t]);
+        add[t] += at_b ? last - via_a : via_a;
     }
+    for (int64_t i = 0; i < length - 1; i++) wanted[inner[i]] = keep[i];
 }
 
 /* The weight of target b in the search from a of a chain a..b (a != b): its pairs of inner
@@ -999,7 +1006,8 @@ static PyObject *chain_sums(PyObject *self, PyObject *args) {
                     chain_local(table, cells, at[2], n, beyond, ties, a->dist[far],
                                 a->sigma[far], scratch, own_sums[0], own_sums[1], own_sums[2]);
                 }
-                chain_through(a, z, at[2], (int)(ends[e] % 2), n, mark, own, wanted);
+                chain_through(a, z, at[2], (int)(ends[e] % 2), n, inner + at[3], scratch,
+                              wanted);
             }
             for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
                 const int64_t *at = info + 4 * (ends[e] / 2);

@@ -16,7 +16,8 @@
  * Brandes' searches for the betweenness of a graph with loops (graph._brandes, graph._forward):
  * brandes and forward, with numpy's very float operations and sums, one source at a time.
  * They allocate their own scratch (a 64-byte node a cell) and let go of the interpreter lock
- * while they search, so graph._brandes_threads' threads use the cores.
+ * while they search, so graph._brandes_threads' threads use the cores. chain_sums: the chain
+ * method of graph._brandes_chains in one walk over the key cells (its own nodes and code).
  *
  * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
  * rectangles was most of `mazekit render -o maze.svg`: svg_boxes and svg_runs write the very
@@ -841,21 +842,25 @@ static void chain_local(const int32_t *table, const int64_t *cells, int64_t leng
         double pairs = (double)(m - gap), twice_direct = 2 * direct, twice_around = 2 * around;
         if (direct != 0.0) {
             for (int64_t k = 1; k <= m; k++) {
-                int64_t low = k - gap + 1 > 1 ? k - gap + 1 : 1, high = k - 1 < m - gap ? k - 1 : m - gap;
+                int64_t low = k - gap + 1 > 1 ? k - gap + 1 : 1;
+                int64_t high = k - 1 < m - gap ? k - 1 : m - gap;
                 inner_add[k] += twice_direct * (double)(high - low + 1 > 0 ? high - low + 1 : 0);
             }
             for (int64_t e = 0; e < length; e++) {
-                int64_t low = e - gap + 1 > 1 ? e - gap + 1 : 1, high = e < m - gap ? e : m - gap;
+                int64_t low = e - gap + 1 > 1 ? e - gap + 1 : 1;
+                int64_t high = e < m - gap ? e : m - gap;
                 edge_add[e] += twice_direct * (double)(high - low + 1 > 0 ? high - low + 1 : 0);
             }
         }
         if (around != 0.0) {
             for (int64_t k = 1; k <= m; k++) {
-                int64_t one = m - gap - k > 0 ? m - gap - k : 0, two = k - gap - 1 > 0 ? k - gap - 1 : 0;
+                int64_t one = m - gap - k > 0 ? m - gap - k : 0;
+                int64_t two = k - gap - 1 > 0 ? k - gap - 1 : 0;
                 inner_add[k] += twice_around * (double)(one + two);
             }
             for (int64_t e = 0; e < length; e++) {
-                int64_t one = m - gap - e > 0 ? m - gap - e : 0, two = e - gap > 0 ? e - gap : 0;
+                int64_t one = m - gap - e > 0 ? m - gap - e : 0;
+                int64_t two = e - gap > 0 ? e - gap : 0;
                 edge_add[e] += twice_around * (double)(one + two);
             }
             inner_add[0] += twice_around * pairs;
@@ -871,6 +876,11 @@ static void chain_local(const int32_t *table, const int64_t *cells, int64_t leng
         int64_t low = from < to ? from : to;
         (horizontal ? east : south)[low] += edge_add[e];
     }
+}
+
+/* The row of the search at the other end of chain end `end` (2 x chain + 1 at b, 0 at a). */
+static inline int64_t chain_other(const int64_t *info, int64_t end) {
+    return info[4 * (end / 2) + (end % 2 ? 0 : 1)];
 }
 
 /* Whether `count` int64 items all lie in [0, limit). */
@@ -939,7 +949,8 @@ static PyObject *chain_sums(PyObject *self, PyObject *args) {
     int32_t *ints = PyMem_Malloc((2 * items + (size_t)keys) * sizeof(int32_t));
     int64_t *counts = PyMem_Malloc((3 * items + 2) * sizeof(int64_t)); /* and a chain's cells */
     /* wanted, a share's batch sums (4 x items a worker), a chain's bins and chain_local's */
-    double *doubles = PyMem_Malloc((13 * items + 4 * items * (size_t)workers + 16) * sizeof(double));
+    size_t doubles_count = 13 * items + 4 * items * (size_t)workers + 16;
+    double *doubles = PyMem_Malloc(doubles_count * sizeof(double));
     char **spare = PyMem_Malloc(((size_t)keys + 1) * sizeof(char *)); /* freed row memory */
     int ok = node && rows && ints && counts && doubles && spare;
     Py_ssize_t spares = 0;
@@ -965,15 +976,14 @@ static PyObject *chain_sums(PyObject *self, PyObject *args) {
         for (Py_ssize_t r = 0; r < keys; r++) { /* the last key that needs row r */
             last[r] = (int32_t)r;
             for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
-                const int64_t *at = info + 4 * (ends[e] / 2);
-                int64_t other = at[ends[e] % 2 ? 0 : 1];
+                int64_t other = chain_other(info, ends[e]);
                 if (other > last[r]) last[r] = (int32_t)other;
             }
         }
         for (Py_ssize_t r = 0; r < keys && ok; r++) {
             /* the searches from r and from the other ends of its chains */
             for (int64_t e = ends_start[r] - 1; e < ends_start[r + 1] && ok; e++) {
-                int64_t need = e < ends_start[r] ? r : info[4 * (ends[e] / 2) + (ends[e] % 2 ? 0 : 1)];
+                int64_t need = e < ends_start[r] ? r : chain_other(info, ends[e]);
                 ChainRow *row = rows + need;
                 if (row->dist) continue;
                 char *memory = spares ? spare[--spares] : malloc(row_bytes);
@@ -1027,7 +1037,7 @@ static PyObject *chain_sums(PyObject *self, PyObject *args) {
                     for (Py_ssize_t v = 0; v < n; v++) out[s][k * n + v] += sums[4 * v + s];
             /* let go of the searches no key to come needs */
             for (int64_t e = ends_start[r] - 1; e < ends_start[r + 1]; e++) {
-                int64_t done = e < ends_start[r] ? r : info[4 * (ends[e] / 2) + (ends[e] % 2 ? 0 : 1)];
+                int64_t done = e < ends_start[r] ? r : chain_other(info, ends[e]);
                 if (last[done] != r || !rows[done].dist) continue;
                 spare[spares++] = (char *)rows[done].sigma;
                 rows[done].dist = NULL;

@@ -892,12 +892,12 @@ static int chain_within(const int64_t *items, Py_ssize_t count, int64_t limit) {
 
 /* chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south,
  *            local_nodes, local_east, local_south)
- * table: the n x 4 int32 neighbour table (-1: none), n < 32767; keys: the int64 key nodes,
- * sources of the searches, in order (row r of the searches is keys[r]); info: per chain,
- * int64 (a's row, b's row, L >= 2, where its L - 1 inner nodes start in the int64 `inner`),
- * numbered as graph._chains finds them (by a); ends: per key row r, from ends_start[r] to
- * ends_start[r + 1] (keys + 1 items), the chains ending there in order, as 2 x chain + (1 at
- * b, 0 at a).
+ * table: the n x 4 int32 neighbour table (-1: none), n <= 32767 (int16 distances and nodes);
+ * keys: the int64 key nodes, sources of the searches, in order (row r of the searches is
+ * keys[r]); info: per chain, int64 (a's row, b's row, L >= 2, where its L - 1 inner nodes
+ * start in the int64 `inner`), numbered as graph._chains finds them (by a); ends: per key row
+ * r, from ends_start[r] to ends_start[r + 1] (keys + 1 items), the chains ending there in
+ * order, as 2 x chain + (1 at b, 0 at a).
  * The sources are shared as graph._brandes_threads shares them among `workers` threads
  * (len(batches): key i to share i % workers), each share summed in batches of batches[k] as
  * _brandes sums them: the float64 outputs nodes, east, south hold a share's sums a row
@@ -918,7 +918,7 @@ static PyObject *chain_sums(PyObject *self, PyObject *args) {
                   *ends = b[5].buf, *batches = b[6].buf;
     Py_ssize_t floats = workers * n * (Py_ssize_t)sizeof(double);
     Py_ssize_t local = n * (Py_ssize_t)sizeof(double);
-    int bad = b[0].len % (4 * (Py_ssize_t)sizeof(int32_t)) || n < 1 || n >= INT16_MAX ||
+    int bad = b[0].len % (4 * (Py_ssize_t)sizeof(int32_t)) || n < 1 || n > INT16_MAX ||
               b[1].len % word || b[2].len % (4 * word) || b[3].len % word ||
               b[4].len != (keys + 1) * word || b[5].len % word || b[6].len % word ||
               workers < 1 || b[7].len != floats || b[8].len != floats || b[9].len != floats ||
@@ -936,7 +936,7 @@ static PyObject *chain_sums(PyObject *self, PyObject *args) {
     }
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
-                        "an n x 4 int32 table (n < 32767), int64 key nodes, chains (a's row, "
+                        "an n x 4 int32 table (n <= 32767), int64 key nodes, chains (a's row, "
                         "b's row, L >= 2, inner start) and inner nodes, ends of keys + 1 starts "
                         "(below 2 x chains), batches >= 1 a worker, float64 sums of workers x n "
                         "and local sums of n");

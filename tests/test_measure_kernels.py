@@ -17,6 +17,7 @@ from mazekit.drawing import RenderOptions, render_bytes, svg
 from mazekit.generators import generate
 from mazekit.model import DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze
 from mazekit.search import UNREACHED, distance_between, open_bits
+from tests.conftest import closed_grid, open_wall
 from tests.kernels import reference_only, require_kernel
 
 _OPPOSITE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST}
@@ -481,6 +482,106 @@ def test_weighted_brandes_of_the_chain_method_is_the_references(
     assert (chains is None) == (slow_chains is None)
     if chains is not None and slow_chains is not None:
         _same_bits(chains, slow_chains)
+
+
+def _chains_both_ways(
+    maze: Maze, workers: int = 0, entries: int = 0
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """graph._brandes_chains (forced on any maze with a key cell) by the kernel's one walk and
+    by the reference, on ``workers`` threads' shares and in batches of ``entries`` (source,
+    node) pairs when given."""
+    _, flat, table, _ = graph._graph(maze)
+    saved = graph._KEY_SHARE, graph._BATCH_ENTRIES, graph._workers
+    graph._KEY_SHARE = 1.0
+    graph._BATCH_ENTRIES = entries or saved[1]
+    if workers:
+        graph._workers = lambda sources: workers
+    try:
+        fast = graph._brandes_chains(table, flat, maze.width)
+        with reference_only(graph):
+            slow = graph._brandes_chains(table, flat, maze.width)
+    finally:
+        graph._KEY_SHARE, graph._BATCH_ENTRIES, graph._workers = saved
+    assert (fast is None) == (slow is None)
+    return fast or (), slow or ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.integers(2, 14),
+    height=st.integers(2, 12),
+    seed=st.integers(0, 2**32),
+    opened=st.integers(1, 40),
+    workers=st.integers(1, 3),
+    entries=st.integers(1, 400),
+)
+def test_chain_kernel_is_the_references_to_the_bit(
+    width: int, height: int, seed: int, opened: int, workers: int, entries: int
+) -> None:
+    """The chain method's one kernel walk (searches kept only while needed, weights, backward
+    passes, the loop over the chains) gives the reference's very floats: mazes with dead ends,
+    junctions and loops, the sources shared among 1 to 3 threads, in batches of any size."""
+    require_kernel(graph)
+    maze = generate(width, height, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(opened if width > 1 else 0):  # open walls at random: loops and junctions
+        x, y = int(rng.integers(0, width - 1)), int(rng.integers(0, height))
+        if maze.walls[y, x] != 15 and maze.walls[y, x + 1] != 15:
+            open_wall(maze.walls, x, y, "E")
+    _same_bits(*_chains_both_ways(maze, workers, entries * 20))
+
+
+@pytest.mark.parametrize(("width", "height"), [(6, 5), (40, 34)])
+def test_chain_kernel_on_a_long_loop_hanging_off_one_cell(width: int, height: int) -> None:
+    """A ring with a spur: its one chain leaves and returns to one cell after 18 and 144 steps,
+    so the kernel's copy of numpy's pairwise sum (of 17 and 143 items) runs its blocks of 8
+    and its halving."""
+    require_kernel(graph)
+    walls = closed_grid(width, height)
+    for x in range(width - 1):
+        open_wall(walls, x, 0, "E")
+        open_wall(walls, x, height - 1, "E")
+    for y in range(height - 1):
+        open_wall(walls, 0, y, "S")
+        open_wall(walls, width - 1, y, "S")
+    open_wall(walls, 1, 0, "S")  # the spur
+    fast, slow = _chains_both_ways(Maze(walls, (0, 0), (width - 1, height - 1)))
+    assert fast
+    _same_bits(fast, slow)
+
+
+def test_the_chain_kernel_refuses_bad_buffers() -> None:
+    """A chain naming a row, node or end outside the arrays, or short outputs: ValueError."""
+    require_kernel(graph)
+    kernel = graph._KERNEL
+    # a ring of 4 with a spur: key nodes 0 (degree 3) and 4 (the spur's end)
+    table = np.array(
+        [[-1, 1, 2, 4], [-1, -1, 3, 0], [0, 3, -1, -1], [1, -1, -1, 2], [-1, 0, -1, -1]],
+        dtype=np.int32,
+    )
+    keys = np.array([0, 4], dtype=np.int64)
+    info = np.array([[0, 0, 4, 0]], dtype=np.int64)
+    inner = np.array([1, 3, 2], dtype=np.int64)
+    ends_start = np.array([0, 2, 2], dtype=np.int64)
+    ends = np.array([0, 1], dtype=np.int64)
+    batches = np.array([1], dtype=np.int64)
+    out = [np.empty(5) for _ in range(6)]
+    kernel.chain_sums(table, keys, info, inner, ends_start, ends, batches, *out)
+    good = (table, keys, info, inner, ends_start, ends, batches)
+    for index, bad in (
+        (2, np.array([[0, 2, 4, 0]], dtype=np.int64)),  # b's row beyond the keys
+        (2, np.array([[0, 0, 5, 0]], dtype=np.int64)),  # more inner nodes than given
+        (3, np.array([1, 3, 9], dtype=np.int64)),  # an inner node beyond n
+        (5, np.array([0, 2], dtype=np.int64)),  # an end of a chain that is not there
+        (6, np.array([0], dtype=np.int64)),  # a batch of 0
+        (1, np.array([0, 5], dtype=np.int64)),  # a key beyond n
+    ):
+        args = list(good)
+        args[index] = bad
+        with pytest.raises(ValueError):
+            kernel.chain_sums(*args, *out)
+    with pytest.raises(ValueError):
+        kernel.chain_sums(*good, *out[:5], np.empty(4))
 
 
 @given(maze=grids(), picks=st.lists(st.integers(0, 195), max_size=40))

@@ -16,7 +16,8 @@
  * Brandes' searches for the betweenness of a graph with loops (graph._brandes, graph._forward):
  * brandes and forward, with numpy's very float operations and sums, one source at a time.
  * They allocate their own scratch (a 64-byte node a cell) and let go of the interpreter lock
- * while they search, so graph._brandes_threads' threads use the cores.
+ * while they search, so graph._brandes_threads' threads use the cores. chain_sums: the chain
+ * method of graph._brandes_chains in one walk over the key cells (its own nodes and code).
  *
  * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
  * rectangles was most of `mazekit render -o maze.svg`: svg_boxes and svg_runs write the very
@@ -616,6 +617,444 @@ static PyObject *forward(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* The chain method (graph._brandes_chains, specs/stats.md "Chains") in one walk, chain_sums:
+ * over the key nodes in order, at each the searches from it and from the other ends of its
+ * chains (each kept only while a key still to come needs it: a band of rows, not keys x n),
+ * the bins of the chains it starts, its target weights and its backward pass. Every float is
+ * the reference's (graph._forward, the bincounts, through(), _brandes), in its order. */
+
+/* A node of the chain method's searches, 32 bytes (two to a cache line): its N, E, S, W
+ * neighbours (the spare, node n, for none), its distance from the source (-1: not reached;
+ * the spare's INT32_MAX: never new, never one step away) and its path count, then its
+ * coefficient (w + delta) / sigma once the backward pass has been by (the spare's 0). */
+typedef struct {
+    int32_t near[4];
+    int32_t mark, unused;
+    double paths;
+} ChainNode;
+
+/* A stored search: int16 distances (-1: not reached), path counts, and the nodes it reached
+ * in the order it reached them (int16: n < 2**15). NULL when not kept. */
+typedef struct {
+    int16_t *dist, *order;
+    double *sigma;
+    Py_ssize_t reached;
+} ChainRow;
+
+/* `value` where `keep`, else +0.0, without a branch. */
+static inline double chain_masked(double value, int keep) {
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    bits &= (uint64_t)0 - (uint64_t)keep;
+    memcpy(&value, &bits, sizeof bits);
+    return value;
+}
+
+/* The breadth-first search from `source` into `row`: each path count the sum of the nearer
+ * neighbours' in N, E, S, W order, graph._forward's floats (the zeros numpy adds for the
+ * others change nothing). queue: n + 1 int32 of scratch (a neighbour is written past the end,
+ * not counted). Without a branch on the neighbours, whose order is a coin toss. */
+static void chain_search(ChainNode *node, Py_ssize_t n, int32_t source, int32_t *queue,
+                         ChainRow *row) {
+    for (Py_ssize_t v = 0; v < n; v++) node[v].mark = -1, node[v].paths = 0.0;
+    Py_ssize_t head = 0, tail = 1;
+    queue[0] = source;
+    node[source].mark = 0;
+    while (head < tail) {
+        ChainNode *here = node + queue[head++];
+        int32_t d = here->mark;
+        double sum = 0.0;
+        for (int k = 0; k < 4; k++) {
+            ChainNode *near = node + here->near[k];
+            int32_t seen = near->mark, fresh = seen < 0;
+            sum += chain_masked(near->paths, seen == d - 1);
+            near->mark = fresh ? d + 1 : seen;
+            queue[tail] = here->near[k];
+            tail += fresh;
+        }
+        here->paths = d == 0 ? 1.0 : sum;
+    }
+    for (Py_ssize_t v = 0; v < n; v++)
+        row->dist[v] = (int16_t)node[v].mark, row->sigma[v] = node[v].paths;
+    for (Py_ssize_t i = 0; i < tail; i++) row->order[i] = (int16_t)queue[i];
+    row->reached = tail;
+}
+
+/* The backward pass of the stored search `row`, with target weights `wanted`: the farthest
+ * nodes first, each coefficient (w + delta) / sigma, delta = sigma * the sum of the farther
+ * neighbours' coefficients (N, E, S, W), and every passage coef * sigma from both ends (the
+ * nearer end's is the one not 0): _brandes' float operations (its kernel's brandes_source),
+ * added into the batch's sums, four to a node (its own, its E and S passages', unused; n + 1
+ * nodes: the spare's are ignored), one cache line for two nodes. */
+static void chain_backward(ChainNode *node, Py_ssize_t n, const ChainRow *row,
+                           const double *wanted, double *sums) {
+    for (Py_ssize_t v = 0; v < n; v++) node[v].mark = row->dist[v], node[v].paths = row->sigma[v];
+    for (Py_ssize_t i = row->reached - 1; i >= 0; i--) {
+        int32_t v = row->order[i];
+        ChainNode *here = node + v;
+        int32_t d = here->mark;
+        double sigma = here->paths, farther = 0.0, coef[4];
+        for (int k = 0; k < 4; k++) {
+            const ChainNode *near = node + here->near[k];
+            coef[k] = chain_masked(near->paths, near->mark == d + 1);
+            farther += coef[k];
+        }
+        double *mine = sums + 4 * (Py_ssize_t)v;
+        sums[4 * (Py_ssize_t)here->near[0] + 2] += coef[0] * sigma; /* N: its S passage */
+        mine[1] += coef[1] * sigma;
+        mine[2] += coef[2] * sigma;
+        sums[4 * (Py_ssize_t)here->near[3] + 1] += coef[3] * sigma; /* W: its E passage */
+        double delta = sigma * farther;
+        mine[0] += chain_masked(delta, d != 0); /* a source is no node between */
+        here->paths = (wanted[v] + delta) / sigma;
+    }
+}
+
+/* x = L + d(b,t) - d(a,t) of target t of a chain whose ends' searches are `a`, `b`; within
+ * 0..2L for the searches of one graph (d(a,b) <= L), clamped there whatever they hold. */
+static inline int64_t chain_x(const ChainRow *a, const ChainRow *b, int64_t length,
+                              Py_ssize_t t) {
+    int64_t x = length + b->dist[t] - a->dist[t];
+    return x < 0 ? 0 : x > 2 * length ? 2 * length : x;
+}
+
+/* The chain's bins, over the targets t outside its inner nodes (marked `own`): beyond[k] the
+ * number with x >= k (k in 0..2L+1), and ties[k] the sum of sigma(a,t) / (sigma(a,t) +
+ * sigma(b,t)) over those with x = k, in target order (numpy's bincount), for the even k in
+ * 2..2L-2 that chain_local reads (0 elsewhere). counts: 2L + 2 int64 of scratch. */
+static void chain_bins(const ChainRow *a, const ChainRow *b, int64_t length, Py_ssize_t n,
+                       const int32_t *mark, int32_t own, int64_t *counts, double *beyond,
+                       double *ties) {
+    for (int64_t k = 0; k <= 2 * length + 1; k++) counts[k] = 0, ties[k] = 0.0;
+    for (Py_ssize_t t = 0; t < n; t++) {
+        if (mark[t] == own) continue;
+        int64_t x = chain_x(a, b, length, t);
+        counts[x]++;
+        if (x % 2 == 0 && x >= 2 && x <= 2 * length - 2)
+            ties[x] += a->sigma[t] / (a->sigma[t] + b->sigma[t]);
+    }
+    int64_t running = 0;
+    for (int64_t k = 2 * length + 1; k >= 0; k--) running += counts[k], beyond[k] = (double)running;
+}
+
+/* Add to `wanted` the inner sources of a chain leaving through its end a (at_b 0) or b, per
+ * target, 0 at its inner nodes (`inner`, L - 1 of them: their weights are put back, as
+ * w + 0.0 is w): through()'s floats. No branch in the loop but the rare tie, and no index
+ * computed from the distances (x needs no clamp here). */
+static void chain_through(const ChainRow *a, const ChainRow *b, int64_t length, int at_b,
+                          Py_ssize_t n, const int64_t *inner, double *keep, double *wanted) {
+    const int16_t *restrict da = a->dist, *restrict db = b->dist;
+    const double *restrict sa = a->sigma, *restrict sb = b->sigma;
+    double *restrict add = wanted;
+    int32_t top = (int32_t)length - 1, edge = 2 * (int32_t)length - 2;
+    double last = (double)(length - 1);
+    for (int64_t i = 0; i < length - 1; i++) keep[i] = wanted[inner[i]];
+    for (Py_ssize_t t = 0; t < n; t++) {
+        int32_t x = (int32_t)length + db[t] - da[t], half = ((x + 1) >> 1) - 1;
+        double via_a = (double)(half < 0 ? 0 : half > top ? top : half);
+        if ((x & 1) == 0 && x >= 2 && x <= edge) via_a += sa[t] / (sa[t] + sb[t]);
+        add[t] += at_b ? last - via_a : via_a;
+    }
+    for (int64_t i = 0; i < length - 1; i++) wanted[inner[i]] = keep[i];
+}
+
+/* The weight of target b in the search from a of a chain a..b (a != b): its pairs of inner
+ * cells that run around the chain through a and b, summed over the gaps as the reference's
+ * loop sums them (reach = L + d(a,b); at a tie, around takes sigma(a,b) of the paths). */
+static double chain_around(int64_t length, int64_t d_ab, double s_ab) {
+    double total = 0.0;
+    for (int64_t gap = 1; gap < length - 1; gap++) {
+        double around = 2 * gap > length + d_ab ? 1.0 : 2 * gap < length + d_ab ? 0.0
+                                                                            : s_ab / (1.0 + s_ab);
+        if (around != 0.0) total += 2.0 * around * (double)(length - 1 - gap);
+    }
+    return total;
+}
+
+/* numpy's sum of `count` float64 (np.add.reduce of a contiguous array: 0.0 plus its pairwise
+ * sum; blocks of up to 128 summed in 8 interleaved parts), so a sum the reference takes with
+ * numpy is the same float here. */
+static double chain_pairwise(const double *a, Py_ssize_t count) {
+    if (count < 8) {
+        double total = 0.0;
+        for (Py_ssize_t i = 0; i < count; i++) total += a[i];
+        return total;
+    }
+    if (count <= 128) {
+        double r[8];
+        Py_ssize_t i;
+        for (int j = 0; j < 8; j++) r[j] = a[j];
+        for (i = 8; i < count - (count % 8); i += 8)
+            for (int j = 0; j < 8; j++) r[j] += a[i + j];
+        double total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < count; i++) total += a[i];
+        return total;
+    }
+    Py_ssize_t half = count / 2;
+    half -= half % 8;
+    return chain_pairwise(a, half) + chain_pairwise(a + half, count - half);
+}
+
+/* The pairs a chain's inner sources make inside and along it (graph._brandes_chains' loop
+ * over the chains, its reference, with its float operations in its order): the chain's nodes
+ * c[0..L] get inner_add and its passages edge_add, added into `nodes`, `east`, `south`.
+ * beyond, ties: the chain's bins; d_ab, s_ab: d(a,b), sigma(a,b); scratch: 7L + 8 float64. */
+static void chain_local(const int32_t *table, const int64_t *cells, int64_t length, Py_ssize_t n,
+                        const double *beyond, const double *ties, int64_t d_ab, double s_ab,
+                        double *scratch, double *nodes, double *east, double *south) {
+    int64_t m = length - 1; /* inner sources i = 1..m, at index i - 1 */
+    int loop = cells[0] == cells[length];
+    double *leave_a = scratch, *leave_b = leave_a + m, *at_a = leave_b + m, *at_b = at_a + m;
+    double *after_a = at_b + m, *before_b = after_a + m, *inner_add = before_b + m;
+    double *edge_add = inner_add + length + 1;
+    double tie_a = 1.0 / (1.0 + s_ab), tie_b = s_ab / (s_ab + 1.0);
+    for (int64_t i = 1; i <= m; i++) {
+        leave_a[i - 1] = beyond[2 * i + 1] + ties[2 * i];
+        leave_b[i - 1] = (double)(n - m) - leave_a[i - 1];
+        at_a[i - 1] = (2 * i < length + d_ab ? 1.0 : 0.0) + (2 * i == length + d_ab ? tie_a : 0.0);
+        at_b[i - 1] = (2 * i < length - d_ab ? 1.0 : 0.0) + (2 * i == length - d_ab ? tie_b : 0.0);
+    }
+    after_a[m - 1] = leave_a[m - 1], before_b[0] = leave_b[0];
+    for (int64_t j = m - 2; j >= 0; j--) after_a[j] = after_a[j + 1] + leave_a[j];
+    for (int64_t j = 1; j < m; j++) before_b[j] = before_b[j - 1] + leave_b[j];
+    for (int64_t k = 0; k <= length; k++) inner_add[k] = 0.0;
+    for (int64_t k = 1; k <= m; k++) {
+        inner_add[k] += k <= m - 1 ? after_a[k] : 0.0; /* i > k */
+        inner_add[k] += k >= 2 ? before_b[k - 2] : 0.0; /* i < k */
+    }
+    for (int64_t j = 0; j < m; j++) at_a[j] = leave_a[j] - at_a[j];
+    inner_add[0] += chain_pairwise(at_a, m);
+    for (int64_t j = 0; j < m; j++) at_b[j] = leave_b[j] - (1.0 - at_b[j]);
+    inner_add[length] += chain_pairwise(at_b, m);
+    for (int64_t e = 0; e < length; e++) {
+        edge_add[e] = 0.0;
+        edge_add[e] += e < m ? after_a[e] : 0.0; /* i > k */
+        edge_add[e] += e >= 1 ? before_b[e - 1] : 0.0; /* i <= k */
+    }
+    /* pairs of inner cells: along the chain, or around through a ... b */
+    int64_t reach = loop ? length : length + d_ab;
+    double paths_ab = loop ? 1.0 : s_ab;
+    for (int64_t gap = 1; gap < m; gap++) {
+        double direct, around;
+        if (2 * gap < reach) direct = 1.0, around = 0.0;
+        else if (2 * gap > reach) direct = 0.0, around = 1.0;
+        else direct = 1.0 / (1.0 + paths_ab), around = paths_ab / (1.0 + paths_ab);
+        double pairs = (double)(m - gap), twice_direct = 2 * direct, twice_around = 2 * around;
+        if (direct != 0.0) {
+            for (int64_t k = 1; k <= m; k++) {
+                int64_t low = k - gap + 1 > 1 ? k - gap + 1 : 1;
+                int64_t high = k - 1 < m - gap ? k - 1 : m - gap;
+                inner_add[k] += twice_direct * (double)(high - low + 1 > 0 ? high - low + 1 : 0);
+            }
+            for (int64_t e = 0; e < length; e++) {
+                int64_t low = e - gap + 1 > 1 ? e - gap + 1 : 1;
+                int64_t high = e < m - gap ? e : m - gap;
+                edge_add[e] += twice_direct * (double)(high - low + 1 > 0 ? high - low + 1 : 0);
+            }
+        }
+        if (around != 0.0) {
+            for (int64_t k = 1; k <= m; k++) {
+                int64_t one = m - gap - k > 0 ? m - gap - k : 0;
+                int64_t two = k - gap - 1 > 0 ? k - gap - 1 : 0;
+                inner_add[k] += twice_around * (double)(one + two);
+            }
+            for (int64_t e = 0; e < length; e++) {
+                int64_t one = m - gap - e > 0 ? m - gap - e : 0;
+                int64_t two = e - gap > 0 ? e - gap : 0;
+                edge_add[e] += twice_around * (double)(one + two);
+            }
+            inner_add[0] += twice_around * pairs;
+            if (!loop) inner_add[length] += twice_around * pairs;
+        }
+    }
+    if (loop) inner_add[0] += inner_add[length], inner_add[length] = 0.0;
+    for (int64_t k = 0; k <= length; k++) nodes[cells[k]] += inner_add[k];
+    for (int64_t e = 0; e < length; e++) { /* the passage's west or north end holds it */
+        int64_t from = cells[e], to = cells[e + 1];
+        const int32_t *near = table + 4 * from;
+        int horizontal = near[1] == to || near[3] == to;
+        int64_t low = from < to ? from : to;
+        (horizontal ? east : south)[low] += edge_add[e];
+    }
+}
+
+/* The row of the search at the other end of chain end `end` (2 x chain + 1 at b, 0 at a). */
+static inline int64_t chain_other(const int64_t *info, int64_t end) {
+    return info[4 * (end / 2) + (end % 2 ? 0 : 1)];
+}
+
+/* Whether `count` int64 items all lie in [0, limit). */
+static int chain_within(const int64_t *items, Py_ssize_t count, int64_t limit) {
+    for (Py_ssize_t i = 0; i < count; i++)
+        if (items[i] < 0 || items[i] >= limit) return 0;
+    return 1;
+}
+
+/* chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south,
+ *            local_nodes, local_east, local_south)
+ * table: the n x 4 int32 neighbour table (-1: none), n <= 32767 (int16 distances and nodes);
+ * keys: the int64 key nodes, sources of the searches, in order (row r of the searches is
+ * keys[r]); info: per chain, int64 (a's row, b's row, L >= 2, where its L - 1 inner nodes
+ * start in the int64 `inner`), numbered as graph._chains finds them (by a); ends: per key row
+ * r, from ends_start[r] to ends_start[r + 1] (keys + 1 items), the chains ending there in
+ * order, as 2 x chain + (1 at b, 0 at a).
+ * The sources are shared as graph._brandes_threads shares them among `workers` threads
+ * (len(batches): key i to share i % workers), each share summed in batches of batches[k] as
+ * _brandes sums them: the float64 outputs nodes, east, south hold a share's sums a row
+ * (workers x n), for the caller to add in order. local_*: the float64 sums (n each) of the
+ * reference's loop over the chains (chain_local), in chain order. The interpreter lock is let
+ * go while it runs. */
+static PyObject *chain_sums(PyObject *self, PyObject *args) {
+    Py_buffer b[13]; /* the arguments in order */
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*w*w*w*w*w*w*", &b[0], &b[1], &b[2], &b[3],
+                          &b[4], &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12]))
+        return NULL;
+    const Py_ssize_t word = (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t n = b[0].len / (4 * (Py_ssize_t)sizeof(int32_t)), keys = b[1].len / word;
+    Py_ssize_t chains = b[2].len / (4 * word), inner_count = b[3].len / word;
+    Py_ssize_t end_count = b[5].len / word, workers = b[6].len / word;
+    const int32_t *table = b[0].buf;
+    const int64_t *key = b[1].buf, *info = b[2].buf, *inner = b[3].buf, *ends_start = b[4].buf,
+                  *ends = b[5].buf, *batches = b[6].buf;
+    Py_ssize_t floats = workers * n * (Py_ssize_t)sizeof(double);
+    Py_ssize_t local = n * (Py_ssize_t)sizeof(double);
+    int bad = b[0].len % (4 * (Py_ssize_t)sizeof(int32_t)) || n < 1 || n > INT16_MAX ||
+              b[1].len % word || b[2].len % (4 * word) || b[3].len % word ||
+              b[4].len != (keys + 1) * word || b[5].len % word || b[6].len % word ||
+              workers < 1 || b[7].len != floats || b[8].len != floats || b[9].len != floats ||
+              b[10].len != local || b[11].len != local || b[12].len != local ||
+              !nodes_valid(table, n, key, keys) || !chain_within(inner, inner_count, n) ||
+              !chain_within(ends, end_count, 2 * chains);
+    for (Py_ssize_t k = 0; !bad && k < workers; k++) bad = batches[k] < 1;
+    for (Py_ssize_t r = 0; !bad && r < keys; r++)
+        bad = ends_start[r] < 0 || ends_start[r] > ends_start[r + 1] ||
+              ends_start[r + 1] > end_count;
+    for (Py_ssize_t c = 0; !bad && c < chains; c++) {
+        const int64_t *at = info + 4 * c;
+        bad = at[0] < 0 || at[0] >= keys || at[1] < 0 || at[1] >= keys || at[2] < 2 ||
+              at[2] > n || at[3] < 0 || at[3] > inner_count - (at[2] - 1);
+    }
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError,
+                        "an n x 4 int32 table (n <= 32767), int64 key nodes, chains (a's row, "
+                        "b's row, L >= 2, inner start) and inner nodes, ends of keys + 1 starts "
+                        "(below 2 x chains), batches >= 1 a worker, float64 sums of workers x n "
+                        "and local sums of n");
+        release(b, 13);
+        return NULL;
+    }
+    size_t items = (size_t)n + 1;
+    ChainNode *node = PyMem_Malloc(items * sizeof(ChainNode));
+    ChainRow *rows = PyMem_Calloc((size_t)keys + 1, sizeof(ChainRow));
+    int32_t *ints = PyMem_Malloc((2 * items + (size_t)keys) * sizeof(int32_t));
+    int64_t *counts = PyMem_Malloc((3 * items + 2) * sizeof(int64_t)); /* and a chain's cells */
+    /* wanted, a share's batch sums (4 x items a worker), a chain's bins and chain_local's */
+    size_t doubles_count = 13 * items + 4 * items * (size_t)workers + 16;
+    double *doubles = PyMem_Malloc(doubles_count * sizeof(double));
+    char **spare = PyMem_Malloc(((size_t)keys + 1) * sizeof(char *)); /* freed row memory */
+    int ok = node && rows && ints && counts && doubles && spare;
+    Py_ssize_t spares = 0;
+    size_t row_bytes = (size_t)n * (2 * sizeof(int16_t) + sizeof(double));
+    if (ok) {
+        Py_BEGIN_ALLOW_THREADS
+        int32_t *queue = ints, *mark = ints + items, *last = ints + 2 * items, stamp = 0;
+        int64_t *cells = counts + 2 * items + 2;
+        double *wanted = doubles, *acc = doubles + items;
+        double *beyond = acc + 4 * items * (size_t)workers, *ties = beyond + 2 * items + 2;
+        double *scratch = ties + 2 * items + 2;
+        double *out[3] = {b[7].buf, b[8].buf, b[9].buf}, *own_sums[3] = {b[10].buf, b[11].buf,
+                                                                          b[12].buf};
+        for (Py_ssize_t v = 0; v <= n; v++)
+            for (int k = 0; k < 4; k++)
+                node[v].near[k] = v == n || table[4 * v + k] < 0 ? (int32_t)n : table[4 * v + k];
+        node[n].mark = INT32_MAX, node[n].paths = 0.0;
+        memset(mark, 0, (size_t)n * sizeof(int32_t));
+        for (int k = 0; k < 3; k++) {
+            memset(out[k], 0, (size_t)(workers * n) * sizeof(double));
+            memset(own_sums[k], 0, (size_t)n * sizeof(double));
+        }
+        for (Py_ssize_t r = 0; r < keys; r++) { /* the last key that needs row r */
+            last[r] = (int32_t)r;
+            for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
+                int64_t other = chain_other(info, ends[e]);
+                if (other > last[r]) last[r] = (int32_t)other;
+            }
+        }
+        for (Py_ssize_t r = 0; r < keys && ok; r++) {
+            /* the searches from r and from the other ends of its chains */
+            for (int64_t e = ends_start[r] - 1; e < ends_start[r + 1] && ok; e++) {
+                int64_t need = e < ends_start[r] ? r : chain_other(info, ends[e]);
+                ChainRow *row = rows + need;
+                if (row->dist) continue;
+                char *memory = spares ? spare[--spares] : malloc(row_bytes);
+                if (!memory) {
+                    ok = 0;
+                    break;
+                }
+                row->sigma = (double *)memory;
+                row->dist = (int16_t *)(memory + (size_t)n * sizeof(double));
+                row->order = row->dist + n;
+                chain_search(node, n, (int32_t)key[need], queue, row);
+            }
+            if (!ok) break;
+            /* the chains it starts (their loop of the reference), then its target weights */
+            for (Py_ssize_t t = 0; t < n; t++) wanted[t] = 1.0;
+            for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
+                const int64_t *at = info + 4 * (ends[e] / 2);
+                const ChainRow *a = rows + at[0], *z = rows + at[1];
+                if (stamp == INT32_MAX) { /* stamps run out: start them again */
+                    memset(mark, 0, (size_t)n * sizeof(int32_t));
+                    stamp = 0;
+                }
+                int32_t own = ++stamp;
+                for (int64_t i = 0; i < at[2] - 1; i++) mark[inner[at[3] + i]] = own;
+                if (ends[e] % 2 == 0) {
+                    int64_t far = key[at[1]];
+                    chain_bins(a, z, at[2], n, mark, own, counts, beyond, ties);
+                    cells[0] = key[at[0]], cells[at[2]] = far;
+                    for (int64_t i = 1; i < at[2]; i++) cells[i] = inner[at[3] + i - 1];
+                    chain_local(table, cells, at[2], n, beyond, ties, a->dist[far],
+                                a->sigma[far], scratch, own_sums[0], own_sums[1], own_sums[2]);
+                }
+                chain_through(a, z, at[2], (int)(ends[e] % 2), n, inner + at[3], scratch,
+                              wanted);
+            }
+            for (int64_t e = ends_start[r]; e < ends_start[r + 1]; e++) {
+                const int64_t *at = info + 4 * (ends[e] / 2);
+                Py_ssize_t far = (Py_ssize_t)key[at[1]];
+                if (ends[e] % 2 || at[0] == at[1]) continue;
+                double weight = chain_around(at[2], rows[at[0]].dist[far], rows[at[0]].sigma[far]);
+                if (weight != 0.0) wanted[far] += weight;
+            }
+            /* the backward pass, into its share's batch sums, added at the batch's end */
+            Py_ssize_t k = r % workers, j = r / workers;
+            Py_ssize_t share = (keys - k + workers - 1) / workers;
+            double *sums = acc + 4 * items * (size_t)k;
+            if (j % batches[k] == 0) memset(sums, 0, 4 * items * sizeof(double));
+            chain_backward(node, n, rows + r, wanted, sums);
+            if ((j + 1) % batches[k] == 0 || j + 1 == share)
+                for (int s = 0; s < 3; s++)
+                    for (Py_ssize_t v = 0; v < n; v++) out[s][k * n + v] += sums[4 * v + s];
+            /* let go of the searches no key to come needs */
+            for (int64_t e = ends_start[r] - 1; e < ends_start[r + 1]; e++) {
+                int64_t done = e < ends_start[r] ? r : chain_other(info, ends[e]);
+                if (last[done] != r || !rows[done].dist) continue;
+                spare[spares++] = (char *)rows[done].sigma;
+                rows[done].dist = NULL;
+            }
+        }
+        for (Py_ssize_t r = 0; r < keys; r++)
+            if (rows[r].dist) free(rows[r].sigma);
+        while (spares) free(spare[--spares]);
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_Free(node), PyMem_Free(rows), PyMem_Free(ints), PyMem_Free(counts);
+    PyMem_Free(doubles), PyMem_Free(spare);
+    release(b, 13);
+    if (!ok) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif
@@ -748,6 +1187,9 @@ static PyMethodDef methods[] = {
      "graph._brandes."},
     {"forward", forward, METH_VARARGS,
      "forward(table, sources, dist, sigma): graph._forward's distances and path counts."},
+    {"chain_sums", chain_sums, METH_VARARGS,
+     "chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south, "
+     "local_nodes, local_east, local_south): the chain method's sums (graph._brandes_chains)."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

@@ -27,6 +27,21 @@ def tree_betweenness(
     south_open: NDArray[np.bool_],
 ) -> tuple[int, int, int]: ...
 def kth_largest(values: NDArray[np.float64], count: int) -> float: ...
+def chain_sums(
+    table: NDArray[np.int32],
+    keys: NDArray[np.int64],
+    info: NDArray[np.int64],
+    inner: NDArray[np.int64],
+    ends_start: NDArray[np.int64],
+    ends: NDArray[np.int64],
+    batches: NDArray[np.int64],
+    nodes: NDArray[np.float64],
+    east: NDArray[np.float64],
+    south: NDArray[np.float64],
+    local_nodes: NDArray[np.float64],
+    local_east: NDArray[np.float64],
+    local_south: NDArray[np.float64],
+) -> None: ...
 def svg_boxes(
     x: NDArray[np.int64], y: NDArray[np.int64], w: NDArray[np.int64], h: NDArray[np.int64]
 ) -> str: ...

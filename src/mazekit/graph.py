@@ -592,6 +592,8 @@ def _brandes_chains(
     chains = _chains(table, key)
     row = np.full(n, -1, dtype=np.int64)
     row[keys] = np.arange(keys.size)
+    if _KERNEL is not None:
+        return _chain_kernel(table, keys, chains, row)
     # distances and path counts from every key cell
     columns = _columns(table)
     kdist = np.empty((keys.size, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
@@ -726,6 +728,52 @@ def _brandes_chains(
 
     raw, east, south = _brandes_threads(table, keys, weights, (kdist, ksigma, row))
     return raw + nodes, east + edge_value["E"], south + edge_value["S"]
+
+
+def _chain_kernel(
+    table: npt.NDArray[np.int32], keys: IntArray, chains: list[list[int]], row: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """_brandes_chains by the kernel, in one walk over the key cells (measures.c, chain_sums):
+    the sums of its _brandes_threads (the same shares of the sources, batches and order), plus
+    its loop over the chains, with the reference's floats. Each key cell's search is kept only
+    while a key cell still to come needs it, not in a table of keys x n."""
+    n = table.shape[0]
+    lengths = np.array([len(chain) - 1 for chain in chains], dtype=np.int64)
+    info = np.empty((len(chains), 4), dtype=np.int64)  # the chains numbered by a, as found
+    info[:, 0] = row[[chain[0] for chain in chains]] if chains else 0
+    info[:, 1] = row[[chain[-1] for chain in chains]] if chains else 0
+    info[:, 2] = lengths
+    info[:, 3] = np.cumsum(lengths - 1) - (lengths - 1)
+    inner = np.array([cell for chain in chains for cell in chain[1:-1]], dtype=np.int64)
+    ends: list[list[int]] = [[] for _ in range(keys.size)]  # per key row: 2 x chain + end
+    for number, (first, last) in enumerate(info[:, :2].tolist()):
+        ends[first].append(2 * number)
+        ends[last].append(2 * number + 1)
+    ends_start = np.zeros(keys.size + 1, dtype=np.int64)
+    ends_start[1:] = np.cumsum([len(here) for here in ends])
+    flat_ends = np.array([end for here in ends for end in here], dtype=np.int64)
+    workers = _workers(keys.size)
+    batches = np.array(
+        [max(1, min(keys[k::workers].size, _BATCH_ENTRIES // (n + 1))) for k in range(workers)],
+        dtype=np.int64,
+    )
+    parts = np.empty((workers, n)), np.empty((workers, n)), np.empty((workers, n))
+    local = np.empty(n), np.empty(n), np.empty(n)
+    _KERNEL.chain_sums(
+        np.ascontiguousarray(table, dtype=np.int32),
+        keys,
+        info,
+        inner,
+        ends_start,
+        flat_ends,
+        batches,
+        *parts,
+        *local,
+    )
+    sums = [part[0] for part in parts]
+    for more in range(1, workers):  # as _brandes_threads adds its threads' sums
+        sums = [total + part[more] for total, part in zip(sums, parts, strict=True)]
+    return sums[0] + local[0], sums[1] + local[1], sums[2] + local[2]
 
 
 def _workers(sources: int) -> int:

@@ -486,6 +486,37 @@ static int nodes_valid(const int32_t *table, Py_ssize_t n, const int64_t *source
     return 1;
 }
 
+/* Node memory for n nodes and the spare, aligned on a line (freed with PyMem_Free(*memory)),
+ * or NULL. */
+static BrandesNode *brandes_alloc(Py_ssize_t n, char **memory) {
+    *memory = PyMem_Malloc(((size_t)n + 2) * sizeof(BrandesNode)); /* one more to align */
+    if (!*memory) return NULL;
+    return (BrandesNode *)(*memory + (sizeof(BrandesNode) -
+                                      (uintptr_t)*memory % sizeof(BrandesNode)));
+}
+
+/* Brandes' sums over `count` sources on filled nodes into sides (nodes, east, south: n
+ * float64 each, every item written), in batches of `batch` (see brandes below); total: 3(n+1)
+ * zeroed doubles when batched (batch > 1 and count > 1), else unused; queue: n + 1 int32.
+ * Runs without the interpreter lock. */
+static void brandes_sums(BrandesNode *node, int32_t *queue, double *total, Py_ssize_t n,
+                         const int64_t *sources, Py_ssize_t count, Py_ssize_t batch,
+                         const double *weights, double *sides[3]) {
+    int batched = batch > 1 && count > 1;
+    for (Py_ssize_t start = 0; start < count; start += batch) {
+        Py_ssize_t stop = start + batch < count ? start + batch : count;
+        for (Py_ssize_t s = start; s < stop; s++)
+            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1,
+                           weights ? weights + s * n : NULL);
+        for (Py_ssize_t v = 0; batched && v < n; v++) {
+            for (int k = 0; k < 3; k++) total[3 * v + k] += node[v].sums[k];
+            node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
+        }
+    }
+    for (Py_ssize_t v = 0; v < n; v++)
+        for (int k = 0; k < 3; k++) sides[k][v] = batched ? total[3 * v + k] : node[v].sums[k];
+}
+
 /* brandes(table, sources, batch, nodes, east, south[, weights]): graph._brandes. weights:
  * float64, a row of n target weights a source (without: 1 each); the stored searches of the
  * chain method are the forward pass's very floats (the same sums), so it runs again. table: the n x 4 int32 neighbour table (N, E, S, W; -1 none) of a grid,
@@ -528,35 +559,109 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
         return NULL;
     }
     int batched = batch > 1 && count > 1;
-    size_t items = (size_t)n + 1; /* and the spare */
-    char *memory = PyMem_Malloc((items + 1) * sizeof(BrandesNode)); /* one more to align */
-    int32_t *queue = PyMem_Malloc(items * sizeof(int32_t));
-    double *total = batched ? PyMem_Calloc(3 * items, sizeof(double)) : NULL;
-    int ok = memory && queue && (total || !batched);
+    char *memory;
+    BrandesNode *node = brandes_alloc(n, &memory);
+    int32_t *queue = PyMem_Malloc(((size_t)n + 1) * sizeof(int32_t));
+    double *total = batched ? PyMem_Calloc(3 * ((size_t)n + 1), sizeof(double)) : NULL;
+    int ok = node && queue && (total || !batched);
     if (ok) {
-        BrandesNode *node = (BrandesNode *)(memory + (sizeof(BrandesNode) -
-                                                      (uintptr_t)memory % sizeof(BrandesNode)));
+        double *sides[3] = {(double *)b[2].buf, (double *)b[3].buf, (double *)b[4].buf};
         Py_BEGIN_ALLOW_THREADS
         brandes_nodes(table, n, node);
-        for (Py_ssize_t start = 0; start < count; start += batch) {
-            Py_ssize_t stop = start + batch < count ? start + batch : count;
-            for (Py_ssize_t s = start; s < stop; s++)
-                brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1,
-                               weighted ? (const double *)b[5].buf + s * n : NULL);
-            for (Py_ssize_t v = 0; batched && v < n; v++) {
-                for (int k = 0; k < 3; k++) total[3 * v + k] += node[v].sums[k];
-                node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
-            }
-        }
-        double *sides[3] = {(double *)b[2].buf, (double *)b[3].buf, (double *)b[4].buf};
-        for (Py_ssize_t v = 0; v < n; v++)
-            for (int k = 0; k < 3; k++)
-                sides[k][v] = batched ? total[3 * v + k] : node[v].sums[k];
+        brandes_sums(node, queue, total, n, sources, count, batch,
+                     weighted ? (const double *)b[5].buf : NULL, sides);
         Py_END_ALLOW_THREADS
     }
     PyMem_Free(memory), PyMem_Free(queue), PyMem_Free(total);
     release(b, 5 + weighted);
     if (!ok) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* Fill the nodes of the cells `flat` (ascending) from their open bits `moves` (a grid of
+ * `width` columns, checked by check_moves): a node's neighbours are the nodes of the cells its
+ * open directions lead to (the spare, n, for none), as graph._graph's table has them; `map`
+ * gets each cell's node (-1: none). 0, or -1 when an open direction leads to a cell that is
+ * not among `flat` (then the nodes are not the graph of those cells). */
+static int cells_nodes(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width,
+                       const int64_t *flat, Py_ssize_t n, int32_t *map, BrandesNode *node) {
+    static const uint8_t bits[4] = {NORTH, EAST, SOUTH, WEST};
+    const Py_ssize_t step[4] = {-width, 1, width, -1};
+    memset(map, 0xff, (size_t)cells * sizeof(int32_t)); /* -1 everywhere */
+    memset(node, 0, ((size_t)n + 1) * sizeof(BrandesNode));
+    for (Py_ssize_t v = 0; v < n; v++) map[flat[v]] = (int32_t)v;
+    for (Py_ssize_t v = 0; v < n; v++) {
+        Py_ssize_t cell = flat[v];
+        uint8_t open = moves[cell];
+        for (int k = 0; k < 4; k++) {
+            int32_t near = (open & bits[k]) ? map[cell + step[k]] : (int32_t)n;
+            if (near < 0) return -1;
+            node[v].near[k] = near;
+        }
+        node[v].mark = -1;
+    }
+    for (int k = 0; k < 4; k++) node[n].near[k] = (int32_t)n;
+    node[n].mark = INT64_MAX;
+    return 0;
+}
+
+/* brandes_cells(moves, width, flat, sources, batch, nodes, east, south): brandes() on the
+ * graph of the cells `flat` (int64 flat indices, ascending: node v is cell flat[v]) joined by
+ * their open bits `moves` (uint8, the grid), so without graph._graph's n x 4 table: the
+ * kernel reads the neighbours off the bits as it fills its nodes. The same nodes, so the same
+ * floats as brandes() with that table. ValueError when an open direction of a cell leads out
+ * of the grid or to a cell not in `flat`. */
+static PyObject *brandes_cells(PyObject *self, PyObject *args) {
+    Py_buffer b[6]; /* moves, flat, sources, nodes, east, south */
+    Py_ssize_t width, batch;
+    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*", &b[0], &width, &b[1], &b[2], &batch, &b[3],
+                          &b[4], &b[5]))
+        return NULL;
+    Py_ssize_t cells = b[0].len;
+    Py_ssize_t n = b[1].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t count = b[2].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t floats = n * (Py_ssize_t)sizeof(double);
+    const int64_t *flat = (const int64_t *)b[1].buf, *sources = (const int64_t *)b[2].buf;
+    int bad = width < 1 || cells % width || b[1].len % (Py_ssize_t)sizeof(int64_t) ||
+              b[2].len % (Py_ssize_t)sizeof(int64_t) || b[3].len != floats ||
+              b[4].len != floats || b[5].len != floats || batch < 1 || n >= INT32_MAX ||
+              count >= INT32_MAX;
+    for (Py_ssize_t v = 0; !bad && v < n; v++)
+        bad = flat[v] < (v ? flat[v - 1] + 1 : 0) || flat[v] >= cells;
+    for (Py_ssize_t s = 0; !bad && s < count; s++) bad = sources[s] < 0 || sources[s] >= n;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError,
+                        "uint8 moves of a grid the width divides, ascending int64 cells among "
+                        "them, int64 sources among those, batch >= 1, and nodes, east, south "
+                        "float64 of a cell each");
+        release(b, 6);
+        return NULL;
+    }
+    if (check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
+        release(b, 6);
+        return NULL;
+    }
+    int batched = batch > 1 && count > 1;
+    char *memory;
+    BrandesNode *node = brandes_alloc(n, &memory);
+    int32_t *queue = PyMem_Malloc(((size_t)n + 1) * sizeof(int32_t));
+    int32_t *map = PyMem_Malloc((size_t)(cells ? cells : 1) * sizeof(int32_t));
+    double *total = batched ? PyMem_Calloc(3 * ((size_t)n + 1), sizeof(double)) : NULL;
+    int ok = node && queue && map && (total || !batched), closed = 0;
+    if (ok) {
+        double *sides[3] = {(double *)b[3].buf, (double *)b[4].buf, (double *)b[5].buf};
+        Py_BEGIN_ALLOW_THREADS
+        closed = cells_nodes((const uint8_t *)b[0].buf, cells, width, flat, n, map, node) == 0;
+        if (closed) brandes_sums(node, queue, total, n, sources, count, batch, NULL, sides);
+        Py_END_ALLOW_THREADS
+    }
+    PyMem_Free(memory), PyMem_Free(queue), PyMem_Free(map), PyMem_Free(total);
+    release(b, 6);
+    if (!ok) return PyErr_NoMemory();
+    if (!closed) {
+        PyErr_SetString(PyExc_ValueError, "an open direction leads to a cell not among the cells");
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -585,13 +690,11 @@ static PyObject *forward(PyObject *self, PyObject *args) {
         release(b, 4);
         return NULL;
     }
-    size_t items = (size_t)n + 1; /* and the spare */
-    char *memory = PyMem_Malloc((items + 1) * sizeof(BrandesNode)); /* one more to align */
-    int32_t *queue = PyMem_Malloc(items * sizeof(int32_t));
-    int ok = memory && queue;
+    char *memory;
+    BrandesNode *node = brandes_alloc(n, &memory);
+    int32_t *queue = PyMem_Malloc(((size_t)n + 1) * sizeof(int32_t));
+    int ok = node && queue;
     if (ok) {
-        BrandesNode *node = (BrandesNode *)(memory + (sizeof(BrandesNode) -
-                                                      (uintptr_t)memory % sizeof(BrandesNode)));
         int32_t *dist = (int32_t *)b[2].buf;
         double *sigma = (double *)b[3].buf;
         Py_BEGIN_ALLOW_THREADS
@@ -746,6 +849,9 @@ static PyMethodDef methods[] = {
     {"brandes", brandes, METH_VARARGS,
      "brandes(table, sources, batch, nodes, east, south[, weights]): Brandes' sums, "
      "graph._brandes."},
+    {"brandes_cells", brandes_cells, METH_VARARGS,
+     "brandes_cells(moves, width, flat, sources, batch, nodes, east, south): brandes() on the "
+     "open bits of the cells flat, without a neighbour table."},
     {"forward", forward, METH_VARARGS,
      "forward(table, sources, dist, sigma): graph._forward's distances and path counts."},
     {"svg_boxes", svg_boxes, METH_VARARGS,

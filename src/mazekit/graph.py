@@ -1077,6 +1077,12 @@ def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNum
     east, south = _passages_among(maze, reach)
     if east + south == n - 1:
         return _TREE_COP
+    return _cop_with_loop(maze, reach)
+
+
+def _cop_with_loop(maze: Maze, reach: npt.NDArray[np.bool_]) -> CopNumber:
+    """cop_number() of reachable cells known to hold a loop: 2 or 3 by the two-cop game up to
+    COP_LIMIT grid cells, else the bounds 2-3."""
     if maze.walls.size > COP_LIMIT:
         return CopNumber(
             2,
@@ -1113,8 +1119,9 @@ def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:
     """The graph figures of ``maze`` from its betweenness ``found``: Gini, top, cop number."""
     values = found.cells[found.reachable]  # a copy: sorted in place
     values.sort()
-    if found.method == "tree" and found.nodes:  # betweenness found the tree: cop_number's test
-        cop: CopNumber | None = _TREE_COP
-    else:
-        cop = cop_number(maze, found.reachable)
+    cop: CopNumber | None
+    if found.method == "tree":  # betweenness' test is cop_number's: a tree, or no cell at all
+        cop = _TREE_COP if found.nodes else None
+    else:  # Brandes runs only on reachable cells that hold a loop
+        cop = _cop_with_loop(maze, found.reachable)
     return GraphStats(betweenness=found, gini=_gini_sorted(values), top=top, cop=cop)

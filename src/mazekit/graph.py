@@ -302,10 +302,11 @@ def faces(walls: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
     down = np.ones((height, width + 1), dtype=np.bool_)  # corner (r, c) to (r + 1, c)
     down[:, 1:width] = ~east
     links = np.zeros((height + 1, width + 1), dtype=np.uint8)
-    links[:, :-1] |= np.where(across, EAST, 0).astype(np.uint8)
-    links[:, 1:] |= np.where(across, WEST, 0).astype(np.uint8)
-    links[:-1, :] |= np.where(down, SOUTH, 0).astype(np.uint8)
-    links[1:, :] |= np.where(down, NORTH, 0).astype(np.uint8)
+    across_bits, down_bits = across.view(np.uint8), down.view(np.uint8)  # 0 or 1, a byte each
+    links[:, :-1] |= across_bits * np.uint8(EAST)  # bytes: no int64 np.where of every corner
+    links[:, 1:] |= across_bits * np.uint8(WEST)
+    links[:-1, :] |= down_bits * np.uint8(SOUTH)
+    links[1:, :] |= down_bits * np.uint8(NORTH)
     return component_labels(links ^ np.uint8(ALL_WALLS), bits=links)
 
 

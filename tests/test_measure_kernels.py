@@ -453,8 +453,9 @@ def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
     maze: Maze, every_cell: bool, picks: list[int], entries: int
 ) -> None:
     """The kernel that reads the neighbours off the open bits (graph._brandes_cells) gives the
-    reference's sums over the neighbour table of the same cells: the reachable ones (as
-    _graph numbers them) or every cell (several components), any sources, batches, threads."""
+    reference's sums over the neighbour table of the same cells, laid out on the grid (0 off
+    the graph): the reachable ones (as _graph numbers them) or every cell (several
+    components), any sources, batches, threads."""
     require_kernel(graph)
     if every_cell:
         flat, table = np.arange(maze.walls.size, dtype=np.int64), _every_cell_table(maze)
@@ -472,7 +473,10 @@ def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
             slow = graph._brandes_threads(table, sources)
     finally:
         graph._BATCH_ENTRIES = saved
-    _same_bits(fast, slow)
+    laid_out = tuple(np.zeros(maze.walls.size) for _ in slow)
+    for grid, part in zip(laid_out, slow, strict=True):
+        grid[flat] = part
+    _same_bits(fast, laid_out)
 
 
 def test_brandes_from_the_open_bits_refuses_bad_buffers() -> None:
@@ -482,9 +486,9 @@ def test_brandes_from_the_open_bits_refuses_bad_buffers() -> None:
     kernel = graph._KERNEL
     moves = np.array([[EAST, WEST, 0]], dtype=np.uint8)  # cells 0 and 1 joined, 2 alone
     flat, sources = np.array([0, 1], dtype=np.int64), np.array([0], dtype=np.int64)
-    out = [np.empty(2) for _ in range(3)]
+    out = [np.zeros(3) for _ in range(3)]  # a grid cell each: the sums are added there
     kernel.brandes_cells(moves, 3, flat, sources, 1, *out)
-    assert [list(part) for part in out] == [[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]]
+    assert [list(part) for part in out] == [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0] * 3]
     for args in (
         (moves, 3, np.array([0, 2], dtype=np.int64), sources, 1, *out),  # 1 is not given
         (moves, 3, np.array([1, 0], dtype=np.int64), sources, 1, *out),

@@ -776,11 +776,11 @@ def _brandes_cells(
     moves: npt.NDArray[np.uint8], flat: IntArray, width: int, sources: IntArray
 ) -> Sums:
     """``_brandes(table, sources)`` of the graph of the cells ``flat`` by the kernel, which
-    reads each node's neighbours off the open bits ``moves`` (H x W): no n x 4 table."""
-    n = flat.size
-    sums = np.empty(n), np.empty(n), np.empty(n)
+    reads each node's neighbours off the open bits ``moves`` (H x W): no n x 4 table. The sums
+    come laid out on the grid (flat, a cell each: node v's at flat[v], 0 off the graph)."""
+    sums = np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size)
     some = np.ascontiguousarray(sources, dtype=np.int64)  # a thread's share is strided
-    _KERNEL.brandes_cells(moves, width, flat, some, _batch(n, some.size), *sums)
+    _KERNEL.brandes_cells(moves, width, flat, some, _batch(flat.size, some.size), *sums)
     return sums
 
 
@@ -887,15 +887,19 @@ def _spread(flat: IntArray, size: int, sums: Sums, factor: float) -> Sums:
 def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int) -> Betweenness:
     """betweenness()'s estimate (above EXACT_LIMIT cells, with a loop) by the kernel, straight
     from the Analysis' reachable cells and open bits: no search from the entry and no
-    neighbour table (_graph); the same nodes, sources and floats."""
+    neighbour table (_graph), the sums added on the grid and scaled there; the same nodes,
+    sources and floats."""
     height, width = maze.walls.shape
     reach, moves = facts.reachable, facts.moves
     flat = np.flatnonzero(reach)
     n = flat.size
     used = min(samples or default_samples(n), n)
     sources = _draw(n, used, seed)
-    sums = _split(sources, lambda share: _brandes_cells(moves, flat, width, share))
-    cells, east, south = _spread(flat, height * width, sums, n / used)
+    cells, east, south = _split(sources, lambda share: _brandes_cells(moves, flat, width, share))
+    factor = n / used
+    for grid, pairs in ((cells, (n - 1) * (n - 2)), (east, n * (n - 1)), (south, n * (n - 1))):
+        grid *= factor  # _spread's operations, over the grid (0 stays 0 off the graph)
+        grid /= pairs
     return Betweenness(
         cells=cells.reshape(height, width),
         east=east.reshape(height, width),

@@ -844,7 +844,8 @@ def betweenness(
             factor = n / used
         found = _brandes_chains(table, flat, width) if method == "brandes" else None
         sums = _brandes_threads(table, sources) if found is None else found
-        cells, east, south = _spread(flat, height * width, sums, factor)
+        cells, east, south = _spread(flat, height * width, sums)
+        _scale((cells, east, south), n, factor)
     else:
         method = "tree"
         cells, east, south = (np.zeros(height * width) for _ in range(3))
@@ -867,21 +868,26 @@ def _draw(n: int, used: int, seed: int) -> IntArray:
     return np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
 
 
-def _spread(flat: IntArray, size: int, sums: Sums, factor: float) -> Sums:
-    """Brandes' sums over ordered pairs (per node, its E and S passage), times ``factor``,
-    normalised and laid out over the ``size`` grid cells (0 off the graph). The sums are
-    consumed: scaled in place, the very operations of ``raw * factor / pairs``."""
-    n = flat.size
+def _spread(flat: IntArray, size: int, sums: Sums) -> Sums:
+    """Brandes' sums per node (its own, its E and its S passage's) laid out over the ``size``
+    grid cells: node v's at flat[v], 0 off the graph."""
     result = np.zeros(size), np.zeros(size), np.zeros(size)
-    for index, (raw, pairs) in enumerate(
-        zip(sums, ((n - 1) * (n - 2), n * (n - 1), n * (n - 1)), strict=True)
-    ):
-        if index == 0 and n <= 2:
-            continue  # no cell lies between two others
-        raw *= factor
-        raw /= pairs
-        result[index][flat] = raw
+    for grid, part in zip(result, sums, strict=True):
+        grid[flat] = part
     return result
+
+
+def _scale(grids: Sums, n: int, factor: float) -> None:
+    """Brandes' sums over ordered pairs, laid out on the grid, times ``factor`` and normalised
+    in place: ``raw * factor / pairs`` cell by cell (0 stays 0 off the graph); the cells' 0
+    when none can lie between two others (n <= 2)."""
+    pairs = ((n - 1) * (n - 2), n * (n - 1), n * (n - 1))
+    for index, (grid, count) in enumerate(zip(grids, pairs, strict=True)):
+        if index == 0 and n <= 2:
+            grid[:] = 0.0
+            continue
+        grid *= factor
+        grid /= count
 
 
 def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int) -> Betweenness:
@@ -896,10 +902,7 @@ def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int)
     used = min(samples or default_samples(n), n)
     sources = _draw(n, used, seed)
     cells, east, south = _split(sources, lambda share: _brandes_cells(moves, flat, width, share))
-    factor = n / used
-    for grid, pairs in ((cells, (n - 1) * (n - 2)), (east, n * (n - 1)), (south, n * (n - 1))):
-        grid *= factor  # _spread's operations, over the grid (0 stays 0 off the graph)
-        grid /= pairs
+    _scale((cells, east, south), n, n / used)
     return Betweenness(
         cells=cells.reshape(height, width),
         east=east.reshape(height, width),

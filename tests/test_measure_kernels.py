@@ -443,6 +443,69 @@ def test_the_brandes_kernel_refuses_bad_buffers() -> None:
             kernel.forward(*args)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    maze=grids(),
+    every_cell=st.booleans(),
+    picks=st.lists(st.integers(0, 195), max_size=150),
+    entries=st.integers(1, 600),
+)
+def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
+    maze: Maze, every_cell: bool, picks: list[int], entries: int
+) -> None:
+    """The kernel that reads the neighbours off the open bits (graph._brandes_cells) gives the
+    reference's sums over the neighbour table of the same cells, laid out on the grid (0 off
+    the graph): the reachable ones (as _graph numbers them) or every cell (several
+    components), any sources, batches, threads."""
+    require_kernel(graph)
+    if every_cell:
+        flat, table = np.arange(maze.walls.size, dtype=np.int64), _every_cell_table(maze)
+    else:
+        _, flat, table, _ = graph._graph(maze)
+    sources = np.array([pick % flat.size for pick in picks], dtype=np.int64)
+    moves = open_bits(maze.walls)
+    saved = graph._BATCH_ENTRIES
+    graph._BATCH_ENTRIES = entries
+    try:
+        fast = graph._split(
+            sources, lambda share: graph._brandes_cells(moves, flat, maze.width, share)
+        )
+        with reference_only(graph):
+            slow = graph._brandes_threads(table, sources)
+    finally:
+        graph._BATCH_ENTRIES = saved
+    laid_out = tuple(np.zeros(maze.walls.size) for _ in slow)
+    for grid, part in zip(laid_out, slow, strict=True):
+        grid[flat] = part
+    _same_bits(fast, laid_out)
+
+
+def test_brandes_from_the_open_bits_refuses_bad_buffers() -> None:
+    """An open direction out of the grid or to a cell not given, cells not ascending or out
+    of the grid, sources outside them, short outputs: ValueError, never a read outside."""
+    require_kernel(graph)
+    kernel = graph._KERNEL
+    moves = np.array([[EAST, WEST, 0]], dtype=np.uint8)  # cells 0 and 1 joined, 2 alone
+    flat, sources = np.array([0, 1], dtype=np.int64), np.array([0], dtype=np.int64)
+    out = [np.zeros(3) for _ in range(3)]  # a grid cell each: the sums are added there
+    kernel.brandes_cells(moves, 3, flat, sources, 1, *out)
+    assert [list(part) for part in out] == [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0] * 3]
+    for args in (
+        (moves, 3, np.array([0, 2], dtype=np.int64), sources, 1, *out),  # 1 is not given
+        (moves, 3, np.array([1, 0], dtype=np.int64), sources, 1, *out),
+        (moves, 3, np.array([0, 0], dtype=np.int64), sources, 1, *out),
+        (moves, 3, np.array([2, 3], dtype=np.int64), sources, 1, *out),
+        (moves, 3, flat, np.array([2], dtype=np.int64), 1, *out),
+        (moves, 3, flat, np.array([-1], dtype=np.int64), 1, *out),
+        (moves, 2, flat, sources, 1, *out),
+        (np.array([[WEST, WEST, 0]], dtype=np.uint8), 3, flat, sources, 1, *out),
+        (moves, 3, flat, sources, 0, *out),
+        (moves, 3, flat, sources, 1, np.empty(1), out[1], out[2]),
+    ):
+        with pytest.raises(ValueError):
+            kernel.brandes_cells(*args)
+
+
 @settings(max_examples=5, deadline=None)
 @given(
     width=st.integers(6, 24),

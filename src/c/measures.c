@@ -27,6 +27,9 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 /* The wall bits of model.py. */
 #define NORTH 1
@@ -487,6 +490,79 @@ static int nodes_valid(const int32_t *table, Py_ssize_t n, const int64_t *source
     return 1;
 }
 
+/* Node memory of the Brandes kernels: where it lies, and the mapping behind it when it is
+ * one of its own (else PyMem_Malloc gave it). */
+typedef struct {
+    char *memory, *mapping;
+    size_t mapped;
+} NodeMemory;
+
+#define HUGE_PAGE ((size_t)2 << 20)
+#define HUGE_FROM ((size_t)4 << 20)
+#define HUGE_UPTO ((size_t)128 << 20)
+
+/* Nodes for n nodes and the spare, aligned on a line, or NULL. On Linux, from 4 MB to 128 MB
+ * (2M nodes), a mapping of its own on a 2 MB boundary asking for huge pages: a search jumps
+ * about the whole array, and 64 MB of 4 KB pages are 16,000 page faults at first touch (the
+ * fill: 41 ms, 15 with huge pages) and a TLB miss at nearly every node (20 sources: 420 ms,
+ * 380). When Linux must compact memory to find the pages, the fill can take 0.1 s more;
+ * beyond 128 MB (a 4000x4000 maze's 1 GB) that risk grows with the size (the carving
+ * kernels saw 0.3 s at 320 MB), so ordinary pages. Free with nodes_free. */
+static BrandesNode *brandes_alloc(Py_ssize_t n, NodeMemory *held) {
+    size_t bytes = ((size_t)n + 2) * sizeof(BrandesNode); /* one more to align */
+    held->memory = held->mapping = NULL, held->mapped = 0;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_FROM && bytes <= HUGE_UPTO) {
+        size_t mapped = bytes + HUGE_PAGE;
+        void *mapping =
+            mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mapping != MAP_FAILED) {
+            uintptr_t at = ((uintptr_t)mapping + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+            (void)madvise((void *)at, bytes, MADV_HUGEPAGE); /* a hint: fine if refused */
+            held->mapping = mapping, held->mapped = mapped;
+            return (BrandesNode *)(held->memory = (char *)at);
+        }
+    }
+#endif
+    held->memory = PyMem_Malloc(bytes);
+    if (!held->memory) return NULL;
+    return (BrandesNode *)(held->memory + (sizeof(BrandesNode) -
+                                           (uintptr_t)held->memory % sizeof(BrandesNode)));
+}
+
+/* Give back what brandes_alloc took. */
+static void nodes_free(NodeMemory *held) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (held->mapping) {
+        munmap(held->mapping, held->mapped);
+        return;
+    }
+#endif
+    PyMem_Free(held->memory);
+}
+
+/* Brandes' sums over `count` sources on filled nodes into sides (nodes, east, south: n
+ * float64 each, every item written), in batches of `batch` (see brandes below); total: 3(n+1)
+ * zeroed doubles when batched (batch > 1 and count > 1), else unused; queue: n + 1 int32.
+ * Runs without the interpreter lock. */
+static void brandes_sums(BrandesNode *node, int32_t *queue, double *total, Py_ssize_t n,
+                         const int64_t *sources, Py_ssize_t count, Py_ssize_t batch,
+                         const double *weights, double *sides[3]) {
+    int batched = batch > 1 && count > 1;
+    for (Py_ssize_t start = 0; start < count; start += batch) {
+        Py_ssize_t stop = start + batch < count ? start + batch : count;
+        for (Py_ssize_t s = start; s < stop; s++)
+            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1,
+                           weights ? weights + s * n : NULL);
+        for (Py_ssize_t v = 0; batched && v < n; v++) {
+            for (int k = 0; k < 3; k++) total[3 * v + k] += node[v].sums[k];
+            node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
+        }
+    }
+    for (Py_ssize_t v = 0; v < n; v++)
+        for (int k = 0; k < 3; k++) sides[k][v] = batched ? total[3 * v + k] : node[v].sums[k];
+}
+
 /* brandes(table, sources, batch, nodes, east, south[, weights]): graph._brandes. weights:
  * float64, a row of n target weights a source (without: 1 each); the stored searches of the
  * chain method are the forward pass's very floats (the same sums), so it runs again. table: the n x 4 int32 neighbour table (N, E, S, W; -1 none) of a grid,
@@ -529,35 +605,129 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
         return NULL;
     }
     int batched = batch > 1 && count > 1;
-    size_t items = (size_t)n + 1; /* and the spare */
-    char *memory = PyMem_Malloc((items + 1) * sizeof(BrandesNode)); /* one more to align */
-    int32_t *queue = PyMem_Malloc(items * sizeof(int32_t));
-    double *total = batched ? PyMem_Calloc(3 * items, sizeof(double)) : NULL;
-    int ok = memory && queue && (total || !batched);
+    NodeMemory memory;
+    BrandesNode *node = brandes_alloc(n, &memory);
+    int32_t *queue = PyMem_Malloc(((size_t)n + 1) * sizeof(int32_t));
+    double *total = batched ? PyMem_Calloc(3 * ((size_t)n + 1), sizeof(double)) : NULL;
+    int ok = node && queue && (total || !batched);
     if (ok) {
-        BrandesNode *node = (BrandesNode *)(memory + (sizeof(BrandesNode) -
-                                                      (uintptr_t)memory % sizeof(BrandesNode)));
+        double *sides[3] = {(double *)b[2].buf, (double *)b[3].buf, (double *)b[4].buf};
         Py_BEGIN_ALLOW_THREADS
         brandes_nodes(table, n, node);
-        for (Py_ssize_t start = 0; start < count; start += batch) {
-            Py_ssize_t stop = start + batch < count ? start + batch : count;
-            for (Py_ssize_t s = start; s < stop; s++)
-                brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1,
-                               weighted ? (const double *)b[5].buf + s * n : NULL);
-            for (Py_ssize_t v = 0; batched && v < n; v++) {
-                for (int k = 0; k < 3; k++) total[3 * v + k] += node[v].sums[k];
-                node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
-            }
-        }
-        double *sides[3] = {(double *)b[2].buf, (double *)b[3].buf, (double *)b[4].buf};
-        for (Py_ssize_t v = 0; v < n; v++)
-            for (int k = 0; k < 3; k++)
-                sides[k][v] = batched ? total[3 * v + k] : node[v].sums[k];
+        brandes_sums(node, queue, total, n, sources, count, batch,
+                     weighted ? (const double *)b[5].buf : NULL, sides);
         Py_END_ALLOW_THREADS
     }
-    PyMem_Free(memory), PyMem_Free(queue), PyMem_Free(total);
+    nodes_free(&memory), PyMem_Free(queue), PyMem_Free(total);
     release(b, 5 + weighted);
     if (!ok) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
+/* Fill the nodes of the cells `flat` (ascending) from their open bits `moves` (a grid of
+ * `width` columns, checked by check_moves): a node's neighbours are the nodes of the cells its
+ * open directions lead to (the spare, n, for none), as graph._graph's table has them; `map`
+ * gets each cell's node (-1: none). 0, or -1 when an open direction leads to a cell that is
+ * not among `flat` (then the nodes are not the graph of those cells). */
+static int cells_nodes(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width,
+                       const int64_t *flat, Py_ssize_t n, int32_t *map, BrandesNode *node) {
+    static const uint8_t bits[4] = {NORTH, EAST, SOUTH, WEST};
+    const Py_ssize_t step[4] = {-width, 1, width, -1};
+    memset(map, 0xff, (size_t)cells * sizeof(int32_t)); /* -1 everywhere */
+    memset(node, 0, ((size_t)n + 1) * sizeof(BrandesNode));
+    for (Py_ssize_t v = 0; v < n; v++) map[flat[v]] = (int32_t)v;
+    for (Py_ssize_t v = 0; v < n; v++) {
+        Py_ssize_t cell = flat[v];
+        uint8_t open = moves[cell];
+        for (int k = 0; k < 4; k++) {
+            int32_t near = (open & bits[k]) ? map[cell + step[k]] : (int32_t)n;
+            if (near < 0) return -1;
+            node[v].near[k] = near;
+        }
+        node[v].mark = -1;
+    }
+    for (int k = 0; k < 4; k++) node[n].near[k] = (int32_t)n;
+    node[n].mark = INT64_MAX;
+    return 0;
+}
+
+/* Brandes' sums of brandes_sums, added into float64 grids (cells, east, south) at each
+ * node's cell flat[v] instead of written in node order: numpy's batches (see brandes), each
+ * added into the grids at its end, the grids' zeros standing for the totals' (0 + x is x;
+ * without batches, one addition at the end, as brandes' nodes' own sums are its totals).
+ * No totals buffer and no node-ordered copy: 48 bytes a node of fresh memory fewer. */
+static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
+                               const int64_t *flat, const int64_t *sources, Py_ssize_t count,
+                               Py_ssize_t batch, double *sides[3]) {
+    Py_ssize_t every = batch > 1 && count > 1 ? batch : count; /* sources between additions */
+    for (Py_ssize_t start = 0; start < count; start += every) {
+        Py_ssize_t stop = start + every < count ? start + every : count;
+        for (Py_ssize_t s = start; s < stop; s++)
+            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1, NULL);
+        for (Py_ssize_t v = 0; v < n; v++) {
+            for (int k = 0; k < 3; k++) sides[k][flat[v]] += node[v].sums[k];
+            node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
+        }
+    }
+}
+
+/* brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the
+ * graph of the cells `flat` (int64 flat indices, ascending: node v is cell flat[v]) joined by
+ * their open bits `moves` (uint8, the grid), so without graph._graph's n x 4 table: the
+ * kernel reads the neighbours off the bits as it fills its nodes. The same nodes, so the same
+ * floats as brandes() with that table, added into the float64 grids cells, east and south
+ * (a cell each; zeros from the caller make them brandes()' outputs, laid out on the grid).
+ * ValueError when an open direction of a cell leads out of the grid or to a cell not in
+ * `flat`. The cell -> node map of the fill lives in the queue's memory (made large enough). */
+static PyObject *brandes_cells(PyObject *self, PyObject *args) {
+    Py_buffer b[6]; /* moves, flat, sources, cells, east, south */
+    Py_ssize_t width, batch;
+    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*", &b[0], &width, &b[1], &b[2], &batch, &b[3],
+                          &b[4], &b[5]))
+        return NULL;
+    Py_ssize_t cells = b[0].len;
+    Py_ssize_t n = b[1].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t count = b[2].len / (Py_ssize_t)sizeof(int64_t);
+    Py_ssize_t floats = cells * (Py_ssize_t)sizeof(double);
+    const int64_t *flat = (const int64_t *)b[1].buf, *sources = (const int64_t *)b[2].buf;
+    int bad = width < 1 || cells % width || b[1].len % (Py_ssize_t)sizeof(int64_t) ||
+              b[2].len % (Py_ssize_t)sizeof(int64_t) || b[3].len != floats ||
+              b[4].len != floats || b[5].len != floats || batch < 1 || cells >= INT32_MAX ||
+              count >= INT32_MAX;
+    for (Py_ssize_t v = 0; !bad && v < n; v++)
+        bad = flat[v] < (v ? flat[v - 1] + 1 : 0) || flat[v] >= cells;
+    for (Py_ssize_t s = 0; !bad && s < count; s++) bad = sources[s] < 0 || sources[s] >= n;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError,
+                        "uint8 moves of a grid the width divides, ascending int64 cells among "
+                        "them, int64 sources among those, batch >= 1, and cells, east, south "
+                        "float64 of a grid cell each");
+        release(b, 6);
+        return NULL;
+    }
+    if (check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
+        release(b, 6);
+        return NULL;
+    }
+    NodeMemory memory;
+    BrandesNode *node = brandes_alloc(n, &memory);
+    size_t queued = (size_t)(cells > n ? cells : n + 1); /* the map first, then the queue */
+    int32_t *queue = PyMem_Malloc(queued * sizeof(int32_t));
+    int ok = node && queue, closed = 0;
+    if (ok) {
+        double *sides[3] = {(double *)b[3].buf, (double *)b[4].buf, (double *)b[5].buf};
+        Py_BEGIN_ALLOW_THREADS
+        closed = cells_nodes((const uint8_t *)b[0].buf, cells, width, flat, n, queue, node) == 0;
+        if (closed) brandes_into_cells(node, queue, n, flat, sources, count, batch, sides);
+        Py_END_ALLOW_THREADS
+    }
+    nodes_free(&memory), PyMem_Free(queue);
+    release(b, 6);
+    if (!ok) return PyErr_NoMemory();
+    if (!closed) {
+        PyErr_SetString(PyExc_ValueError, "an open direction leads to a cell not among the cells");
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -586,13 +756,11 @@ static PyObject *forward(PyObject *self, PyObject *args) {
         release(b, 4);
         return NULL;
     }
-    size_t items = (size_t)n + 1; /* and the spare */
-    char *memory = PyMem_Malloc((items + 1) * sizeof(BrandesNode)); /* one more to align */
-    int32_t *queue = PyMem_Malloc(items * sizeof(int32_t));
-    int ok = memory && queue;
+    NodeMemory memory;
+    BrandesNode *node = brandes_alloc(n, &memory);
+    int32_t *queue = PyMem_Malloc(((size_t)n + 1) * sizeof(int32_t));
+    int ok = node && queue;
     if (ok) {
-        BrandesNode *node = (BrandesNode *)(memory + (sizeof(BrandesNode) -
-                                                      (uintptr_t)memory % sizeof(BrandesNode)));
         int32_t *dist = (int32_t *)b[2].buf;
         double *sigma = (double *)b[3].buf;
         Py_BEGIN_ALLOW_THREADS
@@ -611,7 +779,7 @@ static PyObject *forward(PyObject *self, PyObject *args) {
         }
         Py_END_ALLOW_THREADS
     }
-    PyMem_Free(memory), PyMem_Free(queue);
+    nodes_free(&memory), PyMem_Free(queue);
     release(b, 4);
     if (!ok) return PyErr_NoMemory();
     Py_RETURN_NONE;
@@ -1185,6 +1353,9 @@ static PyMethodDef methods[] = {
     {"brandes", brandes, METH_VARARGS,
      "brandes(table, sources, batch, nodes, east, south[, weights]): Brandes' sums, "
      "graph._brandes."},
+    {"brandes_cells", brandes_cells, METH_VARARGS,
+     "brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the "
+     "open bits of the cells flat, without a neighbour table, added into grids."},
     {"forward", forward, METH_VARARGS,
      "forward(table, sources, dist, sigma): graph._forward's distances and path counts."},
     {"chain_sums", chain_sums, METH_VARARGS,

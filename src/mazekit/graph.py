@@ -302,10 +302,11 @@ def faces(walls: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]:
     down = np.ones((height, width + 1), dtype=np.bool_)  # corner (r, c) to (r + 1, c)
     down[:, 1:width] = ~east
     links = np.zeros((height + 1, width + 1), dtype=np.uint8)
-    links[:, :-1] |= np.where(across, EAST, 0).astype(np.uint8)
-    links[:, 1:] |= np.where(across, WEST, 0).astype(np.uint8)
-    links[:-1, :] |= np.where(down, SOUTH, 0).astype(np.uint8)
-    links[1:, :] |= np.where(down, NORTH, 0).astype(np.uint8)
+    across_bits, down_bits = across.view(np.uint8), down.view(np.uint8)  # 0 or 1, a byte each
+    links[:, :-1] |= across_bits * np.uint8(EAST)  # bytes: no int64 np.where of every corner
+    links[:, 1:] |= across_bits * np.uint8(WEST)
+    links[:-1, :] |= down_bits * np.uint8(SOUTH)
+    links[1:, :] |= down_bits * np.uint8(NORTH)
     return component_labels(links ^ np.uint8(ALL_WALLS), bits=links)
 
 
@@ -482,7 +483,7 @@ def _brandes(
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
-    batch = max(1, min(sources.size, _BATCH_ENTRIES // stride))
+    batch = _batch(n, sources.size)
     if _KERNEL is not None:
         # one search a source, with these very float operations and sums (measures.c); the
         # stored forward results are the kernel's own forward pass's floats: it runs again
@@ -788,26 +789,47 @@ def _brandes_threads(
     weights: Weights | None = None,
     stored: Stored | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """``_brandes`` on up to _THREADS interleaved shares of the sources, summed in order.
+    """``_brandes`` on up to _THREADS interleaved shares of the sources, summed in order."""
+    return _split(sources, lambda share: _brandes(table, share, weights, stored))
 
-    numpy lets go of the interpreter lock inside its gathers, so threads use the cores; the
-    sums are added in a fixed order, so the result does not depend on timing.
+
+Sums = tuple[FloatArray, FloatArray, FloatArray]  # per node, its E and its S passage
+
+
+def _split(sources: IntArray, search: Callable[[IntArray], Sums]) -> Sums:
+    """``search`` on up to _THREADS interleaved shares of the sources, summed in order.
+
+    numpy and the kernels let go of the interpreter lock while they search, so threads use
+    the cores; the sums are added in a fixed order, so the result does not depend on timing.
     """
     workers = _workers(sources.size)
     if workers == 1:
-        return _brandes(table, sources, weights, stored)
+        return search(sources)
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
-        parts = list(
-            pool.map(
-                lambda k: _brandes(table, sources[k::workers], weights, stored), range(workers)
-            )
-        )
+        parts = list(pool.map(lambda k: search(sources[k::workers]), range(workers)))
     nodes, east, south = parts[0]
     for more in parts[1:]:
         nodes, east, south = nodes + more[0], east + more[1], south + more[2]
     return nodes, east, south
+
+
+def _batch(n: int, sources: int) -> int:
+    """Sources a Brandes batch of a graph of ``n`` nodes searches at once (_BATCH_ENTRIES)."""
+    return max(1, min(sources, _BATCH_ENTRIES // (n + 1)))
+
+
+def _brandes_cells(
+    moves: npt.NDArray[np.uint8], flat: IntArray, width: int, sources: IntArray
+) -> Sums:
+    """``_brandes(table, sources)`` of the graph of the cells ``flat`` by the kernel, which
+    reads each node's neighbours off the open bits ``moves`` (H x W): no n x 4 table. The sums
+    come laid out on the grid (flat, a cell each: node v's at flat[v], 0 off the graph)."""
+    sums = np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size)
+    some = np.ascontiguousarray(sources, dtype=np.int64)  # a thread's share is strided
+    _KERNEL.brandes_cells(moves, width, flat, some, _batch(flat.size, some.size), *sums)
+    return sums
 
 
 def default_samples(n: int) -> int:
@@ -825,11 +847,14 @@ def betweenness(
     Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
     estimate from ``samples`` sources (default_samples when None) drawn with ``seed``, scaled up.
     """
+    height, width = maze.walls.shape
     if _KERNEL is not None:
-        tree = _tree_kernel(maze, facts or Analysis(maze, "none"))
+        facts = facts or Analysis(maze, "none")
+        tree = _tree_kernel(maze, facts)
         if tree is not None:
             return tree
-    height, width = maze.walls.shape
+        if np.count_nonzero(facts.reachable) > EXACT_LIMIT:  # with a loop: the walk takes trees
+            return _estimate_cells(maze, facts, samples, seed)
     reach, flat, table, dist = _graph(maze)
     n = flat.size
     edges = int((table >= 0).sum()) // 2
@@ -837,13 +862,13 @@ def betweenness(
     south_open = np.zeros(height * width, dtype=bool)
     east_open[flat[table[:, 1] >= 0]] = True
     south_open[flat[table[:, 2] >= 0]] = True
-    cells = np.zeros(height * width)
-    east = np.zeros(height * width)
-    south = np.zeros(height * width)
     used: int | None = None
     drawn: int | None = None
     if n and edges == n - 1:
         method = "tree"
+        cells = np.zeros(height * width)
+        east = np.zeros(height * width)
+        south = np.zeros(height * width)
         raw, up, parent = _tree_betweenness(table, dist)
         node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
         edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
@@ -863,17 +888,15 @@ def betweenness(
         else:
             method = "sampled"
             used, drawn = min(samples or default_samples(n), n), seed
-            generator = np.random.default_rng(seed)
-            sources = np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
+            sources = _draw(n, used, seed)
             factor = n / used
         found = _brandes_chains(table, flat, width) if method == "brandes" else None
-        raw, e_raw, s_raw = _brandes_threads(table, sources) if found is None else found
-        if n > 2:
-            cells[flat] = raw * factor / ((n - 1) * (n - 2))
-        east[flat] = e_raw * factor / (n * (n - 1))
-        south[flat] = s_raw * factor / (n * (n - 1))
+        sums = _brandes_threads(table, sources) if found is None else found
+        cells, east, south = _spread(flat, height * width, sums)
+        _scale((cells, east, south), n, factor)
     else:
         method = "tree"
+        cells, east, south = (np.zeros(height * width) for _ in range(3))
     return Betweenness(
         cells=cells.reshape(height, width),
         east=east.reshape(height, width),
@@ -884,6 +907,60 @@ def betweenness(
         method=method,
         samples=used,
         seed=drawn,
+    )
+
+
+def _draw(n: int, used: int, seed: int) -> IntArray:
+    """The sources of an estimate: ``used`` of the ``n`` nodes drawn with ``seed``, ascending."""
+    generator = np.random.default_rng(seed)
+    return np.sort(generator.choice(n, size=used, replace=False)).astype(np.int64)
+
+
+def _spread(flat: IntArray, size: int, sums: Sums) -> Sums:
+    """Brandes' sums per node (its own, its E and its S passage's) laid out over the ``size``
+    grid cells: node v's at flat[v], 0 off the graph."""
+    result = np.zeros(size), np.zeros(size), np.zeros(size)
+    for grid, part in zip(result, sums, strict=True):
+        grid[flat] = part
+    return result
+
+
+def _scale(grids: Sums, n: int, factor: float) -> None:
+    """Brandes' sums over ordered pairs, laid out on the grid, times ``factor`` and normalised
+    in place: ``raw * factor / pairs`` cell by cell (0 stays 0 off the graph); the cells' 0
+    when none can lie between two others (n <= 2)."""
+    pairs = ((n - 1) * (n - 2), n * (n - 1), n * (n - 1))
+    for index, (grid, count) in enumerate(zip(grids, pairs, strict=True)):
+        if index == 0 and n <= 2:
+            grid[:] = 0.0
+            continue
+        grid *= factor
+        grid /= count
+
+
+def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int) -> Betweenness:
+    """betweenness()'s estimate (above EXACT_LIMIT cells, with a loop) by the kernel, straight
+    from the Analysis' reachable cells and open bits: no search from the entry and no
+    neighbour table (_graph), the sums added on the grid and scaled there; the same nodes,
+    sources and floats."""
+    height, width = maze.walls.shape
+    reach, moves = facts.reachable, facts.moves
+    flat = np.flatnonzero(reach)
+    n = flat.size
+    used = min(samples or default_samples(n), n)
+    sources = _draw(n, used, seed)
+    cells, east, south = _split(sources, lambda share: _brandes_cells(moves, flat, width, share))
+    _scale((cells, east, south), n, n / used)
+    return Betweenness(
+        cells=cells.reshape(height, width),
+        east=east.reshape(height, width),
+        south=south.reshape(height, width),
+        reachable=reach,
+        east_open=reach & ((moves & EAST) != 0),
+        south_open=reach & ((moves & SOUTH) != 0),
+        method="sampled",
+        samples=used,
+        seed=seed,
     )
 
 
@@ -1056,6 +1133,12 @@ def cop_number(maze: Maze, reach: npt.NDArray[np.bool_] | None = None) -> CopNum
     east, south = _passages_among(maze, reach)
     if east + south == n - 1:
         return _TREE_COP
+    return _cop_with_loop(maze, reach)
+
+
+def _cop_with_loop(maze: Maze, reach: npt.NDArray[np.bool_]) -> CopNumber:
+    """cop_number() of reachable cells known to hold a loop: 2 or 3 by the two-cop game up to
+    COP_LIMIT grid cells, else the bounds 2-3."""
     if maze.walls.size > COP_LIMIT:
         return CopNumber(
             2,
@@ -1092,8 +1175,9 @@ def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:
     """The graph figures of ``maze`` from its betweenness ``found``: Gini, top, cop number."""
     values = found.cells[found.reachable]  # a copy: sorted in place
     values.sort()
-    if found.method == "tree" and found.nodes:  # betweenness found the tree: cop_number's test
-        cop: CopNumber | None = _TREE_COP
-    else:
-        cop = cop_number(maze, found.reachable)
+    cop: CopNumber | None
+    if found.method == "tree":  # betweenness' test is cop_number's: a tree, or no cell at all
+        cop = _TREE_COP if found.nodes else None
+    else:  # Brandes runs only on reachable cells that hold a loop
+        cop = _cop_with_loop(maze, found.reachable)
     return GraphStats(betweenness=found, gini=_gini_sorted(values), top=top, cop=cop)

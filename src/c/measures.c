@@ -13,11 +13,12 @@
  *   gone, the same walk gives peel_branches' figures for stats --graph.
  * The Python side allocates every array (scratch included); the kernel fills them.
  *
- * Brandes' searches for the betweenness of a graph with loops (graph._brandes, graph._forward):
- * brandes and forward, with numpy's very float operations and sums, one source at a time.
- * They allocate their own scratch (a 64-byte node a cell) and let go of the interpreter lock
- * while they search, so graph._brandes_threads' threads use the cores. chain_sums: the chain
- * method of graph._brandes_chains in one walk over the key cells (its own nodes and code).
+ * Brandes' searches for the betweenness of a graph with loops (graph._brandes): brandes on a
+ * neighbour table, brandes_cells on the grid's open bits (an estimate's sampled sources), with
+ * numpy's very float operations and sums, one source at a time. They allocate their own
+ * scratch (a 64-byte node a cell) and let go of the interpreter lock while they search, so
+ * graph._brandes_threads' threads use the cores. chain_sums: the chain method of
+ * graph._brandes_chains in one walk over the key cells (its own nodes and code).
  *
  * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
  * rectangles was most of `mazekit render -o maze.svg`: svg_boxes and svg_runs write the very
@@ -439,10 +440,9 @@ static Py_ssize_t brandes_forward(BrandesNode *node, int32_t *queue, int32_t sou
 /* One source's search, its sums added into each node's sums (the spare's too: ignored):
  * graph._brandes' plain case with the reference's float operations in its order (see brandes
  * below), the zeros it adds included (so an overflowed count gives NaN where numpy's 0 * inf
- * does). base: above every mark of the searches before; queue: n + 1 int32 of scratch;
- * wanted: each target's weight (NULL: 1 each). */
-static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, int64_t base,
-                           const double *wanted) {
+ * does). base: above every mark of the searches before; queue: n + 1 int32 of scratch.
+ * Every target weighs 1 (the chain method's weighted searches are chain_sums'). */
+static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, int64_t base) {
     Py_ssize_t tail = brandes_forward(node, queue, source, base);
     for (Py_ssize_t i = tail - 1; i >= 0; i--) { /* backward: the farthest first */
         if (i >= 2 * BRANDES_AHEAD) BRANDES_PREFETCH(node + queue[i - 2 * BRANDES_AHEAD]);
@@ -461,7 +461,7 @@ static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, in
         node[here->near[3]].sums[1] += coef[3] * sigma; /* W: the west cell's E passage */
         double delta = sigma * farther;
         here->sums[0] += brandes_masked(delta, mark != base); /* a source is no node between */
-        here->value = ((wanted ? wanted[here - node] : 1.0) + delta) / sigma;
+        here->value = (1.0 + delta) / sigma;
     }
 }
 
@@ -547,13 +547,12 @@ static void nodes_free(NodeMemory *held) {
  * Runs without the interpreter lock. */
 static void brandes_sums(BrandesNode *node, int32_t *queue, double *total, Py_ssize_t n,
                          const int64_t *sources, Py_ssize_t count, Py_ssize_t batch,
-                         const double *weights, double *sides[3]) {
+                         double *sides[3]) {
     int batched = batch > 1 && count > 1;
     for (Py_ssize_t start = 0; start < count; start += batch) {
         Py_ssize_t stop = start + batch < count ? start + batch : count;
         for (Py_ssize_t s = start; s < stop; s++)
-            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1,
-                           weights ? weights + s * n : NULL);
+            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1);
         for (Py_ssize_t v = 0; batched && v < n; v++) {
             for (int k = 0; k < 3; k++) total[3 * v + k] += node[v].sums[k];
             node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
@@ -563,12 +562,11 @@ static void brandes_sums(BrandesNode *node, int32_t *queue, double *total, Py_ss
         for (int k = 0; k < 3; k++) sides[k][v] = batched ? total[3 * v + k] : node[v].sums[k];
 }
 
-/* brandes(table, sources, batch, nodes, east, south[, weights]): graph._brandes. weights:
- * float64, a row of n target weights a source (without: 1 each); the stored searches of the
- * chain method are the forward pass's very floats (the same sums), so it runs again. table: the n x 4 int32 neighbour table (N, E, S, W; -1 none) of a grid,
- * so bipartite: a neighbour is one step nearer or farther. sources: int64 nodes. The float64
- * outputs (n each, every item written) get the sums over the sources of each node's
- * dependency and of its E and S passages' shares.
+/* brandes(table, sources, batch, nodes, east, south): graph._brandes' plain case (every
+ * target weighs 1, nothing stored). table: the n x 4 int32 neighbour table (N, E, S, W; -1
+ * none) of a grid, so bipartite: a neighbour is one step nearer or farther. sources: int64
+ * nodes. The float64 outputs (n each, every item written) get the sums over the sources of
+ * each node's dependency and of its E and S passages' shares.
  * The reference's float order, exactly: a count is the sum of the nearer neighbours' counts
  * in N, E, S, W order (numpy adds the others' zeros, which change nothing); the farther sum
  * likewise over coefficients; delta = sigma * farther; coef = (w + delta) / sigma; a passage
@@ -579,29 +577,25 @@ static void brandes_sums(BrandesNode *node, int32_t *queue, double *total, Py_ss
  * lock is let go while it runs. (Numbering the nodes depth-first, so that a corridor lies in
  * order in memory, made no difference once the lines are fetched ahead.) */
 static PyObject *brandes(PyObject *self, PyObject *args) {
-    Py_buffer b[6]; /* table, sources, nodes, east, south, weights */
+    Py_buffer b[5]; /* table, sources, nodes, east, south */
     Py_ssize_t batch;
-    b[5].buf = NULL, b[5].obj = NULL, b[5].len = 0;
-    if (!PyArg_ParseTuple(args, "y*y*nw*w*w*|y*", &b[0], &b[1], &batch, &b[2], &b[3], &b[4],
-                          &b[5]))
+    if (!PyArg_ParseTuple(args, "y*y*nw*w*w*", &b[0], &b[1], &batch, &b[2], &b[3], &b[4]))
         return NULL;
-    int weighted = b[5].buf != NULL;
     Py_ssize_t n = b[0].len / (Py_ssize_t)(4 * sizeof(int32_t));
     Py_ssize_t count = b[1].len / (Py_ssize_t)sizeof(int64_t);
     Py_ssize_t floats = n * (Py_ssize_t)sizeof(double);
     int bad = b[0].len % (Py_ssize_t)(4 * sizeof(int32_t)) ||
               b[1].len % (Py_ssize_t)sizeof(int64_t) || b[2].len != floats ||
               b[3].len != floats || b[4].len != floats || batch < 1 || n >= INT32_MAX ||
-              count >= INT32_MAX || (weighted && b[5].len != count * floats);
+              count >= INT32_MAX;
     const int32_t *table = (const int32_t *)b[0].buf;
     const int64_t *sources = (const int64_t *)b[1].buf;
     bad = bad || !nodes_valid(table, n, sources, count);
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
                         "an n x 4 int32 table of nodes (or -1), int64 sources among them, "
-                        "batch >= 1, nodes, east, south float64 of n items, and weights "
-                        "float64, n a source");
-        release(b, 5 + weighted);
+                        "batch >= 1, and nodes, east, south float64 of n items");
+        release(b, 5);
         return NULL;
     }
     int batched = batch > 1 && count > 1;
@@ -614,12 +608,11 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
         double *sides[3] = {(double *)b[2].buf, (double *)b[3].buf, (double *)b[4].buf};
         Py_BEGIN_ALLOW_THREADS
         brandes_nodes(table, n, node);
-        brandes_sums(node, queue, total, n, sources, count, batch,
-                     weighted ? (const double *)b[5].buf : NULL, sides);
+        brandes_sums(node, queue, total, n, sources, count, batch, sides);
         Py_END_ALLOW_THREADS
     }
     nodes_free(&memory), PyMem_Free(queue), PyMem_Free(total);
-    release(b, 5 + weighted);
+    release(b, 5);
     if (!ok) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
@@ -663,7 +656,7 @@ static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
     for (Py_ssize_t start = 0; start < count; start += every) {
         Py_ssize_t stop = start + every < count ? start + every : count;
         for (Py_ssize_t s = start; s < stop; s++)
-            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1, NULL);
+            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1);
         for (Py_ssize_t v = 0; v < n; v++) {
             for (int k = 0; k < 3; k++) sides[k][flat[v]] += node[v].sums[k];
             node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
@@ -728,60 +721,6 @@ static PyObject *brandes_cells(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "an open direction leads to a cell not among the cells");
         return NULL;
     }
-    Py_RETURN_NONE;
-}
-
-/* forward(table, sources, dist, sigma): graph._forward's distances and path counts (its
- * layers are not made) for the chain method's searches from its key cells: rows of n + 1
- * items a source (the last: the spare, INT32_MAX and 0), int32 distances (-1: not reached)
- * and float64 counts (0 where not reached), the same floats as numpy's. The interpreter lock
- * is let go while it runs. */
-static PyObject *forward(PyObject *self, PyObject *args) {
-    Py_buffer b[4]; /* table, sources, dist, sigma */
-    if (!PyArg_ParseTuple(args, "y*y*w*w*", &b[0], &b[1], &b[2], &b[3])) return NULL;
-    Py_ssize_t n = b[0].len / (Py_ssize_t)(4 * sizeof(int32_t));
-    Py_ssize_t count = b[1].len / (Py_ssize_t)sizeof(int64_t), stride = n + 1;
-    int bad = b[0].len % (Py_ssize_t)(4 * sizeof(int32_t)) ||
-              b[1].len % (Py_ssize_t)sizeof(int64_t) || n >= INT32_MAX ||
-              count >= INT32_MAX / (stride ? stride : 1) ||
-              b[2].len != count * stride * (Py_ssize_t)sizeof(int32_t) ||
-              b[3].len != count * stride * (Py_ssize_t)sizeof(double);
-    const int32_t *table = (const int32_t *)b[0].buf;
-    const int64_t *sources = (const int64_t *)b[1].buf;
-    bad = bad || !nodes_valid(table, n, sources, count);
-    if (bad) {
-        PyErr_SetString(PyExc_ValueError,
-                        "an n x 4 int32 table of nodes (or -1), int64 sources among them, and "
-                        "int32 dist and float64 sigma of n + 1 items a source");
-        release(b, 4);
-        return NULL;
-    }
-    NodeMemory memory;
-    BrandesNode *node = brandes_alloc(n, &memory);
-    int32_t *queue = PyMem_Malloc(((size_t)n + 1) * sizeof(int32_t));
-    int ok = node && queue;
-    if (ok) {
-        int32_t *dist = (int32_t *)b[2].buf;
-        double *sigma = (double *)b[3].buf;
-        Py_BEGIN_ALLOW_THREADS
-        brandes_nodes(table, n, node);
-        for (Py_ssize_t s = 0; s < count; s++) {
-            int64_t base = (int64_t)s * (n + 1) + 1;
-            brandes_forward(node, queue, (int32_t)sources[s], base);
-            int32_t *row = dist + s * stride;
-            double *paths = sigma + s * stride;
-            for (Py_ssize_t v = 0; v < n; v++) {
-                int reached = node[v].mark >= base;
-                row[v] = reached ? (int32_t)(node[v].mark - base) : -1;
-                paths[v] = reached ? node[v].value : 0.0;
-            }
-            row[n] = INT32_MAX, paths[n] = 0.0;
-        }
-        Py_END_ALLOW_THREADS
-    }
-    nodes_free(&memory), PyMem_Free(queue);
-    release(b, 4);
-    if (!ok) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -1351,13 +1290,11 @@ static PyMethodDef methods[] = {
     {"kth_largest", kth_largest, METH_VARARGS,
      "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"brandes", brandes, METH_VARARGS,
-     "brandes(table, sources, batch, nodes, east, south[, weights]): Brandes' sums, "
+     "brandes(table, sources, batch, nodes, east, south): Brandes' sums, "
      "graph._brandes."},
     {"brandes_cells", brandes_cells, METH_VARARGS,
      "brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the "
      "open bits of the cells flat, without a neighbour table, added into grids."},
-    {"forward", forward, METH_VARARGS,
-     "forward(table, sources, dist, sigma): graph._forward's distances and path counts."},
     {"chain_sums", chain_sums, METH_VARARGS,
      "chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south, "
      "local_nodes, local_east, local_south): the chain method's sums (graph._brandes_chains)."},

@@ -402,17 +402,10 @@ def _forward(
 ) -> tuple[npt.NDArray[np.int32], FloatArray, Layers]:
     """Breadth-first layers from each source of ``chunk`` at once: distances, path counts and
     the (source offset, node) pairs of each layer; arrays are sources x (n + 1), flat.
-    Without ``layered``, no layers (an empty list): then the kernel, one source at a time,
-    gives the same distances and counts."""
+    Without ``layered``, no layers (an empty list): the chain method's reference keeps only
+    the distances and counts."""
     stride = n + 1
     size = chunk.size
-    if _KERNEL is not None and not layered:
-        table = np.stack([column[:n] for column in columns], axis=1)
-        table[table == n] = -1  # the spare stands for none
-        dist_out = np.empty(size * stride, dtype=np.int32)
-        sigma_out = np.empty(size * stride)
-        _KERNEL.forward(table, chunk.astype(np.int64), dist_out, sigma_out)
-        return dist_out, sigma_out, []
     dist = np.full(size * stride, -1, dtype=np.int32)
     dist[n::stride] = np.iinfo(np.int32).max  # the spare: never new
     sigma = np.zeros(size * stride)
@@ -477,30 +470,19 @@ def _brandes(
     are still 0); backward, its dependency sums (w + delta) / sigma of its neighbours, which
     is still 0 for the nearer ones. ``weights`` gives each target's weight w per source
     (sources x n; default 1: every pair counts once); ``stored`` holds the forward results
-    already computed for the sources, so only the backward pass runs. The kernel runs the
-    same sums one source at a time, in the same order (its forward pass gives the stored
-    floats again).
+    already computed for the sources, so only the backward pass runs. Both serve the chain
+    method's reference only (the kernel's chain_sums does its own); the plain case runs in the
+    kernel, one search a source with the same sums in the same order.
     """
     n = table.shape[0]
     stride = n + 1  # node n is the spare
     batch = _batch(n, sources.size)
-    if _KERNEL is not None:
-        # one search a source, with these very float operations and sums (measures.c); the
-        # stored forward results are the kernel's own forward pass's floats: it runs again
+    if _KERNEL is not None and weights is None and stored is None:
+        # one search a source, with these very float operations and sums (measures.c)
+        sums = np.empty(n), np.empty(n), np.empty(n)
         table32 = np.ascontiguousarray(table, dtype=np.int32)
-        if weights is None:
-            sums = np.empty(n), np.empty(n), np.empty(n)
-            _KERNEL.brandes(table32, np.ascontiguousarray(sources, dtype=np.int64), batch, *sums)
-            return sums
-        totals = np.zeros(n), np.zeros(n), np.zeros(n)
-        for start in range(0, sources.size, batch):
-            some = np.ascontiguousarray(sources[start : start + batch], dtype=np.int64)
-            wanted = np.ascontiguousarray(weights(some), dtype=np.float64)
-            sums = np.empty(n), np.empty(n), np.empty(n)
-            _KERNEL.brandes(table32, some, some.size, *sums, wanted)
-            for total, part in zip(totals, sums, strict=True):
-                total += part
-        return totals
+        _KERNEL.brandes(table32, np.ascontiguousarray(sources, dtype=np.int64), batch, *sums)
+        return sums
     columns = _columns(table)
     nodes = np.zeros(n)
     east = np.zeros(n)

@@ -27,6 +27,24 @@ def tree_betweenness(
     south_open: NDArray[np.bool_],
 ) -> tuple[int, int, int]: ...
 def kth_largest(values: NDArray[np.float64], count: int) -> float: ...
+def brandes(
+    table: NDArray[np.int32],
+    sources: NDArray[np.int64],
+    batch: int,
+    nodes: NDArray[np.float64],
+    east: NDArray[np.float64],
+    south: NDArray[np.float64],
+) -> None: ...
+def brandes_cells(
+    moves: NDArray[np.uint8],
+    width: int,
+    flat: NDArray[np.int64],
+    sources: NDArray[np.int64],
+    batch: int,
+    cells: NDArray[np.float64],
+    east: NDArray[np.float64],
+    south: NDArray[np.float64],
+) -> None: ...
 def chain_sums(
     table: NDArray[np.int32],
     keys: NDArray[np.int64],

@@ -299,6 +299,37 @@ def test_a_hang_is_stopped_at_the_timeout(invoke: Invoke, tmp_path: Path) -> Non
     assert (code, verdict_lines(stdout)) == (1, ["TIMEOUT perfect-20x15: no exit after 0.5 s"])
 
 
+def test_a_timeout_shorter_than_an_interpreter_start_still_grades(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    # the check that the interpreter starts is not held to --timeout: on a loaded machine a
+    # short one made grade say "cannot run python: exit -9" (here the start is slow by design)
+    slow = tmp_path / "python"
+    slow.write_text(f'#!/bin/sh\nsleep 0.3\nexec {PYTHON} "$@"\n')
+    slow.chmod(0o755)
+    folder = submission(tmp_path / "s", writes(TEXT))
+    code, stdout, stderr = grade(
+        invoke, folder, "--case", "perfect-20x15", "--timeout", "0.2", python=str(slow)
+    )
+    assert (code, verdict_lines(stdout)) == (1, ["TIMEOUT perfect-20x15: no exit after 0.2 s"])
+    assert "Error" not in stderr
+
+
+def test_an_interpreter_that_never_starts(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stuck = tmp_path / "python"
+    stuck.write_text("#!/bin/sh\nexec sleep 30\n")
+    stuck.chmod(0o755)
+    monkeypatch.setattr("mazekit.grade.sandbox.PROBE_SECONDS", 0.3)
+    folder = submission(tmp_path / "s", writes(TEXT))
+    assert grade(invoke, folder, "--timeout", "0.2", python=str(stuck)) == (
+        2,
+        "",
+        f"Error: --python: cannot run {stuck}: no exit after 0.3 s\n",
+    )
+
+
 def test_a_huge_file_is_cut_by_the_file_size_limit(invoke: Invoke, tmp_path: Path) -> None:
     program = "block = b'F' * 2**20\nwith open('maze.txt', 'wb') as f:\n    for _ in range(100):\n        f.write(block)\n"
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")

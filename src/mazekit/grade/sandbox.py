@@ -25,6 +25,7 @@ from ..errors import MazeError
 
 __all__ = [
     "CAPTURE_BYTES",
+    "PROBE_SECONDS",
     "GradeError",
     "Limits",
     "Run",
@@ -38,6 +39,9 @@ __all__ = [
 MIB = 1024 * 1024
 # stdout and stderr are kept up to this many bytes at the start and as many at the end.
 CAPTURE_BYTES = 64 * 1024
+# The check that the interpreter starts gets this long, or --timeout when that is longer: a
+# --timeout shorter than a start-up on a loaded machine limits the program, not this check.
+PROBE_SECONDS = 10.0
 
 # Sets the four limits given as arguments, then becomes the program: run as
 # ``PYTHON -I -S -c WRAPPER cpu as fsize nproc PROGRAM ARGS...`` with the submission's own
@@ -238,20 +242,25 @@ class Sandbox:
                         self._give(Path(base, name))
 
     def start(self) -> None:
-        """Check that the interpreter runs here; as root, fall back from nobody to root.
+        """Check that the interpreter runs here, within PROBE_SECONDS or the run's time limit
+        if longer; as root, fall back from nobody to root.
 
         RLIMIT_NPROC never binds root, so running as root (when nobody cannot start the
         interpreter, e.g. one under /root) leaves a warning that the process limit is off.
         """
-        probe = self.run([self.python, "-c", "pass"])
+        wall = max(PROBE_SECONDS, self.limits.timeout)
+        probe = self.run([self.python, "-c", "pass"], timeout=wall)
         if probe.returncode != 0 and self.identity is not None:
             self.identity = None
             self.warnings.append(
                 f"the user nobody cannot run {self.python}, so the program runs as root, "
                 "where the process limit (RLIMIT_NPROC) does not hold"
             )
-            probe = self.run([self.python, "-c", "pass"])
-        if probe.returncode != 0 or probe.timed_out:
+            probe = self.run([self.python, "-c", "pass"], timeout=wall)
+        if probe.timed_out:
+            self.close()
+            raise GradeError(f"cannot run {self.python}: no exit after {wall:g} s", "--python")
+        if probe.returncode != 0:
             lines = probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"]
             self.close()
             raise GradeError(f"cannot run {self.python}: {lines[-1]}", "--python")

@@ -90,8 +90,12 @@ def tab(browser: Any, page_file: Path) -> Iterator[Tab]:
 
 @pytest.fixture
 def fresh(tab: Tab) -> Tab:
-    """The module's page with the sample board loaded anew (no edits, tick 0)."""
-    tab.js("data => mazekit.app.load(data)", board_data(read(BOARD)))
+    """The module's page with the sample board loaded anew (no edits, tick 0) and the chase
+    options at their defaults: the tab is shared, and an earlier test's options (a chaser
+    placed, a tick limit) would change this one's figures."""
+    tab.js(
+        "data => { mazekit.app.load(data); mazekit.app.configure({}); }", board_data(read(BOARD))
+    )
     return tab
 
 

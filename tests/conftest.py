@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -26,9 +27,15 @@ settings.register_profile(
 
 def pytest_configure(config: pytest.Config) -> None:
     """Load the profile once per run: --hypothesis-profile, else $HYPOTHESIS_PROFILE, else
-    quick. Not at import: test modules import this file again as tests.conftest."""
+    quick (not at import: test modules import this file again as tests.conftest); and undo
+    an inherited ignored Ctrl-C."""
     chosen = config.getoption("--hypothesis-profile", default=None)
     settings.load_profile(chosen or os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+    # The Ctrl-C tests send SIGINT to mazekit processes started from here. A run started in
+    # the background of a script (`make test &`) inherits an ignored SIGINT, which every child
+    # would inherit too and mazekit rightly keeps ignored: give the children the usual Ctrl-C.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

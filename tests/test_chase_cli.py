@@ -305,8 +305,11 @@ def test_docs_chase_gif_is_what_make_docs_draws(invoke: Invoke, tmp_path: Path) 
     target = tmp_path / "chase.gif"
     makefile = (ROOT / "Makefile").read_text()
     line = next(line for line in makefile.splitlines() if "docs/chase.gif" in line)
-    args = line.split("$(BIN)/mazekit ", 1)[1].replace("docs/chase.gif", str(target))
-    args = args.replace("samples/", f"{ROOT}/samples/").split()
+    words = line.split("$(BIN)/mazekit ", 1)[1].split()  # before the paths: TMPDIR may hold a space
+    args = [
+        str(target) if word == "docs/chase.gif" else word.replace("samples/", f"{ROOT}/samples/")
+        for word in words
+    ]
     assert invoke(args).exit_code == 0
     assert target.read_bytes() == (ROOT / "docs" / "chase.gif").read_bytes()
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import pty
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -53,6 +55,16 @@ def test_every_row_of_the_exit_code_table(invoke: Invoke, args: list[str], code:
     assert result.exit_code == code, result.stderr
 
 
+@pytest.fixture
+def sigpipe_kept() -> Iterator[None]:
+    """mazekit.cli.main, run in pytest's own process, makes SIGPIPE end the process (as a
+    command should): put pytest's back, or any later write to a closed pipe would kill it."""
+    saved = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, saved)
+
+
+@pytest.mark.usefixtures("sigpipe_kept")
 @pytest.mark.parametrize(
     "command", ["validate", "generate", "solve", "render", "pacmanize", "stats"]
 )
@@ -95,6 +107,7 @@ def test_validate_from_a_pipe_says_nothing_about_stdin(invoke: Invoke) -> None:
     assert (result.exit_code, result.stderr) == (0, "")
 
 
+@pytest.mark.usefixtures("sigpipe_kept")
 def test_an_internal_error_under_json_still_prints_the_document(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -299,6 +299,37 @@ def test_a_hang_is_stopped_at_the_timeout(invoke: Invoke, tmp_path: Path) -> Non
     assert (code, verdict_lines(stdout)) == (1, ["TIMEOUT perfect-20x15: no exit after 0.5 s"])
 
 
+def test_a_timeout_shorter_than_an_interpreter_start_still_grades(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    # the check that the interpreter starts is not held to --timeout: on a loaded machine a
+    # short one made grade say "cannot run python: exit -9" (here the start is slow by design)
+    slow = tmp_path / "python"
+    slow.write_text(f'#!/bin/sh\nsleep 0.3\nexec {PYTHON} "$@"\n')
+    slow.chmod(0o755)
+    folder = submission(tmp_path / "s", writes(TEXT))
+    code, stdout, stderr = grade(
+        invoke, folder, "--case", "perfect-20x15", "--timeout", "0.2", python=str(slow)
+    )
+    assert (code, verdict_lines(stdout)) == (1, ["TIMEOUT perfect-20x15: no exit after 0.2 s"])
+    assert "Error" not in stderr
+
+
+def test_an_interpreter_that_never_starts(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stuck = tmp_path / "python"
+    stuck.write_text("#!/bin/sh\nexec sleep 30\n")
+    stuck.chmod(0o755)
+    monkeypatch.setattr("mazekit.grade.sandbox.PROBE_SECONDS", 0.3)
+    folder = submission(tmp_path / "s", writes(TEXT))
+    assert grade(invoke, folder, "--timeout", "0.2", python=str(stuck)) == (
+        2,
+        "",
+        f"Error: --python: cannot run {stuck}: no exit after 0.3 s\n",
+    )
+
+
 def test_a_huge_file_is_cut_by_the_file_size_limit(invoke: Invoke, tmp_path: Path) -> None:
     program = "block = b'F' * 2**20\nwith open('maze.txt', 'wb') as f:\n    for _ in range(100):\n        f.write(block)\n"
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
@@ -550,13 +581,15 @@ def test_stop_all_ends_the_runs_of_other_threads(tmp_path: Path) -> None:
     box.start()
     try:
         worker = threading.Thread(target=lambda: runs.append(box.run([PYTHON, "a_maze_ing.py"])))
-        start = time.monotonic()
         worker.start()
-        time.sleep(0.2)
+        deadline = time.monotonic() + 60
+        while box._running is None:  # until the program runs (a fixed sleep was not enough)
+            assert time.monotonic() < deadline, "the run never started"
+            time.sleep(0.01)
         stop_all()
-        worker.join(timeout=10)
-        assert time.monotonic() - start < 5
+        worker.join(timeout=60)
         assert runs[0].returncode == -signal.SIGKILL
+        assert runs[0].seconds < 30  # by stop_all, not at the time limit
         assert box.run([PYTHON, "-c", "pass"]).timed_out  # no new run starts
     finally:
         box.close()
@@ -597,9 +630,12 @@ def test_ctrl_c_stops_every_run_and_removes_the_copies(tmp_path: Path) -> None:
     assert list(temp.iterdir()) == []
 
 
-def test_abandoning_removes_a_copy_that_a_thread_is_still_writing_into(tmp_path: Path) -> None:
+def test_abandoning_removes_a_copy_that_a_thread_is_still_writing_into(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Ctrl-C's handler runs while the -j threads go on; one that makes the next case's files
     # as the copy is removed must not leave any of them behind
+    monkeypatch.setattr("mazekit.grade.sandbox._abandoned", False)  # for the tests after this
     box = Sandbox(submission(tmp_path / "s", "pass\n"), PYTHON, Limits(), identity=None)
     done = threading.Event()
 
@@ -624,6 +660,54 @@ def test_abandoning_removes_a_copy_that_a_thread_is_still_writing_into(tmp_path:
     finally:
         done.set()
         box.close()
+
+
+def test_abandoning_stops_the_copies_that_grade_all_threads_are_making(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with --all -j the threads copy the next submissions while Ctrl-C's handler runs: a copy
+    # half made must not come back after its removal (copytree made its missing parents
+    # again), and no new copy may start
+    monkeypatch.setattr("mazekit.grade.sandbox._abandoned", False)  # for the tests after this
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(temp))
+    folder = submission(tmp_path / "s", "pass\n")
+    (folder / "mazegen" / "sub").mkdir(parents=True)
+    (folder / "mazegen" / "sub" / "__init__.py").write_text("")
+    copying, abandoned = threading.Event(), threading.Event()
+    real_mkdir = os.mkdir
+
+    def mkdir(path: str, *args: int, **kwargs: int) -> None:
+        """Hold the copy once it has made mazegen, until Ctrl-C's handler is done."""
+        real_mkdir(path, *args, **kwargs)
+        if os.path.basename(path) == "mazegen" and not copying.is_set():
+            copying.set()
+            abandoned.wait(30)
+
+    monkeypatch.setattr(os, "mkdir", mkdir)
+    refused: list[str] = []
+
+    def copy() -> None:
+        try:
+            Sandbox(folder, PYTHON, Limits(), identity=None)
+        except GradeError as error:
+            refused.append(str(error))
+
+    worker = threading.Thread(target=copy)
+    worker.start()
+    try:
+        assert copying.wait(30)
+        abandon_all()
+    finally:
+        abandoned.set()
+        worker.join(30)
+    assert list(temp.iterdir()) == []
+    assert len(refused) == 1 and refused[0].startswith(f"{folder}: cannot copy mazegen/sub: ")
+    with pytest.raises(GradeError) as error:
+        Sandbox(folder, PYTHON, Limits(), identity=None)
+    assert str(error.value) == f"{folder}: cannot copy: interrupted"
+    assert list(temp.iterdir()) == []
 
 
 def test_a_submission_without_a_config_file_misses_it(invoke: Invoke, tmp_path: Path) -> None:
@@ -659,13 +743,30 @@ def test_lint_without_make_and_lint_that_hangs(
     assert "MISSING make lint: no exit after 0.3 s\n" in result.stdout
 
 
+def test_the_copy_leaves_out_git_and_keeps_links_as_links(tmp_path: Path) -> None:
+    folder = submission(tmp_path / "s", "pass\n")
+    (folder / ".git").mkdir()
+    (folder / ".git" / "HEAD").write_text("ref: main\n")
+    (folder / "pkg").mkdir()
+    (folder / "pkg" / "maze.py").write_text("x = 1\n")
+    (folder / "link.py").symlink_to("pkg/maze.py")
+    box = Sandbox(folder, PYTHON, Limits(), identity=None)
+    try:
+        copied = sorted(str(p.relative_to(box.work)) for p in box.work.rglob("*"))
+        assert copied == ["a_maze_ing.py", "config.txt", "link.py", "pkg", "pkg/maze.py"]
+        assert os.readlink(box.work / "link.py") == "pkg/maze.py"
+    finally:
+        box.close()
+    assert not box.root.exists()
+
+
 def test_a_submission_that_cannot_be_copied(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("shutil.copytree", refuse)
+    monkeypatch.setattr("mazekit.grade.sandbox._copy_tree", refuse)
     with pytest.raises(GradeError) as error:
         Sandbox(tmp_path, PYTHON, Limits())
     assert str(error.value) == f"{tmp_path}: cannot copy: Permission denied"

@@ -299,11 +299,13 @@ def test_numpy_spins_no_idle_blas_threads_in_a_command(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     command = subprocess.Popen([*MAZEKIT, "generate", "--seed", "1", "-o", str(fifo)], env=env)
     try:
-        deadline = time.monotonic() + 30
-        while "_multiarray_umath" not in Path(f"/proc/{command.pid}/maps").read_text():
-            assert time.monotonic() < deadline, "generate never loaded numpy"
+        # numpy's import done, the maze carved: generate waits to open the FIFO (a fixed sleep
+        # here counted the threads too early on a loaded machine, and the test saw nothing)
+        deadline = time.monotonic() + 60
+        while Path(f"/proc/{command.pid}/wchan").read_text() != "wait_for_partner":
+            assert time.monotonic() < deadline, "generate never came to open the FIFO"
             time.sleep(0.01)
-        time.sleep(1)  # numpy's import done, the maze carved: it waits to open the FIFO
+        assert "_multiarray_umath" in Path(f"/proc/{command.pid}/maps").read_text()
         assert _threads(command.pid) == 1
     finally:
         with open(fifo, "rb") as maze:

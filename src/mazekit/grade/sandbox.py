@@ -25,6 +25,7 @@ from ..errors import MazeError
 
 __all__ = [
     "CAPTURE_BYTES",
+    "PROBE_SECONDS",
     "GradeError",
     "Limits",
     "Run",
@@ -38,6 +39,9 @@ __all__ = [
 MIB = 1024 * 1024
 # stdout and stderr are kept up to this many bytes at the start and as many at the end.
 CAPTURE_BYTES = 64 * 1024
+# The check that the interpreter starts gets this long, or --timeout when that is longer: a
+# --timeout shorter than a start-up on a loaded machine limits the program, not this check.
+PROBE_SECONDS = 10.0
 
 # Sets the four limits given as arguments, then becomes the program: run as
 # ``PYTHON -I -S -c WRAPPER cpu as fsize nproc PROGRAM ARGS...`` with the submission's own
@@ -89,7 +93,11 @@ class Run:
 
 
 _OPEN: set[Sandbox] = set()
-_OPEN_LOCK = threading.Lock()
+# Held to list a copy and make its folder, and by Ctrl-C's handler to stop that for good.
+# Re-entrant: the handler runs on the main thread, which may hold it already (and then never
+# resumes the interrupted code).
+_OPEN_LOCK = threading.RLock()
+_abandoned = False  # set by abandon_all: no copy is made after it
 
 
 def stop_all() -> None:
@@ -107,11 +115,16 @@ def stop_all() -> None:
 def abandon_all() -> None:
     """Ctrl-C's last act (mazekit.__main__): kill every running program, remove every copy.
 
-    Called from a signal handler that then ends the process: no lock is taken (the interrupted
-    thread may hold it). The -j threads go on meanwhile, so each copy is moved out of their way
-    before it is removed (``_remove``).
+    Called from a signal handler that then ends the process. The -j threads go on meanwhile:
+    the lock waits out one making a copy's folder and then stops any other from making one
+    (``--all -j`` makes copies in threads), and each copy is moved out of their way before it
+    is removed (``_remove``), where a copy still being filled cannot come back (``_copy_tree``).
     """
-    for box in list(_OPEN):
+    global _abandoned
+    with _OPEN_LOCK:
+        _abandoned = True
+        boxes = list(_OPEN)
+    for box in boxes:
         with contextlib.suppress(Exception):  # a signal handler must not raise
             box.stop()
         with contextlib.suppress(Exception):
@@ -138,6 +151,45 @@ def _remove(root: Path) -> None:
         if not os.path.lexists(moved):
             return
         time.sleep(0.005)
+
+
+class _CopyFailed(Exception):
+    """One file or folder of the submission could not be copied, and why."""
+
+    def __init__(self, source: str, why: str) -> None:
+        super().__init__(source, why)
+        self.source, self.why = source, why
+
+
+def _copy_tree(source: str, target: str) -> None:
+    """Copy the folder ``source`` to ``target`` as ``shutil.copytree(symlinks=True)`` does,
+    leaving out ``.git``, but never making a missing parent folder: copytree's makedirs would
+    make a copy that Ctrl-C has just removed come back, with no one left to remove it.
+
+    OSError when ``source`` cannot be listed or ``target`` made; _CopyFailed for any other
+    file or folder, the first that fails.
+    """
+    with os.scandir(source) as listing:
+        entries = [entry for entry in listing if entry.name != ".git"]
+    os.mkdir(target)
+    for entry in entries:
+        copy = os.path.join(target, entry.name)
+        try:
+            if entry.is_symlink():
+                os.symlink(os.readlink(entry.path), copy)
+                shutil.copystat(entry.path, copy, follow_symlinks=False)
+            elif entry.is_dir():
+                _copy_tree(entry.path, copy)
+            else:
+                shutil.copy2(entry.path, copy)
+        except _CopyFailed:
+            raise
+        except OSError as error:  # a named pipe, say (copy2 refuses to block on one)
+            raise _CopyFailed(entry.path, str(error)) from None
+    try:
+        shutil.copystat(source, target)
+    except OSError as error:
+        raise _CopyFailed(source, str(error)) from None
 
 
 def default_identity() -> tuple[int, int] | None:
@@ -204,26 +256,25 @@ class Sandbox:
         # named and listed before it is made, so that Ctrl-C at any moment finds it (a name
         # not yet made is nothing to remove); 64 random bits, as private as mkdtemp's
         self.root = Path(tempfile.gettempdir(), "mazekit-grade-" + os.urandom(8).hex())
-        with _OPEN_LOCK:
+        with _OPEN_LOCK:  # after Ctrl-C's handler has taken it, no copy is made
+            if _abandoned:
+                raise GradeError("cannot copy: interrupted", str(submission))
             _OPEN.add(self)
-        try:
-            self.root.mkdir(mode=0o700)
-        except OSError as error:  # a full disk, say
-            with _OPEN_LOCK:
+            try:
+                self.root.mkdir(mode=0o700)
+            except OSError as error:  # a full disk, say
                 _OPEN.discard(self)
-            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
+                message = f"cannot copy: {error.strerror or error}"
+                raise GradeError(message, str(submission)) from None
         self.work = self.root / "submission"
         self.home = self.root / "home"
         self._capture = self.root / "capture"
         try:
-            shutil.copytree(
-                submission, self.work, symlinks=True, ignore=shutil.ignore_patterns(".git")
-            )
-        except shutil.Error as error:  # some files failed: name the first
+            _copy_tree(os.fspath(submission), os.fspath(self.work))
+        except _CopyFailed as failed:  # name the file that failed
             self.close()
-            source, _, why = error.args[0][0]
-            where = os.path.relpath(source, submission)
-            raise GradeError(f"cannot copy {where}: {why}", str(submission)) from None
+            where = os.path.relpath(failed.source, submission)
+            raise GradeError(f"cannot copy {where}: {failed.why}", str(submission)) from None
         except OSError as error:
             self.close()
             raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
@@ -238,20 +289,25 @@ class Sandbox:
                         self._give(Path(base, name))
 
     def start(self) -> None:
-        """Check that the interpreter runs here; as root, fall back from nobody to root.
+        """Check that the interpreter runs here, within PROBE_SECONDS or the run's time limit
+        if longer; as root, fall back from nobody to root.
 
         RLIMIT_NPROC never binds root, so running as root (when nobody cannot start the
         interpreter, e.g. one under /root) leaves a warning that the process limit is off.
         """
-        probe = self.run([self.python, "-c", "pass"])
+        wall = max(PROBE_SECONDS, self.limits.timeout)
+        probe = self.run([self.python, "-c", "pass"], timeout=wall)
         if probe.returncode != 0 and self.identity is not None:
             self.identity = None
             self.warnings.append(
                 f"the user nobody cannot run {self.python}, so the program runs as root, "
                 "where the process limit (RLIMIT_NPROC) does not hold"
             )
-            probe = self.run([self.python, "-c", "pass"])
-        if probe.returncode != 0 or probe.timed_out:
+            probe = self.run([self.python, "-c", "pass"], timeout=wall)
+        if probe.timed_out:
+            self.close()
+            raise GradeError(f"cannot run {self.python}: no exit after {wall:g} s", "--python")
+        if probe.returncode != 0:
             lines = probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"]
             self.close()
             raise GradeError(f"cannot run {self.python}: {lines[-1]}", "--python")

@@ -77,6 +77,18 @@ def open_wall(walls: np.ndarray, x: int, y: int, letter: str) -> None:
     walls[y + dy, x + dx] &= ~np.uint8(opposite)
 
 
+def ring(width: int, height: int) -> Maze:
+    """A corridor around the border of a W x H grid: one loop of 2(W+H)-4 cells."""
+    walls = closed_grid(width, height)
+    for x in range(width - 1):
+        open_wall(walls, x, 0, "E")
+        open_wall(walls, x, height - 1, "E")
+    for y in range(height - 1):
+        open_wall(walls, 0, y, "S")
+        open_wall(walls, width - 1, y, "S")
+    return Maze(walls, (0, 0), (width - 1, height - 1))
+
+
 def open_3x3_but_one() -> np.ndarray:
     """3 x 3, every inner wall open but (0,0)-(1,0): (0,0) is a real dead end whose only
     openable wall would complete an open 3x3 area (braiding must swap a wall instead)."""

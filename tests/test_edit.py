@@ -21,8 +21,8 @@ from mazekit.rules import validate
 from mazekit.search import distance_between
 from mazekit.solvers import solve
 from mazekit.textformat import dump, parse
-from tests.conftest import Invoke, closed_grid, serpentine
-from tests.test_graph import _ring, _with_loops
+from tests.conftest import Invoke, closed_grid, ring, serpentine
+from tests.test_graph import _with_loops
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PERFECT = SAMPLES / "valid-20x15-perfect.txt"
@@ -186,8 +186,7 @@ def test_close_bottleneck_on_a_tree_fails(invoke: Invoke) -> None:
         "Error: <stdin>: --close-bottleneck 1: only 0 passages can be closed without cutting "
         "the maze in two\n"
     )
-    ring = _ring(3, 3)
-    code, _, err = _edit(invoke, ["--close-bottleneck", "2"], ring)
+    code, _, err = _edit(invoke, ["--close-bottleneck", "2"], ring(3, 3))
     assert err.endswith("only 1 passage can be closed without cutting the maze in two\n")
 
 

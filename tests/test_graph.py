@@ -17,7 +17,7 @@ from mazekit.generators import generate
 from mazekit.graph import betweenness, cop_number, gini, graph_stats
 from mazekit.model import Maze
 from tests import brute
-from tests.conftest import closed_grid, open_wall, serpentine
+from tests.conftest import closed_grid, open_wall, ring, serpentine
 
 
 def _nx_graph(maze: Maze) -> nx.Graph:
@@ -141,18 +141,6 @@ def test_top_cells_and_passages_are_ordered_with_ties_by_row() -> None:
     assert entry["cop_number"]["value"] == 1
 
 
-def _ring(width: int, height: int) -> Maze:
-    """A corridor around the border of a W x H grid: one loop of 2(W+H)-4 cells."""
-    walls = closed_grid(width, height)
-    for x in range(width - 1):
-        open_wall(walls, x, 0, "E")
-        open_wall(walls, x, height - 1, "E")
-    for y in range(height - 1):
-        open_wall(walls, 0, y, "S")
-        open_wall(walls, width - 1, y, "S")
-    return Maze(walls, (0, 0), (width - 1, height - 1))
-
-
 def _open_grid(width: int, height: int) -> Maze:
     walls = closed_grid(width, height)
     for x, y in product(range(width), range(height)):
@@ -189,8 +177,8 @@ def test_cop_number_of_hand_made_boards() -> None:
     assert cop_number(generate(9, 7, seed=1)).low == 1  # a tree
     single = Maze(closed_grid(1, 1), (0, 0), (0, 0))
     assert cop_number(single).text == "1"
-    assert cop_number(_ring(2, 2)).text == "2"  # a ring of 4
-    assert cop_number(_ring(6, 5)).text == "2"  # a ring of 18
+    assert cop_number(ring(2, 2)).text == "2"  # a ring of 4
+    assert cop_number(ring(6, 5)).text == "2"  # a ring of 18
     assert cop_number(_open_grid(5, 4)).text == "2"  # a grid
     outside = Maze(closed_grid(3, 3), (5, 5), (0, 0))
     assert cop_number(outside) is None
@@ -231,7 +219,7 @@ def test_chain_method_matches_networkx(width: int, height: int, seed: int, loops
 
 def test_chain_method_on_a_loop_hanging_off_one_cell() -> None:
     """A ring whose one key cell has a spur: the chain leaves and returns to the same cell."""
-    maze = _ring(5, 4)
+    maze = ring(5, 4)
     open_wall(maze.walls, 1, 0, "S")  # a spur into the middle
     _, flat, table, _ = graph._graph(maze)
     found = graph._brandes_chains(table, flat, maze.width)

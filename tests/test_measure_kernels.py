@@ -17,7 +17,7 @@ from mazekit.drawing import RenderOptions, render_bytes, svg
 from mazekit.generators import generate
 from mazekit.model import DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze
 from mazekit.search import UNREACHED, distance_between, open_bits
-from tests.conftest import closed_grid, open_wall
+from tests.conftest import open_wall, ring
 from tests.kernels import reference_only, require_kernel
 
 _OPPOSITE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST}
@@ -576,15 +576,9 @@ def test_chain_kernel_on_a_long_loop_hanging_off_one_cell(width: int, height: in
     so the kernel's copy of numpy's pairwise sum (of 17 and 143 items) runs its blocks of 8
     and its halving."""
     require_kernel(graph)
-    walls = closed_grid(width, height)
-    for x in range(width - 1):
-        open_wall(walls, x, 0, "E")
-        open_wall(walls, x, height - 1, "E")
-    for y in range(height - 1):
-        open_wall(walls, 0, y, "S")
-        open_wall(walls, width - 1, y, "S")
-    open_wall(walls, 1, 0, "S")  # the spur
-    fast, slow = _chains_both_ways(Maze(walls, (0, 0), (width - 1, height - 1)))
+    maze = ring(width, height)
+    open_wall(maze.walls, 1, 0, "S")  # the spur
+    fast, slow = _chains_both_ways(maze)
     assert fast
     _same_bits(fast, slow)
 

@@ -748,15 +748,6 @@ typedef struct {
     Py_ssize_t reached;
 } ChainRow;
 
-/* `value` where `keep`, else +0.0, without a branch. */
-static inline double chain_masked(double value, int keep) {
-    uint64_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    bits &= (uint64_t)0 - (uint64_t)keep;
-    memcpy(&value, &bits, sizeof bits);
-    return value;
-}
-
 /* The breadth-first search from `source` into `row`: each path count the sum of the nearer
  * neighbours' in N, E, S, W order, graph._forward's floats (the zeros numpy adds for the
  * others change nothing). queue: n + 1 int32 of scratch (a neighbour is written past the end,
@@ -774,7 +765,7 @@ static void chain_search(ChainNode *node, Py_ssize_t n, int32_t source, int32_t 
         for (int k = 0; k < 4; k++) {
             ChainNode *near = node + here->near[k];
             int32_t seen = near->mark, fresh = seen < 0;
-            sum += chain_masked(near->paths, seen == d - 1);
+            sum += brandes_masked(near->paths, seen == d - 1);
             near->mark = fresh ? d + 1 : seen;
             queue[tail] = here->near[k];
             tail += fresh;
@@ -803,7 +794,7 @@ static void chain_backward(ChainNode *node, Py_ssize_t n, const ChainRow *row,
         double sigma = here->paths, farther = 0.0, coef[4];
         for (int k = 0; k < 4; k++) {
             const ChainNode *near = node + here->near[k];
-            coef[k] = chain_masked(near->paths, near->mark == d + 1);
+            coef[k] = brandes_masked(near->paths, near->mark == d + 1);
             farther += coef[k];
         }
         double *mine = sums + 4 * (Py_ssize_t)v;
@@ -812,7 +803,7 @@ static void chain_backward(ChainNode *node, Py_ssize_t n, const ChainRow *row,
         mine[2] += coef[2] * sigma;
         sums[4 * (Py_ssize_t)here->near[3] + 1] += coef[3] * sigma; /* W: its E passage */
         double delta = sigma * farther;
-        mine[0] += chain_masked(delta, d != 0); /* a source is no node between */
+        mine[0] += brandes_masked(delta, d != 0); /* a source is no node between */
         here->paths = (wanted[v] + delta) / sigma;
     }
 }

@@ -11,7 +11,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 # The C kernels compile at install (setup.py); a changed source re-installs, which rebuilds them.
 KERNEL_SOURCES := setup.py $(wildcard src/c/*.c src/c/*.h)
 
-.PHONY: run test test-thorough lint bench docs clean
+.PHONY: run test test-thorough lint sanitize bench docs clean
 
 $(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,28 @@ lint: $(DEV_STAMP) node_modules/.installed
 	$(CC) -fsyntax-only -std=c11 -Wall -Wextra -Wno-missing-field-initializers -Wno-unused-parameter -Werror \
 		-I"$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("include"))')" src/c/*.c
 	npx --no-install eslint .
+
+# The kernels' tests again on kernels built with AddressSanitizer and UBSan: the C indexes
+# its arrays unchecked, so a read or write out of bounds, or undefined behaviour, stops the
+# run with a report (specs/performance.md, "Tests"); --capture=sys leaves that report on the
+# terminal. A copy of the package in build/ holds them, so .venv's own kernels stay as they
+# are. Needs gcc or clang with the sanitizers.
+SANITIZE := build/sanitize
+SANITIZE_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1 -g
+sanitize: $(TEST_STAMP)
+	rm -rf $(SANITIZE) && mkdir -p $(SANITIZE)
+	cp -r src/mazekit $(SANITIZE)/ && rm -f $(SANITIZE)/mazekit/*.so
+	include="$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("include"))')"; \
+	suffix="$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"; \
+	for kernel in $(patsubst src/c/%.c,%,$(wildcard src/c/*.c)); do \
+		$(CC) -shared -fPIC -std=c11 $(SANITIZE_FLAGS) -I"$$include" src/c/$$kernel.c \
+			-o $(SANITIZE)/mazekit/_c$$kernel$$suffix || exit 1; \
+	done
+	PYTHONPATH=$(SANITIZE) $(BIN)/python -c 'import mazekit, sys; sys.exit(not mazekit.__file__.startswith("$(CURDIR)/$(SANITIZE)/"))'
+	PYTHONPATH=$(SANITIZE) ASAN_OPTIONS=detect_leaks=0 \
+		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
+		$(BIN)/python -m pytest -q -p no:cacheprovider --capture=sys $(wildcard tests/test_*kernels*.py) \
+		tests/test_graph.py tests/test_stats_graph.py tests/test_edit.py
 
 # The page's JavaScript is linted by eslint, a dev-only tool from npm (package-lock.json);
 # make test never needs npm (specs/html.md, "Lint").

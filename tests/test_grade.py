@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -328,6 +329,43 @@ def test_an_interpreter_that_never_starts(
         "",
         f"Error: --python: cannot run {stuck}: no exit after 0.3 s\n",
     )
+
+
+def test_a_slow_interpreter_start_does_not_drop_the_runner_to_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # only a refusal to run as the runner (nobody, under root) falls back to root; a start
+    # that is merely slow stays an error, and the process limit is never dropped for it
+    stuck = tmp_path / "python"
+    stuck.write_text("#!/bin/sh\nexec sleep 30\n")
+    stuck.chmod(0o755)
+    monkeypatch.setattr("mazekit.grade.sandbox.PROBE_SECONDS", 0.3)
+    runner = (os.getuid(), os.getgid())  # a runner identity, as root's nobody would be
+    box = Sandbox(submission(tmp_path / "s", "pass\n"), str(stuck), Limits(timeout=0.2), runner)
+    with pytest.raises(GradeError) as error:
+        box.start()
+    assert str(error.value) == f"--python: cannot run {stuck}: no exit after 0.3 s"
+    assert (box.identity, box.warnings) == (runner, [])
+
+
+def test_ctrl_c_during_a_removal_finishes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a copy being removed is still listed, so Ctrl-C's handler, arriving mid-removal (and
+    # ending the process there), removes the rest, as it does after a second Ctrl-C
+    monkeypatch.setattr("mazekit.grade.sandbox._abandoned", False)
+    box = Sandbox(submission(tmp_path / "s", "pass\n"), PYTHON, Limits(), identity=None)
+    real_rmtree = shutil.rmtree
+
+    def interrupted(path: str, *args: object, **kwargs: object) -> None:
+        monkeypatch.setattr("shutil.rmtree", real_rmtree)
+        abandon_all()  # the handler, which then ends the process
+        raise SystemExit(130)
+
+    monkeypatch.setattr("shutil.rmtree", interrupted)
+    with pytest.raises(SystemExit):
+        box.close()
+    assert list(box.root.parent.glob(box.root.name + "*")) == []
 
 
 def test_a_huge_file_is_cut_by_the_file_size_limit(invoke: Invoke, tmp_path: Path) -> None:

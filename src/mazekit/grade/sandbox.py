@@ -142,8 +142,9 @@ def _remove(root: Path) -> None:
     moved = root.with_name(root.name + ".removing")
     try:
         os.rename(root, moved)
-    except FileNotFoundError:
-        return  # not made yet, or removed already
+    except FileNotFoundError:  # not made yet, removed already, or moved by a removal that a
+        if not os.path.lexists(moved):  # second Ctrl-C interrupted: then finish that one
+            return
     except OSError:  # cannot be moved (a folder left by an earlier ".removing"?): remove in place
         moved = root
     for _ in range(20):
@@ -297,7 +298,8 @@ class Sandbox:
         """
         wall = max(PROBE_SECONDS, self.limits.timeout)
         probe = self.run([self.python, "-c", "pass"], timeout=wall)
-        if probe.returncode != 0 and self.identity is not None:
+        if probe.returncode != 0 and not probe.timed_out and self.identity is not None:
+            # only a refusal falls back to root: a slow start is no reason to drop the limit
             self.identity = None
             self.warnings.append(
                 f"the user nobody cannot run {self.python}, so the program runs as root, "
@@ -409,7 +411,9 @@ class Sandbox:
             kill_group(running.pid)
 
     def close(self) -> None:
-        """Remove the temporary folder and everything the program left in it."""
+        """Remove the temporary folder and everything the program left in it.
+
+        Listed until it is gone: a Ctrl-C during the removal finds it and finishes the job."""
+        _remove(self.root)
         with _OPEN_LOCK:
             _OPEN.discard(self)
-        _remove(self.root)

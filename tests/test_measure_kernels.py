@@ -606,6 +606,9 @@ def test_the_chain_kernel_refuses_bad_buffers() -> None:
         (2, np.array([[0, 0, 5, 0]], dtype=np.int64)),  # more inner nodes than given
         (3, np.array([1, 3, 9], dtype=np.int64)),  # an inner node beyond n
         (5, np.array([0, 2], dtype=np.int64)),  # an end of a chain that is not there
+        (5, np.array([1, 1], dtype=np.int64)),  # one end twice, the other never
+        (4, np.array([0, 0, 2], dtype=np.int64)),  # the ends listed at the spur's row
+        (4, np.array([0, 1, 1], dtype=np.int64)),  # an end listed at no row
         (6, np.array([0], dtype=np.int64)),  # a batch of 0
         (1, np.array([0, 5], dtype=np.int64)),  # a key beyond n
     ):
@@ -615,3 +618,16 @@ def test_the_chain_kernel_refuses_bad_buffers() -> None:
             kernel.chain_sums(*args, *out)
     with pytest.raises(ValueError):
         kernel.chain_sums(*good, *out[:5], np.empty(4))
+    # a chain from row 1 to row 2 whose a-end is listed at row 0, whose search is never made
+    # (it crashed the kernel once)
+    with pytest.raises(ValueError):
+        kernel.chain_sums(
+            table,
+            np.array([0, 4, 2], dtype=np.int64),
+            np.array([[1, 2, 2, 0]], dtype=np.int64),
+            np.array([1], dtype=np.int64),
+            np.array([0, 1, 1, 1], dtype=np.int64),
+            np.array([0], dtype=np.int64),
+            batches,
+            *out,
+        )

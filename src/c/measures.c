@@ -988,6 +988,26 @@ static int chain_within(const int64_t *items, Py_ssize_t count, int64_t limit) {
     return 1;
 }
 
+/* Whether `ends` (keys + 1 starts `ends_start`, already within range and in order) list each of
+ * the 2 x chains chain ends exactly once, at the key row `info` names for it: the walk reads
+ * both ends' searches of a chain at the rows listed, so an end listed at another row, twice or
+ * not at all would be read from a search never made or already freed. -1: out of memory. */
+static int chain_ends_match(const int64_t *info, Py_ssize_t chains, const int64_t *ends_start,
+                            const int64_t *ends, Py_ssize_t keys) {
+    if (ends_start[0] != 0 || ends_start[keys] != 2 * chains) return 0;
+    char *seen = PyMem_Calloc((size_t)(2 * chains) + 1, 1);
+    if (!seen) return -1;
+    int ok = 1;
+    for (Py_ssize_t r = 0; ok && r < keys; r++)
+        for (int64_t e = ends_start[r]; ok && e < ends_start[r + 1]; e++) {
+            int64_t end = ends[e];
+            ok = !seen[end] && info[4 * (end / 2) + end % 2] == r;
+            seen[end] = 1;
+        }
+    PyMem_Free(seen);
+    return ok;
+}
+
 /* chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south,
  *            local_nodes, local_east, local_south)
  * table: the n x 4 int32 neighbour table (-1: none), n <= 32767 (int16 distances and nodes);
@@ -1032,11 +1052,18 @@ static PyObject *chain_sums(PyObject *self, PyObject *args) {
         bad = at[0] < 0 || at[0] >= keys || at[1] < 0 || at[1] >= keys || at[2] < 2 ||
               at[2] > n || at[3] < 0 || at[3] > inner_count - (at[2] - 1);
     }
+    int match = bad ? 1 : chain_ends_match(info, chains, ends_start, ends, keys);
+    if (match < 0) {
+        release(b, 13);
+        return PyErr_NoMemory();
+    }
+    bad = bad || !match;
     if (bad) {
         PyErr_SetString(PyExc_ValueError,
                         "an n x 4 int32 table (n <= 32767), int64 key nodes, chains (a's row, "
-                        "b's row, L >= 2, inner start) and inner nodes, ends of keys + 1 starts "
-                        "(below 2 x chains), batches >= 1 a worker, float64 sums of workers x n "
+                        "b's row, L >= 2, inner start) and inner nodes, each chain end once at "
+                        "its key's row of keys + 1 starts, batches >= 1 a worker, float64 sums "
+                        "of workers x n "
                         "and local sums of n");
         release(b, 13);
         return NULL;

@@ -354,6 +354,7 @@ def test_ctrl_c_during_a_removal_finishes_it(
     # a copy being removed is still listed, so Ctrl-C's handler, arriving mid-removal (and
     # ending the process there), removes the rest, as it does after a second Ctrl-C
     monkeypatch.setattr("mazekit.grade.sandbox._abandoned", False)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # whatever fails stays in here
     box = Sandbox(submission(tmp_path / "s", "pass\n"), PYTHON, Limits(), identity=None)
     real_rmtree = shutil.rmtree
 
@@ -674,6 +675,7 @@ def test_abandoning_removes_a_copy_that_a_thread_is_still_writing_into(
     # Ctrl-C's handler runs while the -j threads go on; one that makes the next case's files
     # as the copy is removed must not leave any of them behind
     monkeypatch.setattr("mazekit.grade.sandbox._abandoned", False)  # for the tests after this
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # whatever fails stays in here
     box = Sandbox(submission(tmp_path / "s", "pass\n"), PYTHON, Limits(), identity=None)
     done = threading.Event()
 

@@ -318,6 +318,49 @@ def test_controls_play_step_reset_and_the_live_region(fresh: Tab) -> None:
     assert fresh.errors == []
 
 
+def _cut_off_exit(maze: Maze) -> Maze:
+    """The maze with its exit walled in on every inner side (no way to it)."""
+    cut = maze.copy()
+    x, y = cut.exit
+    for d in BY_LETTER.values():
+        if cut.contains((x + d.dx, y + d.dy)):
+            cut.walls[y, x] |= d.bit
+            cut.walls[y + d.dy, x + d.dx] |= d.opposite
+    return cut
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param((lambda m: _cut_off_exit(m), {}), id="the exit cut off"),
+        pytest.param((lambda m: Maze(m.walls, m.entry, m.entry), {}), id="entry is the exit"),
+        # a "42" cell: no open way leads from it to the entry
+        pytest.param((lambda m: m, {"place": {"inky": [11, 7]}}), id="a start cut off"),
+    ],
+)
+def test_a_board_chase_refuses_says_no_chase_and_never_runs(
+    fresh: Tab, invoke: Invoke, case: Any
+) -> None:
+    change, options = case
+    maze = change(read(BOARD))
+    assert maze.walls[7, 11] == 15  # the "42" cell the third case starts inky on
+    cli = invoke(["chase", "--format", "jsonl", *_cli_args(options)], input=dump(maze))
+    assert cli.exit_code == 1 and cli.stdout == ""
+    reason = cli.stderr.strip().removeprefix("Error: <stdin>: ")
+    fresh.js(
+        "([data, options]) => { mazekit.app.load(data); mazekit.app.configure(options); }",
+        [board_data(maze), options],
+    )
+    assert fresh.figures()["result"] == f"no chase: {reason}"
+    for button in ("#play", "#step"):
+        fresh.page.click(button)
+        assert fresh.status() == f"No chase: {reason}."
+        assert fresh.figures()["tick"] == "0"
+        assert fresh.page.locator("#play").inner_text() == "Play"
+    assert fresh.js("window.mazekitTrace") == []  # as chase writes nothing
+    assert fresh.errors == []
+
+
 # --- one kernel, two languages ------------------------------------------------------------
 
 _ALGORITHMS = {

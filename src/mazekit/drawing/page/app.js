@@ -29,6 +29,7 @@
     options: DEFAULT_OPTIONS,
     figures: null,
     chase: null,
+    refused: null,
     timer: null,
     cursor: [0, 0],
     focused: false,
@@ -115,6 +116,14 @@
     return `${(100 * share).toFixed(2)}%`;
   }
 
+  /** The result row: chase's text line, or "running" while the run goes on. */
+  function resultLine(result) {
+    if (!result) return "running";
+    return ({ caught: `caught by ${result.by} at tick ${result.tick} at ${cellText(result.cell)}`,
+      escaped: `escaped at tick ${result.tick}`,
+      running: `still running after ${result.tick} ticks` })[result.result];
+  }
+
   /** The two tables and the drawing's text alternative, from the current state. */
   function updateTables() {
     const run = state.chase, board = state.board, f = state.figures;
@@ -124,11 +133,7 @@
       actors.push(row([[c.name], [cellText(c.cell)], [c.heading ?? "—"], [cellText(c.target)], [mode]]));
     }
     $("actors").tBodies[0].replaceChildren(...actors);
-    const result = run.result
-      ? ({ caught: `caught by ${run.result.by} at tick ${run.result.tick} at ${cellText(run.result.cell)}`,
-        escaped: `escaped at tick ${run.result.tick}`,
-        running: `still running after ${run.result.tick} ticks` })[run.result.result]
-      : "running";
+    const result = state.refused ? `no chase: ${state.refused}` : resultLine(run.result);
     const g = f.graph;
     const figures = [
       ["size", `${board.width}x${board.height}`],
@@ -162,11 +167,33 @@
     $("play").setAttribute("aria-pressed", "false");
   }
 
+  /** Why `mazekit chase` refuses this board with these options, in its words; null when it
+   * runs. The chasers then stand at their starts, and the trace stays empty as chase's
+   * output does. */
+  function refusal() {
+    const board = state.board, f = state.figures;
+    if (board.entry[0] === board.exit[0] && board.entry[1] === board.exit[1]) {
+      return `entry and exit are the same cell ${cellText(board.entry)}: the runner has nowhere to go`;
+    }
+    if (f.path === null) return `exit ${cellText(board.exit)} is not reachable from entry ${cellText(board.entry)}`;
+    const places = { ...mk.chase.starts(board.width, board.height), ...state.options.place };
+    for (const name of NAMES.filter((n) => state.options.only.includes(n))) {
+      const [x, y] = places[name];
+      if (!board.contains(x, y)) return `${name}'s start ${cellText([x, y])} is outside the ${board.width}x${board.height} grid`;
+      if (f.reach[y * board.width + x] < 0) {
+        return `${name} cannot reach the runner: no open way leads from its start ${cellText([x, y])} `
+          + `to the entry ${cellText(board.entry)}`;
+      }
+    }
+    return null;
+  }
+
   /** A new run from tick 0 with the current options. */
   function reset() {
     stop();
+    state.refused = refusal();
     state.chase = new Chase(state.board, runnerPath(), state.options);
-    window.mazekitTrace = state.chase.trace;
+    window.mazekitTrace = state.refused ? [] : state.chase.trace;
     render();
   }
 
@@ -176,8 +203,12 @@
     return `Still running after ${result.tick} ticks.`;
   }
 
-  /** Play up to n ticks; returns the trace lines they made. */
+  /** Play up to n ticks; returns the trace lines they made (none when chase refuses the board). */
   function step(n = 1) {
+    if (state.refused) {
+      announce(`No chase: ${state.refused}.`);
+      return [];
+    }
     const lines = [];
     for (let k = 0; k < n && !state.chase.done; k += 1) lines.push(state.chase.step());
     if (state.chase.done) {
@@ -199,6 +230,10 @@
     if (state.timer !== null) {
       stop();
       announce(`Paused at tick ${state.chase.tick}.`);
+      return;
+    }
+    if (state.refused) {
+      announce(`No chase: ${state.refused}.`);
       return;
     }
     if (state.chase.done) reset();

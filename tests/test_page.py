@@ -247,6 +247,23 @@ def test_the_keyboard_edits_too_but_never_the_border_or_the_42(fresh: Tab) -> No
     assert fresh.status().endswith('belongs to the "42": it stays closed.')
 
 
+def test_the_dot_key_steps_as_the_step_button_does(fresh: Tab) -> None:
+    # a keyboard user hears each step, and "." while playing pauses first, as Step does
+    fresh.js("mazekit.app.configure({place: {pinky: [10, 10]}})")  # pinky starts on the entry
+    fresh.page.locator("#board").focus()
+    fresh.page.keyboard.press(".")
+    assert fresh.figures()["tick"] == "1"
+    assert fresh.status().startswith("Tick 1, scatter: runner at")
+    fresh.page.keyboard.press(" ")
+    fresh.page.wait_for_function("() => mazekit.app.state.chase.tick >= 3")
+    fresh.page.keyboard.press(".")
+    assert fresh.js("mazekit.app.state.timer") is None
+    assert fresh.page.locator("#play").inner_text() == "Play"
+    tick = fresh.figures()["tick"]
+    assert fresh.status().startswith(f"Tick {tick}, scatter: runner at")
+    assert fresh.errors == []
+
+
 def test_download_maze_gives_a_valid_file_with_the_path_re_solved(
     fresh: Tab, tmp_path: Path, invoke: Invoke
 ) -> None:

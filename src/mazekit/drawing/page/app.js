@@ -219,6 +219,13 @@
     return lines;
   }
 
+  /** The Step button and the "." key: pause, play one tick, and say where the runner is. */
+  function stepOnce() {
+    stop();
+    const [line] = step(1);
+    if (line && !state.chase.done) announce(`Tick ${line.tick}, ${line.mode}: runner at ${cellText([line.runner.x, line.runner.y])}.`);
+  }
+
   function tickLoop() {
     step(1);
     if (!state.chase.done && state.timer !== null) {
@@ -405,18 +412,14 @@
       event.preventDefault();
       play();
     } else if (event.key === ".") {
-      step(1);
+      stepOnce();
     }
   }
 
   function wire() {
     const canvas = $("board");
     $("play").addEventListener("click", play);
-    $("step").addEventListener("click", () => {
-      stop();
-      const [line] = step(1);
-      if (line && !state.chase.done) announce(`Tick ${line.tick}, ${line.mode}: runner at ${cellText([line.runner.x, line.runner.y])}.`);
-    });
+    $("step").addEventListener("click", stepOnce);
     $("reset").addEventListener("click", () => {
       reset();
       announce("Reset to tick 0.");

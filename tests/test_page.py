@@ -234,6 +234,32 @@ def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
     assert fresh.errors == []
 
 
+@pytest.mark.parametrize(
+    ("letter", "cell"), [("N", (5, 0)), ("E", (29, 5)), ("S", (5, 19)), ("W", (0, 5))]
+)
+def test_a_click_anywhere_on_the_border_says_it_stays_closed(
+    fresh: Tab, letter: str, cell: tuple[int, int]
+) -> None:
+    # the outermost pixel of the border's band, which a person aiming at the border may hit
+    g = fresh.js("mazekit.app.state.geometry")
+    px, py = _wall_point(g, *cell, letter)
+    d = BY_LETTER[letter]
+    half = g["wall"] / 2 - 0.5  # from the line's middle to its last pixel
+    box = fresh.page.locator("#board").bounding_box()
+    fresh.js("document.getElementById('status').textContent = ''")
+    fresh.page.mouse.click(box["x"] + px + d.dx * half, box["y"] + py + d.dy * half)
+    name = dict(N="north", E="east", S="south", W="west")[letter]
+    assert (
+        fresh.status()
+        == f"The {name} wall of ({cell[0]},{cell[1]}) is the border: it stays closed."
+    )
+    assert fresh.js("mazekit.app.mazeText()") == dump(read(BOARD))
+    # a click in the margin, away from the border, is no edit and says nothing
+    fresh.js("document.getElementById('status').textContent = ''")
+    fresh.page.mouse.click(box["x"] + px + d.dx * g["cell"], box["y"] + py + d.dy * g["cell"])
+    assert fresh.status() == ""
+
+
 def test_the_keyboard_edits_too_but_never_the_border_or_the_42(fresh: Tab) -> None:
     fresh.page.locator("#board").focus()
     fresh.page.keyboard.press("ArrowRight")

@@ -234,6 +234,23 @@ def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
     assert fresh.errors == []
 
 
+def test_counts_of_one_are_singular(fresh: Tab) -> None:
+    fresh.js("data => mazekit.app.load(data)", board_data(read("samples/valid-2x1-tiny.txt")))
+    assert fresh.figures()["shortest path"] == "1 step"  # as stats prints it
+    assert "shortest path 1 step." in fresh.page.locator("#board-text").inner_text()
+    maze = mazekit.generate(15, 10, seed=4)  # a tree: opening one wall makes one loop
+    x, y = next(
+        (x, y)
+        for y in range(maze.height)
+        for x in range(maze.width - 1)
+        if maze.walls[y, x] & BY_LETTER["E"].bit
+        and 15 not in (maze.walls[y, x], maze.walls[y, x + 1])
+    )
+    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
+    assert fresh.status().endswith(", 1 loop.")
+
+
 @pytest.mark.parametrize(
     ("letter", "cell"), [("N", (5, 0)), ("E", (29, 5)), ("S", (5, 19)), ("W", (0, 5))]
 )

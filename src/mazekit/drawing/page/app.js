@@ -10,6 +10,8 @@
   const $ = (id) => document.getElementById(id);
   const cellText = (c) => (c ? `(${c[0]},${c[1]})` : "—");
   const LETTER_NAMES = { N: "north", E: "east", S: "south", W: "west" };
+  /** "1 step", "2 steps": a count and its noun, as stats prints them. */
+  const count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
   const DEFAULT_OPTIONS = {
     schedule: DEFAULT_SCHEDULE, mode: "schedule", passThrough: true, runner: "path", place: {}, only: NAMES, ticks: DEFAULT_TICKS,
@@ -138,7 +140,7 @@
     const figures = [
       ["size", `${board.width}x${board.height}`],
       ["reachable cells", String(f.reachable)],
-      ["shortest path", f.path === null ? "none (the exit cannot be reached)" : `${f.path.length} steps`],
+      ["shortest path", f.path === null ? "none (the exit cannot be reached)" : count(f.path.length, "step")],
       ["dead ends", `${f.deadEnds.real.length} real, ${f.deadEnds.enclosed.length} enclosed`],
       ["loops", String(f.loops)],
       ["betweenness peak", g ? `${percent(g.peak)} at ${cellText(g.peakCell)}` : "— (over 60x60)"],
@@ -149,7 +151,7 @@
     $("figures").tBodies[0].replaceChildren(...figures.map(([k, v]) => row([[k], [v]])));
     const where = run.chasers.map((c) => `${c.name} at ${cellText(c.cell)}`).join(", ");
     const text = `A ${board.width} by ${board.height} maze, entry ${cellText(board.entry)}, exit ${cellText(board.exit)}, `
-      + `shortest path ${f.path === null ? "none" : `${f.path.length} steps`}. Tick ${run.tick}: runner at ${cellText(run.runner.cell)}`
+      + `shortest path ${f.path === null ? "none" : count(f.path.length, "step")}. Tick ${run.tick}: runner at ${cellText(run.runner.cell)}`
       + `${where ? `, ${where}` : ""}; ${result}.`;
     $("board-text").textContent = text;
     $("board").setAttribute("aria-label", `The maze, ${board.width}x${board.height}`);
@@ -268,8 +270,8 @@
     reset();
     const f = state.figures;
     announce(`${closed ? "Closed" : "Opened"} the ${LETTER_NAMES[letter]} wall of ${cellText([x, y])}: `
-      + `shortest path ${f.path === null ? "none, the exit is cut off" : `${f.path.length} steps`}, `
-      + `${f.deadEnds.real.length} real dead ends, ${f.loops} loops.`);
+      + `shortest path ${f.path === null ? "none, the exit is cut off" : count(f.path.length, "step")}, `
+      + `${count(f.deadEnds.real.length, "real dead end")}, ${count(f.loops, "loop")}.`);
     return true;
   }
 

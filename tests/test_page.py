@@ -213,6 +213,23 @@ def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, 
         tab.js("() => window.dispatchEvent(new Event('resize'))")
 
 
+def test_scrolling_the_page_does_not_resize_the_board(fresh: Tab) -> None:
+    # a window whose height sets the board's size; a person scrolls to the tables and steps
+    fresh.page.set_viewport_size({"width": 1400, "height": 650})
+    fresh.js("() => window.dispatchEvent(new Event('resize'))")
+    try:
+        before = fresh.js("mazekit.app.state.geometry")
+        assert fresh.js("mazekit.app.state.geometry.height") <= 650
+        fresh.js("window.scrollTo(0, 200)")
+        assert fresh.js("scrollY") > 0  # the page is taller than the window
+        fresh.js("mazekit.app.step(1)")
+        assert fresh.js("mazekit.app.state.geometry") == before
+    finally:
+        fresh.js("window.scrollTo(0, 0)")
+        fresh.page.set_viewport_size({"width": 1200, "height": 800})
+        fresh.js("() => window.dispatchEvent(new Event('resize'))")
+
+
 def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
     maze = read(BOARD)
     # close the wall of the 20th step of the path: the path must go round

@@ -85,7 +85,10 @@
   function paint() {
     const canvas = $("board");
     const box = canvas.parentElement.clientWidth;
-    const tall = Math.max(200, window.innerHeight - canvas.getBoundingClientRect().top - 16);
+    // the room below the board's place on the page, not on the screen: scrolling the page
+    // (to the tables, while it plays) must not resize the board
+    const top = canvas.getBoundingClientRect().top + window.scrollY;
+    const tall = Math.max(200, window.innerHeight - top - 16);
     const g = mk.draw.layout(state.board, box, tall, state.showTargets);
     const ratio = window.devicePixelRatio || 1;
     canvas.width = Math.round(g.width * ratio);

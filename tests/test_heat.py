@@ -97,6 +97,18 @@ def test_heat_needs_png_or_svg(invoke: Invoke) -> None:
     assert "Error: --heat draws png or svg: name the output .png or .svg" in result.stderr
 
 
+@pytest.mark.parametrize("args", [["--format", "html"], ["-o", "heat.html"]])
+def test_heat_with_the_page_is_a_usage_error_not_an_internal_one(
+    invoke: Invoke, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = invoke(["render", "--heat", "betweenness", *args, str(BOARD.resolve())])
+    assert result.exit_code == 2
+    assert "Error: --heat draws png or svg: name the output .png or .svg" in result.stderr
+    assert "internal error" not in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("kind", ["betweenness", "distance"])
 def test_nothing_reachable_draws_no_heat(kind: str) -> None:
     maze = serpentine(3, 1)

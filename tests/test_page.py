@@ -213,6 +213,23 @@ def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, 
         tab.js("() => window.dispatchEvent(new Event('resize'))")
 
 
+def test_scrolling_the_page_does_not_resize_the_board(fresh: Tab) -> None:
+    # a window whose height sets the board's size; a person scrolls to the tables and steps
+    fresh.page.set_viewport_size({"width": 1400, "height": 650})
+    fresh.js("() => window.dispatchEvent(new Event('resize'))")
+    try:
+        before = fresh.js("mazekit.app.state.geometry")
+        assert fresh.js("mazekit.app.state.geometry.height") <= 650
+        fresh.js("window.scrollTo(0, 200)")
+        assert fresh.js("scrollY") > 0  # the page is taller than the window
+        fresh.js("mazekit.app.step(1)")
+        assert fresh.js("mazekit.app.state.geometry") == before
+    finally:
+        fresh.js("window.scrollTo(0, 0)")
+        fresh.page.set_viewport_size({"width": 1200, "height": 800})
+        fresh.js("() => window.dispatchEvent(new Event('resize'))")
+
+
 def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
     maze = read(BOARD)
     # close the wall of the 20th step of the path: the path must go round
@@ -234,6 +251,49 @@ def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
     assert fresh.errors == []
 
 
+def test_counts_of_one_are_singular(fresh: Tab) -> None:
+    fresh.js("data => mazekit.app.load(data)", board_data(read("samples/valid-2x1-tiny.txt")))
+    assert fresh.figures()["shortest path"] == "1 step"  # as stats prints it
+    assert "shortest path 1 step." in fresh.page.locator("#board-text").inner_text()
+    maze = mazekit.generate(15, 10, seed=4)  # a tree: opening one wall makes one loop
+    x, y = next(
+        (x, y)
+        for y in range(maze.height)
+        for x in range(maze.width - 1)
+        if maze.walls[y, x] & BY_LETTER["E"].bit
+        and 15 not in (maze.walls[y, x], maze.walls[y, x + 1])
+    )
+    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
+    assert fresh.status().endswith(", 1 loop.")
+
+
+@pytest.mark.parametrize(
+    ("letter", "cell"), [("N", (5, 0)), ("E", (29, 5)), ("S", (5, 19)), ("W", (0, 5))]
+)
+def test_a_click_anywhere_on_the_border_says_it_stays_closed(
+    fresh: Tab, letter: str, cell: tuple[int, int]
+) -> None:
+    # the outermost pixel of the border's band, which a person aiming at the border may hit
+    g = fresh.js("mazekit.app.state.geometry")
+    px, py = _wall_point(g, *cell, letter)
+    d = BY_LETTER[letter]
+    half = g["wall"] / 2 - 0.5  # from the line's middle to its last pixel
+    box = fresh.page.locator("#board").bounding_box()
+    fresh.js("document.getElementById('status').textContent = ''")
+    fresh.page.mouse.click(box["x"] + px + d.dx * half, box["y"] + py + d.dy * half)
+    name = dict(N="north", E="east", S="south", W="west")[letter]
+    assert (
+        fresh.status()
+        == f"The {name} wall of ({cell[0]},{cell[1]}) is the border: it stays closed."
+    )
+    assert fresh.js("mazekit.app.mazeText()") == dump(read(BOARD))
+    # a click in the margin, away from the border, is no edit and says nothing
+    fresh.js("document.getElementById('status').textContent = ''")
+    fresh.page.mouse.click(box["x"] + px + d.dx * g["cell"], box["y"] + py + d.dy * g["cell"])
+    assert fresh.status() == ""
+
+
 def test_the_keyboard_edits_too_but_never_the_border_or_the_42(fresh: Tab) -> None:
     fresh.page.locator("#board").focus()
     fresh.page.keyboard.press("ArrowRight")
@@ -245,6 +305,23 @@ def test_the_keyboard_edits_too_but_never_the_border_or_the_42(fresh: Tab) -> No
     px, py = next((x, y) for y in range(20) for x in range(30) if read(BOARD).walls[y, x] == 15)
     assert fresh.js(f"mazekit.app.toggleWall({px}, {py - 1}, 'S')") is False
     assert fresh.status().endswith('belongs to the "42": it stays closed.')
+
+
+def test_the_dot_key_steps_as_the_step_button_does(fresh: Tab) -> None:
+    # a keyboard user hears each step, and "." while playing pauses first, as Step does
+    fresh.js("mazekit.app.configure({place: {pinky: [10, 10]}})")  # pinky starts on the entry
+    fresh.page.locator("#board").focus()
+    fresh.page.keyboard.press(".")
+    assert fresh.figures()["tick"] == "1"
+    assert fresh.status().startswith("Tick 1, scatter: runner at")
+    fresh.page.keyboard.press(" ")
+    fresh.page.wait_for_function("() => mazekit.app.state.chase.tick >= 3")
+    fresh.page.keyboard.press(".")
+    assert fresh.js("mazekit.app.state.timer") is None
+    assert fresh.page.locator("#play").inner_text() == "Play"
+    tick = fresh.figures()["tick"]
+    assert fresh.status().startswith(f"Tick {tick}, scatter: runner at")
+    assert fresh.errors == []
 
 
 def test_download_maze_gives_a_valid_file_with_the_path_re_solved(
@@ -315,6 +392,49 @@ def test_controls_play_step_reset_and_the_live_region(fresh: Tab) -> None:
     assert _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))  # the pacman board
     assert not _shows(image, (g["width"] // 2, g["origin"] // 2), (255, 255, 255))
     fresh.page.select_option("#theme", "light")
+    assert fresh.errors == []
+
+
+def _cut_off_exit(maze: Maze) -> Maze:
+    """The maze with its exit walled in on every inner side (no way to it)."""
+    cut = maze.copy()
+    x, y = cut.exit
+    for d in BY_LETTER.values():
+        if cut.contains((x + d.dx, y + d.dy)):
+            cut.walls[y, x] |= d.bit
+            cut.walls[y + d.dy, x + d.dx] |= d.opposite
+    return cut
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param((lambda m: _cut_off_exit(m), {}), id="the exit cut off"),
+        pytest.param((lambda m: Maze(m.walls, m.entry, m.entry), {}), id="entry is the exit"),
+        # a "42" cell: no open way leads from it to the entry
+        pytest.param((lambda m: m, {"place": {"inky": [11, 7]}}), id="a start cut off"),
+    ],
+)
+def test_a_board_chase_refuses_says_no_chase_and_never_runs(
+    fresh: Tab, invoke: Invoke, case: Any
+) -> None:
+    change, options = case
+    maze = change(read(BOARD))
+    assert maze.walls[7, 11] == 15  # the "42" cell the third case starts inky on
+    cli = invoke(["chase", "--format", "jsonl", *_cli_args(options)], input=dump(maze))
+    assert cli.exit_code == 1 and cli.stdout == ""
+    reason = cli.stderr.strip().removeprefix("Error: <stdin>: ")
+    fresh.js(
+        "([data, options]) => { mazekit.app.load(data); mazekit.app.configure(options); }",
+        [board_data(maze), options],
+    )
+    assert fresh.figures()["result"] == f"no chase: {reason}"
+    for button in ("#play", "#step"):
+        fresh.page.click(button)
+        assert fresh.status() == f"No chase: {reason}."
+        assert fresh.figures()["tick"] == "0"
+        assert fresh.page.locator("#play").inner_text() == "Play"
+    assert fresh.js("window.mazekitTrace") == []  # as chase writes nothing
     assert fresh.errors == []
 
 

@@ -224,6 +224,32 @@ def test_view_refuses_unicode_in_a_locale_that_cannot_write_it(
     )
 
 
+def test_view_refuses_unicode_where_lc_all_is_c(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # LC_ALL=C turns Python's UTF-8 mode on, yet curses writes ASCII: the locale's own codeset
+    # is what counts, read from the environment as curses reads it
+    monkeypatch.setattr(view_command, "_stdout_is_terminal", lambda: True)
+    monkeypatch.setenv("LC_ALL", "C")
+    result = invoke(["view", str(SAMPLE), "--charset", "unicode"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1].startswith(
+        "Error: Invalid value for '--charset': unicode needs a UTF-8 locale"
+    )
+
+
+@pytest.mark.parametrize("name", ["C", "xx_XX.UTF-8"], ids=["LC_ALL=C", "a locale not installed"])
+def test_view_draws_ascii_where_the_locale_cannot_write_unicode(
+    terminals, invoke: Invoke, name: str
+) -> None:
+    drawn = invoke(["render", str(SAMPLE), "--charset", "ascii"]).stdout.splitlines()
+    term = terminals(["view", str(SAMPLE)], columns=80, rows=36, env={"LANG": name, "LC_ALL": name})
+    term.shows("from a file")
+    assert term.lines()[: len(drawn)] == drawn
+    term.press("q")
+    assert term.ending() == (0, True, True)
+
+
 def _viewer(saved: dict[str, str], maze: str | Maze = SMALL_MAZE, **setup: object) -> Viewer:
     """A Viewer whose s writes into ``saved``, and fails for an absolute path."""
 

@@ -105,8 +105,19 @@ def _keyboard() -> None:
 
 
 def _locale_is_utf8() -> bool:
-    """Whether the locale writes UTF-8, which box-drawing characters need."""
-    return locale.getpreferredencoding(False).lower().replace("-", "") == "utf8"
+    """Whether curses will write UTF-8, which box-drawing characters need: the codeset of the
+    locale the environment names, which the viewer sets (viewer.screen.run; the C locale when
+    that one is not installed). Not locale.getpreferredencoding(), which says UTF-8 in
+    Python's UTF-8 mode (LC_ALL=C turns it on) while curses then writes ASCII."""
+    previous = locale.setlocale(locale.LC_ALL)
+    try:
+        locale.setlocale(locale.LC_ALL, "")
+    except locale.Error:
+        return False
+    try:
+        return locale.nl_langinfo(locale.CODESET).lower().replace("-", "") == "utf8"
+    finally:
+        locale.setlocale(locale.LC_ALL, previous)
 
 
 @click.command(

@@ -260,6 +260,9 @@ def _signals_end_the_viewer() -> Iterator[None]:
 
 def run(viewer: Viewer) -> None:
     """Show ``viewer`` full screen until q or Esc; the terminal is restored on every way out."""
-    locale.setlocale(locale.LC_ALL, "")  # curses writes box-drawing characters in the locale
+    # curses writes box-drawing characters in the locale; one not installed here leaves the C
+    # locale, with --charset ascii (cli.view tells the same way)
+    with suppress(locale.Error):
+        locale.setlocale(locale.LC_ALL, "")
     with _signals_end_the_viewer():
         curses.wrapper(_loop, viewer)

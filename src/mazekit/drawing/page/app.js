@@ -10,6 +10,8 @@
   const $ = (id) => document.getElementById(id);
   const cellText = (c) => (c ? `(${c[0]},${c[1]})` : "—");
   const LETTER_NAMES = { N: "north", E: "east", S: "south", W: "west" };
+  /** "1 step", "2 steps": a count and its noun, as stats prints them. */
+  const count = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
 
   const DEFAULT_OPTIONS = {
     schedule: DEFAULT_SCHEDULE, mode: "schedule", passThrough: true, runner: "path", place: {}, only: NAMES, ticks: DEFAULT_TICKS,
@@ -29,6 +31,7 @@
     options: DEFAULT_OPTIONS,
     figures: null,
     chase: null,
+    refused: null,
     timer: null,
     cursor: [0, 0],
     focused: false,
@@ -82,7 +85,10 @@
   function paint() {
     const canvas = $("board");
     const box = canvas.parentElement.clientWidth;
-    const tall = Math.max(200, window.innerHeight - canvas.getBoundingClientRect().top - 16);
+    // the room below the board's place on the page, not on the screen: scrolling the page
+    // (to the tables, while it plays) must not resize the board
+    const top = canvas.getBoundingClientRect().top + window.scrollY;
+    const tall = Math.max(200, window.innerHeight - top - 16);
     const g = mk.draw.layout(state.board, box, tall, state.showTargets);
     const ratio = window.devicePixelRatio || 1;
     canvas.width = Math.round(g.width * ratio);
@@ -115,6 +121,14 @@
     return `${(100 * share).toFixed(2)}%`;
   }
 
+  /** The result row: chase's text line, or "running" while the run goes on. */
+  function resultLine(result) {
+    if (!result) return "running";
+    return ({ caught: `caught by ${result.by} at tick ${result.tick} at ${cellText(result.cell)}`,
+      escaped: `escaped at tick ${result.tick}`,
+      running: `still running after ${result.tick} ticks` })[result.result];
+  }
+
   /** The two tables and the drawing's text alternative, from the current state. */
   function updateTables() {
     const run = state.chase, board = state.board, f = state.figures;
@@ -124,16 +138,12 @@
       actors.push(row([[c.name], [cellText(c.cell)], [c.heading ?? "—"], [cellText(c.target)], [mode]]));
     }
     $("actors").tBodies[0].replaceChildren(...actors);
-    const result = run.result
-      ? ({ caught: `caught by ${run.result.by} at tick ${run.result.tick} at ${cellText(run.result.cell)}`,
-        escaped: `escaped at tick ${run.result.tick}`,
-        running: `still running after ${run.result.tick} ticks` })[run.result.result]
-      : "running";
+    const result = state.refused ? `no chase: ${state.refused}` : resultLine(run.result);
     const g = f.graph;
     const figures = [
       ["size", `${board.width}x${board.height}`],
       ["reachable cells", String(f.reachable)],
-      ["shortest path", f.path === null ? "none (the exit cannot be reached)" : `${f.path.length} steps`],
+      ["shortest path", f.path === null ? "none (the exit cannot be reached)" : count(f.path.length, "step")],
       ["dead ends", `${f.deadEnds.real.length} real, ${f.deadEnds.enclosed.length} enclosed`],
       ["loops", String(f.loops)],
       ["betweenness peak", g ? `${percent(g.peak)} at ${cellText(g.peakCell)}` : "— (over 60x60)"],
@@ -144,7 +154,7 @@
     $("figures").tBodies[0].replaceChildren(...figures.map(([k, v]) => row([[k], [v]])));
     const where = run.chasers.map((c) => `${c.name} at ${cellText(c.cell)}`).join(", ");
     const text = `A ${board.width} by ${board.height} maze, entry ${cellText(board.entry)}, exit ${cellText(board.exit)}, `
-      + `shortest path ${f.path === null ? "none" : `${f.path.length} steps`}. Tick ${run.tick}: runner at ${cellText(run.runner.cell)}`
+      + `shortest path ${f.path === null ? "none" : count(f.path.length, "step")}. Tick ${run.tick}: runner at ${cellText(run.runner.cell)}`
       + `${where ? `, ${where}` : ""}; ${result}.`;
     $("board-text").textContent = text;
     $("board").setAttribute("aria-label", `The maze, ${board.width}x${board.height}`);
@@ -162,11 +172,33 @@
     $("play").setAttribute("aria-pressed", "false");
   }
 
+  /** Why `mazekit chase` refuses this board with these options, in its words; null when it
+   * runs. The chasers then stand at their starts, and the trace stays empty as chase's
+   * output does. */
+  function refusal() {
+    const board = state.board, f = state.figures;
+    if (board.entry[0] === board.exit[0] && board.entry[1] === board.exit[1]) {
+      return `entry and exit are the same cell ${cellText(board.entry)}: the runner has nowhere to go`;
+    }
+    if (f.path === null) return `exit ${cellText(board.exit)} is not reachable from entry ${cellText(board.entry)}`;
+    const places = { ...mk.chase.starts(board.width, board.height), ...state.options.place };
+    for (const name of NAMES.filter((n) => state.options.only.includes(n))) {
+      const [x, y] = places[name];
+      if (!board.contains(x, y)) return `${name}'s start ${cellText([x, y])} is outside the ${board.width}x${board.height} grid`;
+      if (f.reach[y * board.width + x] < 0) {
+        return `${name} cannot reach the runner: no open way leads from its start ${cellText([x, y])} `
+          + `to the entry ${cellText(board.entry)}`;
+      }
+    }
+    return null;
+  }
+
   /** A new run from tick 0 with the current options. */
   function reset() {
     stop();
+    state.refused = refusal();
     state.chase = new Chase(state.board, runnerPath(), state.options);
-    window.mazekitTrace = state.chase.trace;
+    window.mazekitTrace = state.refused ? [] : state.chase.trace;
     render();
   }
 
@@ -176,8 +208,12 @@
     return `Still running after ${result.tick} ticks.`;
   }
 
-  /** Play up to n ticks; returns the trace lines they made. */
+  /** Play up to n ticks; returns the trace lines they made (none when chase refuses the board). */
   function step(n = 1) {
+    if (state.refused) {
+      announce(`No chase: ${state.refused}.`);
+      return [];
+    }
     const lines = [];
     for (let k = 0; k < n && !state.chase.done; k += 1) lines.push(state.chase.step());
     if (state.chase.done) {
@@ -186,6 +222,13 @@
     }
     render();
     return lines;
+  }
+
+  /** The Step button and the "." key: pause, play one tick, and say where the runner is. */
+  function stepOnce() {
+    stop();
+    const [line] = step(1);
+    if (line && !state.chase.done) announce(`Tick ${line.tick}, ${line.mode}: runner at ${cellText([line.runner.x, line.runner.y])}.`);
   }
 
   function tickLoop() {
@@ -199,6 +242,10 @@
     if (state.timer !== null) {
       stop();
       announce(`Paused at tick ${state.chase.tick}.`);
+      return;
+    }
+    if (state.refused) {
+      announce(`No chase: ${state.refused}.`);
       return;
     }
     if (state.chase.done) reset();
@@ -226,8 +273,8 @@
     reset();
     const f = state.figures;
     announce(`${closed ? "Closed" : "Opened"} the ${LETTER_NAMES[letter]} wall of ${cellText([x, y])}: `
-      + `shortest path ${f.path === null ? "none, the exit is cut off" : `${f.path.length} steps`}, `
-      + `${f.deadEnds.real.length} real dead ends, ${f.loops} loops.`);
+      + `shortest path ${f.path === null ? "none, the exit is cut off" : count(f.path.length, "step")}, `
+      + `${count(f.deadEnds.real.length, "real dead end")}, ${count(f.loops, "loop")}.`);
     return true;
   }
 
@@ -370,18 +417,14 @@
       event.preventDefault();
       play();
     } else if (event.key === ".") {
-      step(1);
+      stepOnce();
     }
   }
 
   function wire() {
     const canvas = $("board");
     $("play").addEventListener("click", play);
-    $("step").addEventListener("click", () => {
-      stop();
-      const [line] = step(1);
-      if (line && !state.chase.done) announce(`Tick ${line.tick}, ${line.mode}: runner at ${cellText([line.runner.x, line.runner.y])}.`);
-    });
+    $("step").addEventListener("click", stepOnce);
     $("reset").addEventListener("click", () => {
       reset();
       announce("Reset to tick 0.");

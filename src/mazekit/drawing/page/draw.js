@@ -228,13 +228,16 @@
     }
   }
 
-  /** The wall nearest a point in CSS pixels, as {x, y, d}, or null when none is near. */
+  /** The wall nearest a point in CSS pixels, as {x, y, d}, or null when none is near. A point
+   * on the outer half of a border line names that border wall (so a click there is told why
+   * it stays closed). */
   function hit(board, g, px, py) {
     const fx = (px - g.origin - g.wall / 2) / g.cell, fy = (py - g.origin - g.wall / 2) / g.cell;
-    const x = Math.floor(fx), y = Math.floor(fy);
-    if (!board.contains(x, y)) return null;
+    if (fx < -0.3 || fy < -0.3 || fx > board.width + 0.3 || fy > board.height + 0.3) return null;
+    const x = Math.min(Math.max(Math.floor(fx), 0), board.width - 1);
+    const y = Math.min(Math.max(Math.floor(fy), 0), board.height - 1);
     const dx = fx - x, dy = fy - y;
-    const sides = [[dy, "N"], [1 - dx, "E"], [1 - dy, "S"], [dx, "W"]];
+    const sides = [[Math.abs(dy), "N"], [Math.abs(1 - dx), "E"], [Math.abs(1 - dy), "S"], [Math.abs(dx), "W"]];
     sides.sort((a, b) => a[0] - b[0]);
     if (sides[0][0] > 0.3) return null;
     return { x, y, d: BY_LETTER[sides[0][1]] };

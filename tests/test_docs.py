@@ -110,6 +110,24 @@ def test_every_command_has_help_with_an_example_and_a_readme_section(
     assert re.search(rf"### {name}\n\n\S", README), f"README section for {name} is empty"
 
 
+# The project states the facts of its source documents in its own words: a spec, a docstring
+# or a comment that sends the reader to one of them ("as seed 004 decides", "shared/seeds/...")
+# points at a text the repository does not hold.
+_SOURCE_DOCUMENT = re.compile(r"\bseeds? 0\d\d\b|shared/seeds|\bthe seed re-?floods", re.IGNORECASE)
+
+
+def test_specs_and_code_do_not_point_at_the_source_documents() -> None:
+    files = [ROOT / "README.md", *sorted((ROOT / "specs").glob("*.md"))]
+    files += sorted(p for p in (ROOT / "src").rglob("*") if p.suffix in (".py", ".c", ".h", ".js"))
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in files
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if _SOURCE_DOCUMENT.search(line)
+    ]
+    assert found == []
+
+
 def test_group_help_lists_every_command(invoke: Invoke) -> None:
     """The Commands section names each registered command once, with its summary."""
     result = invoke(["--help"])

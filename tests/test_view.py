@@ -21,7 +21,7 @@ from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from mazekit.viewer import Setup, Viewer
 from mazekit.viewer.screen import fit_color, shade_color
-from mazekit.viewer.state import PATTERN_SHADES, WALL_SHADES
+from mazekit.viewer.state import HELP_LINE, PATTERN_SHADES, WALL_SHADES
 from tests.conftest import SMALL_MAZE, Invoke
 from tests.terminal import README_CAPTURE_ARGS, README_CAPTURE_SIZE, Terminal, readme_capture
 
@@ -293,6 +293,30 @@ def test_viewer_says_why_r_and_s_cannot() -> None:
     assert walled.hint() == "path not shown: no path from the entry (0,0) to the exit (1,1)"
     walled.press("n")
     assert walled.hint() == "no chase: exit (1,1) is not reachable from entry (0,0)"
+
+
+def test_viewer_warns_on_every_redraw_while_the_maze_has_no_room_for_its_42() -> None:
+    """generate's warning, word for word, whenever the maze shown was made without its "42":
+    from the start, after p redraws it, after r makes another; a key's own message wins for
+    one key. A big enough maze, or one read from a file, keeps the key help."""
+    saved: dict[str, str] = {}
+    warning = 'Error: maze too small for the "42" pattern'
+    request = Request(8, 6, (0, 0), (7, 5), True, 3)
+    small = _viewer(saved, build(request), request=request, generated=True)
+    assert small.hint() == warning
+    small.press("p")
+    assert small.hint() == warning
+    small.press("c")
+    assert small.hint() == "walls blue"
+    small.press("r")
+    assert small.request is not None and small.request.seed != 3
+    assert small.hint() == warning
+    fitting = Request(9, 7, (0, 0), (8, 6), True, 3)
+    assert _viewer(saved, build(fitting), request=fitting, generated=True).hint() == HELP_LINE
+    from_file = _viewer(saved, build(request), request=request)
+    assert from_file.hint() == HELP_LINE
+    from_file.press("r")  # a new maze of the file's size: made without the "42"
+    assert from_file.hint() == warning
 
 
 def test_viewer_scrolls_inside_the_picture() -> None:

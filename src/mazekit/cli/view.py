@@ -20,7 +20,6 @@ from ..errors import ExitStatus, MazeError
 from ..generators import ALGORITHMS, build, parse_algorithm
 from ..generators.settings import Plan, resolve
 from ..model import Cell, Maze
-from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import parse, read_bytes, source_name
 from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
 
@@ -218,7 +217,6 @@ def command(
             generated=True,
             save_to=plan.output if plan.output != "-" else None,  # OUTPUT_FILE=-: no file
             charset=chosen,
-            message="" if fits(plan.request.width, plan.request.height) else TOO_SMALL_MESSAGE,
         )
     else:
         try:

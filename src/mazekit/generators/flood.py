@@ -3,14 +3,14 @@
 Steps:
 1. Open each wall between two carvable cells with probability 1/2 (the random walls).
 2. Close one random inner wall of every 3x3 block that came out fully open, in reading order,
-   so that no open area is left (the method as first described had no such rule).
+   so that no open area is left (random walls alone leave some).
 3. Flood-fill from the entry through open walls: the reachable region. Every closed wall from
    the region to an unreachable carvable cell is a candidate.
 4. While candidates remain: take a random one; if its far cell is still unreachable, open it
    and flood on from that cell, adding the new region's candidates. Stop when none remain:
    every carvable cell is then reachable.
 
-The seed re-floods the whole grid after each opened wall, which is quadratic; here the region
+Flooding the whole grid again after each opened wall would be quadratic; here the region
 only grows, each cell is flooded once and adds at most four candidates, so the run is linear.
 Opening a wall between two separate regions never completes a 3x3 open block (the block's
 other walls would already join them), so step 4 keeps the result free of open areas. The

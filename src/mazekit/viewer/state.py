@@ -120,7 +120,6 @@ class Setup:
     request_error: str | None = None
     save_to: str | None = None
     charset: Charset = "unicode"
-    message: str = ""
 
 
 def verdict(maze: Maze) -> str:
@@ -141,7 +140,7 @@ class Viewer:
         self.wall_shade = 0
         self.pattern_shade = 0
         self.help_open = False
-        self.message = setup.message
+        self.message = ""
         self.top = 0
         self.left = 0
         self.viewport = (24, 80)  # rows and columns the maze may use; the screen sets it
@@ -193,8 +192,14 @@ class Viewer:
         return "  ".join(parts)
 
     def hint(self) -> str:
-        """The second status line: the last message, else the key help."""
-        return self.message or HELP_LINE
+        """The second status line: the last key's message; else, while the maze shown was
+        generated without its "42", generate's warning (on every redraw, as the subject's
+        program shows it); else the key help."""
+        if self.message:
+            return self.message
+        if self.generated and not fits(self.maze.width, self.maze.height):
+            return f"Error: {TOO_SMALL_MESSAGE}"
+        return HELP_LINE
 
     def save_target(self) -> str:
         """Where s writes: -o or the config's OUTPUT_FILE, else a name from the seed."""
@@ -289,8 +294,6 @@ class Viewer:
         self.simulation, self.tick, self.running = None, None, False
         self.top = self.left = 0
         self._changed()
-        if not fits(request.width, request.height):
-            self.message = TOO_SMALL_MESSAGE
 
     def save(self) -> None:
         """s: write the maze file (with its path) through the project's writer."""

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -173,3 +174,33 @@ def test_make_run_recipe_works_in_a_fresh_folder(tmp_path: Path) -> None:
         assert result.returncode == 0, (command, result.stderr)
     for made in ("maze.txt", "maze.png", "board.png"):
         assert (tmp_path / made).stat().st_size > 0
+
+
+SEED_DEFAULTS = {
+    "generate": "[SEED of CONFIG, else drawn at random",
+    "view": "[SEED of CONFIG, else drawn at random",
+    "pacmanize": "[default: 0]",
+    "stats": "With --graph: random seed of the sampled sources.  [default: 0]",
+}
+
+
+def _option_help(name: str, option: str) -> str | None:
+    """The help text ``mazekit NAME --help`` shows for OPTION, unwrapped; None without one."""
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None
+    context = click.Context(command, info_name=name, parent=click.Context(cli))
+    for param in command.get_params(context):
+        if isinstance(param, click.Option) and option in param.opts:
+            record = param.get_help_record(context)
+            return record[1] if record else None
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_seed_help_says_what_a_run_without_seed_uses(name: str) -> None:
+    """The default differs (a drawn seed, a config's SEED, 0): each command's help names its
+    own, and stats says its seed needs --graph (a usage error otherwise)."""
+    text = _option_help(name, "--seed")
+    assert (text is not None) == (name in SEED_DEFAULTS)
+    if text is not None:
+        assert SEED_DEFAULTS[name] in text

@@ -22,6 +22,7 @@ __all__ = [
     "CELL",
     "COUNT",
     "SEED",
+    "SEED_HELP",
     "SIZE",
     "CommandError",
     "ConfigValue",
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 STDOUT_NAME = "<stdout>"
-SEED_HELP = "Random seed, for repeatable output."
+SEED_HELP = "Random seed, for repeatable output"  # each command ends it with its default
 
 
 class CommandError(click.ClickException):
@@ -161,9 +162,10 @@ def json_format_option(help_text: str) -> Callable[[F], F]:
     )
 
 
-def seed_option(function: F) -> F:
-    """``--seed N``: the same seed and options give the same bytes."""
-    return click.option("--seed", type=SEED, default=None, metavar="N", help=SEED_HELP)(function)
+def seed_option(help_text: str) -> Callable[[F], F]:
+    """``--seed N``: the same seed and options give the same bytes. The help says what a run
+    without it uses (drawn, 0, a config's SEED), which differs between commands."""
+    return click.option("--seed", type=SEED, default=None, metavar="N", help=help_text)
 
 
 def read_input(file: str, *, ignore_path: bool = False) -> Maze:

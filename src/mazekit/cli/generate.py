@@ -12,7 +12,16 @@ from ..model import Cell
 from ..outfile import same_file
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import dump
-from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
+from ._common import (
+    CELL,
+    COUNT,
+    SEED_HELP,
+    SIZE,
+    ConfigValue,
+    output_option,
+    seed_option,
+    write_output,
+)
 
 __all__ = ["command"]
 
@@ -40,7 +49,7 @@ Exit status: 0 a maze was written (also when the "42" does not fit: a warning go
     default=None,
     help="A perfect maze (one path between any two cells) [default], or a Pac-Man board.",
 )
-@seed_option
+@seed_option(SEED_HELP + " [SEED of CONFIG, else drawn at random; -v prints it].")
 @click.option(
     "--algorithm",
     type=ConfigValue("algorithm", parse_algorithm),

@@ -9,6 +9,7 @@ from ..pacman import pacmanize
 from ..textformat import dump
 from ._common import (
     COUNT,
+    SEED_HELP,
     display_name,
     input_argument,
     output_option,
@@ -47,7 +48,7 @@ be met, 2 usage error."""
     metavar="N",
     help="At least N independent loops; more walls are opened when braiding leaves fewer.",
 )
-@seed_option
+@seed_option(SEED_HELP + ": which walls are opened.  [default: 0]")
 @output_option()
 def command(
     file: str, max_dead_ends: int, min_loops: int, seed: int | None, output: str | None

@@ -120,7 +120,7 @@ verdict other than --expect; 2 usage error."""
     help="With --graph: estimate from K sources above the exact limit.  "
     "[default: 20,000,000 / reachable cells, at least 16]",
 )
-@seed_option
+@seed_option("With --graph: random seed of the sampled sources.  [default: 0]")
 @click.pass_context
 def command(
     ctx: click.Context,

@@ -22,7 +22,16 @@ from ..generators.settings import Plan, resolve
 from ..model import Cell, Maze
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import parse, read_bytes, source_name
-from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
+from ._common import (
+    CELL,
+    COUNT,
+    SEED_HELP,
+    SIZE,
+    ConfigValue,
+    output_option,
+    seed_option,
+    write_output,
+)
 
 __all__ = ["command"]
 
@@ -129,7 +138,7 @@ malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM."""
 @click.option("--entry", type=CELL, metavar="X,Y", help="Entry cell [0,0].")
 @click.option("--exit", "exit_", type=CELL, metavar="X,Y", help="Exit cell [W-1,H-1].")
 @click.option("--perfect/--imperfect", default=None, help="Perfect maze [default] or a board.")
-@seed_option
+@seed_option(SEED_HELP + " [SEED of CONFIG, else drawn at random; r draws another].")
 @click.option(
     "--algorithm",
     type=ConfigValue("algorithm", parse_algorithm),

@@ -204,3 +204,14 @@ def test_seed_help_says_what_a_run_without_seed_uses(name: str) -> None:
     assert (text is not None) == (name in SEED_DEFAULTS)
     if text is not None:
         assert SEED_DEFAULTS[name] in text
+
+
+def test_force_help_says_everything_force_allows() -> None:
+    """edit's --force also unlocks border walls and the "42" (specs/edit.md): its option help
+    says so, not only the epilog; every other command's --force only replaces a read-only file."""
+    helps = {name: _option_help(name, "--force") for name in COMMANDS}
+    forcing = {name: text for name, text in helps.items() if text is not None}
+    assert set(forcing) == set(COMMANDS) - {"stats", "validate"}  # the commands that write files
+    for name, text in forcing.items():
+        assert "read-only output file" in text, name
+        assert ("border walls" in text and '"42"' in text) == (name == "edit"), name

@@ -107,10 +107,12 @@ def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def output_option(
     help_text: str = "Write to PATH instead of stdout ('-' = stdout).",
+    force_help: str = "Replace a read-only output file instead of refusing it.",
 ) -> Callable[[F], F]:
     """``-o/--output PATH``, written atomically (temporary file, then rename), and ``--force``.
 
-    ``--force`` reaches write_output through the context, so commands need no parameter for it.
+    ``--force`` reaches write_output through the context, so commands need no parameter for it;
+    a command that lets it unlock more (edit: border walls and the "42") says so in force_help.
     """
     output = click.option(
         "-o",
@@ -126,7 +128,7 @@ def output_option(
         is_flag=True,
         expose_value=False,
         callback=_remember_force,
-        help="Replace a read-only output file instead of refusing it.",
+        help=force_help,
     )
 
     def decorate(function: F) -> F:

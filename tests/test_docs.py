@@ -121,6 +121,14 @@ def test_group_help_lists_every_command(invoke: Invoke) -> None:
         assert len(line.split(maxsplit=1)) == 2, f"no summary: {line!r}"
 
 
+def test_group_help_summaries_are_whole_in_an_80_column_terminal() -> None:
+    """click cuts a summary that does not fit with "...": each command's short_help fits."""
+    result = CliRunner().invoke(cli, ["--help"], terminal_width=80, prog_name="mazekit")
+    section = result.stdout.split("\nCommands:\n", 1)[1]
+    for line in section.splitlines():
+        assert line.endswith(".") and not line.endswith("..."), line
+
+
 @pytest.mark.parametrize(
     ("picture", "options"),
     [

@@ -47,6 +47,7 @@ class WallType(click.ParamType):  # type: ignore[type-arg]
 
 
 @click.command(
+    short_help="Open and close walls, keeping the maze coherent.",
     epilog="""\b
 Examples:
   mazekit edit --close 3,4,E maze.txt > edited.txt
@@ -55,7 +56,7 @@ Examples:
   mazekit edit --force --open 0,0,N maze.txt -o door.txt
 Opens come first, then closes, then --close-bottleneck; the path line is rewritten with the
 shortest path `mazekit solve` writes.
-Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error."""
+Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""",
 )
 @input_argument
 @click.option(

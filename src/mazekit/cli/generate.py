@@ -27,6 +27,7 @@ __all__ = ["command"]
 
 
 @click.command(
+    short_help="Generate a maze from the subject's config file or options.",
     epilog="""\b
 Examples:
   mazekit generate config.txt              # writes OUTPUT_FILE of config.txt
@@ -37,7 +38,7 @@ Examples:
 \b
 Algorithms: backtracker (default), prim, kruskal, wilson, hunt-and-kill, flood (imperfect only).
 Exit status: 0 a maze was written (also when the "42" does not fit: a warning goes to stderr),
-1 bad config or impossible request, 2 usage error (a malformed option value too)."""
+1 bad config or impossible request, 2 usage error (a malformed option value too).""",
 )
 @click.argument("config_path", required=False, metavar="[CONFIG]")
 @click.option("--width", type=SIZE, metavar="N", help="Columns, at least 1 [20].")

@@ -22,6 +22,7 @@ __all__ = ["command"]
 
 
 @click.command(
+    short_help="Turn a maze into a Pac-Man board.",
     epilog="""\b
 Examples:
   mazekit pacmanize maze.txt -o board.txt
@@ -29,7 +30,7 @@ Examples:
   mazekit pacmanize maze.txt --max-dead-ends 0 --min-loops 10 --seed 3
   mazekit pacmanize maze.txt | mazekit render --theme pacman -o board.png
 Exit status: 0 a board was written, 1 unreadable or invalid maze, or limits that cannot
-be met, 2 usage error."""
+be met, 2 usage error.""",
 )
 @input_argument
 @click.option(

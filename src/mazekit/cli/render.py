@@ -90,6 +90,7 @@ def _format(output: str | None, output_format: str | None) -> Format:
 
 
 @click.command(
+    short_help="Draw a maze as PNG, SVG, text or an HTML page.",
     epilog="""\b
 Examples:
   mazekit render maze.txt                     text picture on stdout
@@ -99,7 +100,7 @@ Examples:
   mazekit render maze.txt --format png -o - | display
   mazekit render board.txt --heat betweenness --no-path -o heat.png
   mazekit render board.txt -o board.html      a page with the chasers, editable
-Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
+Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 )
 @input_argument
 @output_option("Write to PATH, atomically; '-' = stdout. Default: stdout.")

@@ -65,6 +65,7 @@ _CELLS_BLOCK = 1 << 12  # cells turned into text at a time
 
 
 @click.command(
+    short_help="Write the maze with a shortest path, or only the path.",
     epilog="""\b
 Examples:
   mazekit solve maze.txt > solved.txt
@@ -74,7 +75,7 @@ Examples:
   mazekit solve --moves ES --count maze.txt
   mazekit solve --algorithm astar --format json maze.txt
 Every algorithm gives the same path: the first shortest one in N, E, S, W order.
-Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage error."""
+Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage error.""",
 )
 @input_argument
 @click.option("--path-only", is_flag=True, help="Print only the path line (letters N, E, S, W).")

@@ -119,6 +119,7 @@ def _locale_is_utf8() -> bool:
 
 
 @click.command(
+    short_help="Show a maze full screen in the terminal, and play with it.",
     epilog="""\b
 Examples:
   mazekit view maze.txt                 # look at a maze
@@ -130,7 +131,7 @@ Examples:
 Keys: r new maze, p path, c wall colour, 4 "42" colour, a algorithm, g chasers, n one tick,
 s save, arrows scroll, ? help, q or Esc quit.
 Exit status: 0 quit, 1 bad maze or config or an impossible request, 2 usage error (a
-malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM."""
+malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM.""",
 )
 @click.argument("source", required=False, metavar="[FILE|CONFIG]")
 @click.option("--width", type=SIZE, metavar="N", help="Columns of a generated maze [20].")

@@ -111,6 +111,14 @@ def test_every_command_has_help_with_an_example_and_a_readme_section(
     assert re.search(rf"### {name}\n\n\S", README), f"README section for {name} is empty"
 
 
+def test_readme_table_lists_every_command_once() -> None:
+    """The table at the top links each command to its section."""
+    table = README.split("| command | what it does |", 1)[1].split("\n\n", 1)[0]
+    listed = re.findall(r"^\| \[(\S+)\]\(#(\S+)\) \|", table, flags=re.MULTILINE)
+    assert sorted(name for name, _ in listed) == sorted(COMMANDS)
+    assert all(name == anchor for name, anchor in listed)
+
+
 def test_group_help_lists_every_command(invoke: Invoke) -> None:
     """The Commands section names each registered command once, with its summary."""
     result = invoke(["--help"])

@@ -171,6 +171,24 @@ def test_readme_pictures_are_what_mazekit_draws_today(
         assert target.read_bytes() == expected.read_bytes()
 
 
+def test_readme_says_how_make_docs_draws_its_pictures() -> None:
+    """A command README quotes for a file under docs/ is the one `make docs` runs, so a reader
+    who copies it gets that picture (the GIF's command once lacked the chasers' places)."""
+    makefile = (ROOT / "Makefile").read_text()
+    values = dict(re.findall(r"^(\w+) := (.*)$", makefile, flags=re.MULTILINE))
+    recipe = makefile.split("\ndocs: ", 1)[1].split("\n\n", 1)[0]
+    for name, value in values.items():
+        recipe = recipe.replace(f"$({name})/", "").replace(f"$({name})", value)
+    quoted = [c for c in re.findall(r"`(mazekit [^`]*)`", README) if " -o docs/" in c]
+    assert {c.rsplit(" -o docs/", 1)[1].split()[0] for c in quoted} >= {
+        "board-pacman.png",
+        "heat-betweenness.png",
+        "chase.gif",
+    }
+    for command in quoted:
+        assert f"\t{command}\n" in recipe, command
+
+
 def test_make_run_recipe_works_in_a_fresh_folder(tmp_path: Path) -> None:
     """The commands of `make run` (minus the venv set-up), as the Makefile spells them."""
     makefile = (ROOT / "Makefile").read_text()

@@ -171,6 +171,19 @@ def test_readme_pictures_are_what_mazekit_draws_today(
         assert target.read_bytes() == expected.read_bytes()
 
 
+def test_docs_board_page_is_what_mazekit_writes_today(invoke: Invoke) -> None:
+    """docs/board.html, which README links, is the page `make docs` writes now: a change of
+    the page (its script, style or tables) must come with the page made anew."""
+    makefile = (ROOT / "Makefile").read_text()
+    options = re.search(r"^PAGE_MAZE := (.*)$", makefile, flags=re.MULTILINE)
+    assert options is not None
+    maze = invoke(["generate", *options.group(1).split(), "-o", "-"])
+    assert maze.exit_code == 0, maze.stderr
+    page = invoke(["render", "--format", "html"], input=maze.stdout)
+    assert page.exit_code == 0, page.stderr
+    assert page.stdout == (ROOT / "docs" / "board.html").read_text()
+
+
 def test_readme_says_how_make_docs_draws_its_pictures() -> None:
     """A command README quotes for a file under docs/ is the one `make docs` runs, so a reader
     who copies it gets that picture (the GIF's command once lacked the chasers' places)."""

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from mazekit.cli import COMMANDS, cli
 from tests.conftest import Invoke
+from tests.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -262,3 +263,23 @@ def test_force_help_says_everything_force_allows() -> None:
     for name, text in forcing.items():
         assert "read-only output file" in text, name
         assert ("border walls" in text and '"42"' in text) == (name == "edit"), name
+
+
+def test_every_reader_specs_format_calls_lenient_is(invoke: Invoke) -> None:
+    """specs/format.md names the commands whose reader takes CRLF line ends (and the rest of
+    its list): every command that reads a maze but validate, each of which does."""
+    spec = (ROOT / "specs" / "format.md").read_text()
+    sentence = spec.split("## What the pipeline readers tolerate", 1)[1].split("are lenient")[0]
+    named = set(re.findall(r"`(\w+)`", sentence)) - {"validate"}
+    assert named == set(COMMANDS) - {"validate", "generate", "grade"}
+    crlf = ROOT / "samples" / "invalid-format-crlf-line-ends.txt"
+    for name in sorted(named - {"view"}):
+        result = invoke([name, str(crlf)])
+        assert result.exit_code == 0, (name, result.stderr)
+    view = Terminal(["view", str(crlf)], columns=80, rows=36)  # it needs a terminal
+    try:
+        view.shows("20x15  from a file")
+        view.press("q")
+        assert view.ending()[0] == 0
+    finally:
+        view.close()

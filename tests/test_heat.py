@@ -91,10 +91,18 @@ def test_svg_heat_has_the_cells_rings_and_a_legend(invoke: Invoke) -> None:
     assert texts == ["0", "betweenness", "30.49%"]
 
 
-def test_heat_needs_png_or_svg(invoke: Invoke) -> None:
-    result = invoke(["render", "--heat", "distance", str(BOARD)])
+@pytest.mark.parametrize(
+    "where", [[], ["--format", "text"], ["--format", "html"], ["-o", "b.html"]]
+)
+def test_heat_needs_png_or_svg(invoke: Invoke, tmp_path: Path, where: list[str]) -> None:
+    """Text and the page are refused as usage (the page once reached the drawing: an internal
+    error), and nothing is written."""
+    where = [str(tmp_path / w) if w.endswith(".html") else w for w in where]
+    result = invoke(["render", "--heat", "distance", str(BOARD), *where])
+    assert list(tmp_path.iterdir()) == []
     assert result.exit_code == 2
     assert "Error: --heat draws png or svg: name the output .png or .svg" in result.stderr
+    assert "internal error" not in result.stderr
 
 
 @pytest.mark.parametrize("kind", ["betweenness", "distance"])

@@ -194,7 +194,7 @@ def command(
     can be changed. Text goes to stdout unless -o is given.
     """
     kind = _format(output, output_format)
-    if heat is not None and kind == "text":
+    if heat is not None and kind not in ("png", "svg"):  # text or html: a usage error, not a crash
         raise click.UsageError("--heat draws png or svg: name the output .png or .svg")
     to_stdout = output is None or output == "-"
     to_terminal = to_stdout and _stdout_is_terminal()

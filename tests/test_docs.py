@@ -283,3 +283,15 @@ def test_every_reader_specs_format_calls_lenient_is(invoke: Invoke) -> None:
         assert view.ending()[0] == 0
     finally:
         view.close()
+
+
+def test_help_texts_say_what_each_choice_does() -> None:
+    """--charset names which choice draws what, in render and view alike; --color says that
+    NO_COLOR wins over always (specs/render.md); --samples gives the exact limit it sits above."""
+    from mazekit.graph import EXACT_LIMIT
+
+    for name in ("render", "view"):
+        text = _option_help(name, "--charset") or ""
+        assert "ascii +--+ and |" in text and "unicode box drawing" in text, name
+    assert "NO_COLOR is set, even with always" in (_option_help("render", "--color") or "")
+    assert f"{EXACT_LIMIT:,} reachable cells" in (_option_help("stats", "--samples") or "")

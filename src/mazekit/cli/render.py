@@ -163,7 +163,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
     type=click.Choice(CHARSETS),
     default="ascii",
     show_default=True,
-    help="Characters of the text picture: +--+ and |, or box drawing.",
+    help="Characters of the text picture: ascii +--+ and |, unicode box drawing.",
 )
 @click.option(
     "--color",
@@ -171,7 +171,8 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
     type=click.Choice(("auto", "always", "never")),
     default="auto",
     show_default=True,
-    help="ANSI colours in text: auto = only on a terminal; never when NO_COLOR is set.",
+    help="ANSI colours in text: auto = only on a terminal. None at all while NO_COLOR is "
+    "set, even with always.",
 )
 def command(
     file: str,

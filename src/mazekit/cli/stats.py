@@ -118,7 +118,8 @@ verdict other than --expect; 2 usage error.""",
     type=click.IntRange(min=1),
     default=None,
     metavar="K",
-    help="With --graph: estimate from K sources above the exact limit.  "
+    help="With --graph: estimate from K sources on a maze with loops and more than "
+    "10,000 reachable cells (exact up to that).  "
     "[default: 20,000,000 / reachable cells, at least 16]",
 )
 @seed_option("With --graph: random seed of the sampled sources.  [default: 0]")

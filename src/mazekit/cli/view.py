@@ -156,8 +156,8 @@ malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM.""",
     "--charset",
     type=click.Choice(CHARSETS),
     default=None,
-    help="Characters of the maze: box drawing, or +--+ and |. Default: unicode in a UTF-8 "
-    "locale, else ascii.",
+    help="Characters of the maze: ascii +--+ and |, unicode box drawing. Default: unicode in "
+    "a UTF-8 locale, else ascii.",
 )
 @output_option("Where s saves [OUTPUT_FILE of CONFIG, else maze-SEED.txt or maze-view.txt].")
 def command(

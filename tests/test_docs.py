@@ -295,3 +295,12 @@ def test_help_texts_say_what_each_choice_does() -> None:
         assert "ascii +--+ and |" in text and "unicode box drawing" in text, name
     assert "NO_COLOR is set, even with always" in (_option_help("render", "--color") or "")
     assert f"{EXACT_LIMIT:,} reachable cells" in (_option_help("stats", "--samples") or "")
+
+
+def test_readme_names_only_what_the_api_has() -> None:
+    """Every ``mazekit.NAME`` README mentions is public; the Maze they take has its reader."""
+    import mazekit
+
+    named = set(re.findall(r"\bmazekit\.(\w+)", README))
+    assert {"read_maze", "write_maze", "validate"} <= named
+    assert named <= set(mazekit.__all__)

@@ -101,6 +101,33 @@ def test_readme_console_blocks_print_what_readme_shows(
         assert printed == shown, command
 
 
+SH_LINES = [
+    line
+    for block in re.findall(r"```sh\n(.*?)```", README, flags=re.DOTALL)
+    for line in block.splitlines()
+    if line.startswith("mazekit ")
+]
+
+
+def test_readme_sh_examples_run(tmp_path: Path) -> None:
+    """The ``sh`` blocks show no output, but each mazekit line runs without a word on stderr,
+    in the clone's folder after `make run` (which leaves maze.txt) and with a big.txt."""
+    assert len(SH_LINES) >= 6
+    shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    setup = "mazekit generate samples/config.txt && mazekit generate --width 1000 --height 1000 -o big.txt"
+    for command in [setup, *SH_LINES]:
+        result = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", command],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=120,
+        )
+        assert (result.returncode, result.stderr) == (0, ""), command
+
+
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_command_has_help_with_an_example_and_a_readme_section(
     invoke: Invoke, name: str

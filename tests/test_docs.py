@@ -128,6 +128,42 @@ def test_readme_sh_examples_run(tmp_path: Path) -> None:
         assert (result.returncode, result.stderr) == (0, ""), command
 
 
+def _help_examples(name: str) -> list[str]:
+    """The command lines under Examples: in ``mazekit NAME --help``, their comments cut."""
+    text = CliRunner().invoke(cli, [name, "--help"], prog_name="mazekit").stdout
+    lines = text.split("\n  Examples:\n", 1)[1].splitlines()
+    return [re.split(r"\s{2,}", line.strip())[0] for line in lines if line.startswith("    maz")]
+
+
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - {"view", "grade"}))
+def test_help_examples_run(name: str, tmp_path: Path) -> None:
+    """Each example of a command's help runs in the clone's folder after `make run` (maze.txt,
+    config.txt), with a board.txt and a class in subs/: it may find a maze invalid or a run
+    not as expected (exit 1), never fail to run (an Error: line). Not view (it needs a
+    terminal) nor grade (a student's folder under ~): their examples name options only."""
+    shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    shutil.copy(ROOT / "samples" / "config.txt", tmp_path / "config.txt")
+    shutil.copy(ROOT / "samples" / "valid-30x20-board.txt", tmp_path / "board.txt")
+    for folder in ("a", "b"):
+        (tmp_path / "subs" / folder).mkdir(parents=True)
+        shutil.copy(ROOT / "samples" / "config.txt", tmp_path / "subs" / folder)
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    setup = "mazekit generate config.txt && cp maze.txt a.txt && cp board.txt b.txt"
+    setup += " && cp maze.txt subs/a/ && cp board.txt subs/b/maze.txt"
+    examples = [e for e in _help_examples(name) if "| display" not in e]  # ImageMagick's
+    assert examples
+    for command in [setup, *examples]:
+        result = subprocess.run(
+            ["bash", "-o", "pipefail", "-c", command],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=120,
+        )
+        assert result.returncode in (0, 1) and "Error" not in result.stderr, (command, result)
+
+
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_command_has_help_with_an_example_and_a_readme_section(
     invoke: Invoke, name: str

@@ -72,7 +72,8 @@ Examples:
   mazekit generate config.txt -o - | mazekit solve | mazekit validate
   mazekit solve --path-only maze.txt
   mazekit solve --from 3,4 --to 10,2 maze.txt
-  mazekit solve --moves ES --count maze.txt
+  mazekit solve --count maze.txt
+  mazekit solve --moves ES --from 6,3 samples/unsolved-10x6.txt
   mazekit solve --algorithm astar --format json maze.txt
 Every algorithm gives the same path: the first shortest one in N, E, S, W order.
 Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage error.""",

@@ -357,6 +357,8 @@ def test_help_texts_say_what_each_choice_does() -> None:
         text = _option_help(name, "--charset") or ""
         assert "ascii +--+ and |" in text and "unicode box drawing" in text, name
     assert "NO_COLOR is set, even with always" in (_option_help("render", "--color") or "")
+    render = CliRunner().invoke(cli, ["render", "--help"]).stdout
+    assert "A COLOR is #RGB, #RRGGBB or a name" in render  # for the eight --*-color options
     assert f"{EXACT_LIMIT:,} reachable cells" in (_option_help("stats", "--samples") or "")
 
 

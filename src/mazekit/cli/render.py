@@ -100,6 +100,7 @@ Examples:
   mazekit render maze.txt --format png -o - | display
   mazekit render board.txt --heat betweenness --no-path -o heat.png
   mazekit render board.txt -o board.html      a page with the chasers, editable
+A COLOR is #RGB, #RRGGBB or a name (red, gold, navy... in any case); unset, the theme's.
 Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 )
 @input_argument

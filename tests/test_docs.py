@@ -369,3 +369,17 @@ def test_readme_names_only_what_the_api_has() -> None:
     named = set(re.findall(r"\bmazekit\.(\w+)", README))
     assert {"read_maze", "write_maze", "validate"} <= named
     assert named <= set(mazekit.__all__)
+
+
+def test_make_docs_without_chromium_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """make docs' screenshot step names the Debian package, never Playwright's 'playwright
+    install' (a browser download): it stops with exit 1 and writes nothing."""
+    from tests import browser
+
+    monkeypatch.setattr(browser, "chromium_path", lambda: None)
+    shot = tmp_path / "board-page.png"
+    assert browser.main([str(ROOT / "docs" / "board.html"), str(shot)]) == 1
+    assert "apt-get install chromium" in capsys.readouterr().err
+    assert not shot.exists()

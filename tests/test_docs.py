@@ -193,6 +193,28 @@ def test_group_help_lists_every_command(invoke: Invoke) -> None:
         assert len(line.split(maxsplit=1)) == 2, f"no summary: {line!r}"
 
 
+@pytest.mark.parametrize(
+    ("typed", "hint"),
+    [
+        ("valdate", " (Did you mean 'validate'?)"),
+        ("stat", " (Did you mean 'stats'?)"),
+        ("xyzzy", ""),
+    ],
+)
+def test_a_mistyped_command_gets_the_close_ones(invoke: Invoke, typed: str, hint: str) -> None:
+    """As click does for a mistyped option (specs/errors.md, "Exit codes")."""
+    result = invoke([typed, "x.txt"])
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"\nError: No such command '{typed}'.{hint}\n")
+
+
+def test_mazekit_alone_prints_its_help_on_stderr(invoke: Invoke) -> None:
+    result = invoke([])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("Usage: ") and "[OPTIONS] COMMAND [ARGS]..." in result.stderr
+    assert "\nCommands:\n" in result.stderr
+
+
 def test_group_help_summaries_are_whole_in_an_80_column_terminal() -> None:
     """click cuts a summary that does not fit with "...": each command's short_help fits."""
     result = CliRunner().invoke(cli, ["--help"], terminal_width=80, prog_name="mazekit")

@@ -405,3 +405,25 @@ def test_make_docs_without_chromium_says_what_to_install(
     assert browser.main([str(ROOT / "docs" / "board.html"), str(shot)]) == 1
     assert "apt-get install chromium" in capsys.readouterr().err
     assert not shot.exists()
+
+
+def _anchors(markdown: str) -> set[str]:
+    """The #anchors GitHub makes of a page's headings: lower case, punctuation dropped, spaces
+    to hyphens."""
+    headings = re.findall(r"^#{1,6} (.*)$", markdown, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+def test_readme_links_lead_somewhere() -> None:
+    """Every relative link and picture of README names a file of the clone, and every #anchor
+    a heading of its page (a renamed section or spec leaves none dangling)."""
+    links = re.findall(r"\]\(([^)\s]+)\)", README) + re.findall(r'src="([^"]+)"', README)
+    assert len(links) > 30
+    for link in links:
+        if link.startswith(("http://", "https://")):
+            continue  # not the clone's to check
+        path, _, anchor = link.partition("#")
+        target = ROOT / path if path else ROOT / "README.md"
+        assert target.is_file(), link
+        if anchor:
+            assert anchor in _anchors(target.read_text()), link

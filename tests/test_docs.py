@@ -427,3 +427,14 @@ def test_readme_links_lead_somewhere() -> None:
         assert target.is_file(), link
         if anchor:
             assert anchor in _anchors(target.read_text()), link
+
+
+def test_readme_format_in_brief_shows_the_example_of_specs_format(invoke: Invoke) -> None:
+    """README's example file is specs/format.md's, byte for byte, and a valid maze: the path
+    goes where the prose of both says (east along the top row, back west along the bottom)."""
+    brief = README.split("## The format in brief\n", 1)[1].split("\n## ", 1)[0]
+    spec = (ROOT / "specs" / "format.md").read_text()
+    shown = brief.split("\n```\n", 1)[1].split("```\n", 1)[0]
+    assert shown == spec.split("\n```\n", 1)[1].split("```\n", 1)[0]
+    assert "](specs/format.md)" in brief
+    assert invoke(["validate", "--perfect", "--strict-format", "-"], input=shown).exit_code == 0

@@ -438,3 +438,14 @@ def test_readme_format_in_brief_shows_the_example_of_specs_format(invoke: Invoke
     assert shown == spec.split("\n```\n", 1)[1].split("```\n", 1)[0]
     assert "](specs/format.md)" in brief
     assert invoke(["validate", "--perfect", "--strict-format", "-"], input=shown).exit_code == 0
+
+
+def test_pacmanize_help_says_which_path_lines_it_refuses(invoke: Invoke) -> None:
+    """A wrong path is replaced, a malformed one refused (specs/pacman.md): the help said
+    "but for its path line", which promised the second would pass too."""
+    help_text = " ".join(invoke(["pacmanize", "--help"]).stdout.split())
+    assert "but for a wrong path" in help_text
+    assert "a path line with a letter other than N, E, S, W is refused" in help_text
+    text = (ROOT / "samples" / "valid-9x7-smallest-42.txt").read_text()
+    assert invoke(["pacmanize"], input=text.rsplit("\n", 2)[0] + "\nSSX\n").exit_code == 1
+    assert invoke(["pacmanize", str(ROOT / "samples" / "invalid-path-detour.txt")]).exit_code == 0

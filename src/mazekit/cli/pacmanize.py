@@ -58,8 +58,9 @@ def command(
 
     Opens walls of real dead ends (never a border wall, never a wall of the "42", never one
     that makes a 3x3 open area) and writes the board with the same entry and exit and a new
-    shortest path. The input must pass mazekit validate but for its path line and what the
-    pipeline readers tolerate (CRLF, trailing blanks, a missing path line...). Without --seed
+    shortest path. The input must pass mazekit validate but for a wrong path and what the
+    pipeline readers tolerate (CRLF, trailing blanks, a missing path line...); a path line
+    with a letter other than N, E, S, W is refused as malformed. Without --seed
     the seed is 0, so the same input gives the same bytes; a board made by pacmanize is left
     as it is.
     """

@@ -69,5 +69,19 @@ def screenshot(page: Path, shot: Path, width: int = 1200, height: int = 960) -> 
         tab.screenshot(path=str(shot))
 
 
+def main(argv: list[str]) -> int:
+    """``make docs``' last step: the screenshot, or why it cannot be taken (exit 1). Without
+    this check Playwright would answer a missing Chromium with "run playwright install", a
+    browser download this project never makes."""
+    why = skip_reason()
+    if why is not None:
+        print(
+            f"{sys.argv[0]}: no screenshot of {argv[0]}: {why.split(': ', 1)[1]}", file=sys.stderr
+        )
+        return 1
+    screenshot(Path(argv[0]), Path(argv[1]))
+    return 0
+
+
 if __name__ == "__main__":
-    screenshot(Path(sys.argv[1]), Path(sys.argv[2]))
+    sys.exit(main(sys.argv[1:]))

@@ -91,22 +91,18 @@ def test_svg_heat_has_the_cells_rings_and_a_legend(invoke: Invoke) -> None:
     assert texts == ["0", "betweenness", "30.49%"]
 
 
-def test_heat_needs_png_or_svg(invoke: Invoke) -> None:
-    result = invoke(["render", "--heat", "distance", str(BOARD)])
-    assert result.exit_code == 2
-    assert "Error: --heat draws png or svg: name the output .png or .svg" in result.stderr
-
-
-@pytest.mark.parametrize("args", [["--format", "html"], ["-o", "heat.html"]])
-def test_heat_with_the_page_is_a_usage_error_not_an_internal_one(
-    invoke: Invoke, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    result = invoke(["render", "--heat", "betweenness", *args, str(BOARD.resolve())])
+@pytest.mark.parametrize(
+    "where", [[], ["--format", "text"], ["--format", "html"], ["-o", "b.html"]]
+)
+def test_heat_needs_png_or_svg(invoke: Invoke, tmp_path: Path, where: list[str]) -> None:
+    """Text and the page are refused as usage (the page once reached the drawing: an internal
+    error), and nothing is written."""
+    where = [str(tmp_path / w) if w.endswith(".html") else w for w in where]
+    result = invoke(["render", "--heat", "distance", str(BOARD), *where])
+    assert list(tmp_path.iterdir()) == []
     assert result.exit_code == 2
     assert "Error: --heat draws png or svg: name the output .png or .svg" in result.stderr
     assert "internal error" not in result.stderr
-    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("kind", ["betweenness", "distance"])

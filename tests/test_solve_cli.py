@@ -340,7 +340,7 @@ def test_help_has_examples(invoke: Invoke) -> None:
         result = invoke(["solve", flag])
         assert result.exit_code == 0
         assert "Examples:" in result.stdout
-        assert "mazekit solve --moves ES --count maze.txt" in result.stdout
+        assert "mazekit solve --moves ES --from 6,3 samples/unsolved-10x6.txt" in result.stdout
 
 
 # --- real processes --------------------------------------------------------------------------

@@ -52,6 +52,22 @@ class LazyGroup(click.Group):
         assert isinstance(command, click.Command)  # programming error, not user input
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's own lookup, but a mistyped name gets a "Did you mean" as a mistyped option
+        does (click takes the names from self.commands, which a lazy group leaves empty)."""
+        name = args[0] if args else ""
+        names = self.list_commands(ctx)
+        if name in names or name.startswith("-") or ctx.resilient_parsing:
+            return super().resolve_command(ctx, args)
+        from difflib import get_close_matches
+
+        close = get_close_matches(name, names)
+        hint = ", ".join(repr(c) for c in close)
+        hint = f" (Did you mean {hint}?)" if len(close) == 1 else f" (Did you mean one of: {hint}?)"
+        raise click.UsageError(f"No such command {name!r}.{hint if close else ''}", ctx)
+
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand; a MazeError (bad input, exit 1) becomes its one message here."""
         from ._common import CommandError

@@ -22,6 +22,7 @@ __all__ = [
     "CELL",
     "COUNT",
     "SEED",
+    "SEED_HELP",
     "SIZE",
     "CommandError",
     "ConfigValue",
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 STDOUT_NAME = "<stdout>"
-SEED_HELP = "Random seed, for repeatable output."
+SEED_HELP = "Random seed, for repeatable output"  # each command ends it with its default
 
 
 class CommandError(click.ClickException):
@@ -106,10 +107,12 @@ def _not_empty(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
 def output_option(
     help_text: str = "Write to PATH instead of stdout ('-' = stdout).",
+    force_help: str = "Replace a read-only output file instead of refusing it.",
 ) -> Callable[[F], F]:
     """``-o/--output PATH``, written atomically (temporary file, then rename), and ``--force``.
 
-    ``--force`` reaches write_output through the context, so commands need no parameter for it.
+    ``--force`` reaches write_output through the context, so commands need no parameter for it;
+    a command that lets it unlock more (edit: border walls and the "42") says so in force_help.
     """
     output = click.option(
         "-o",
@@ -125,7 +128,7 @@ def output_option(
         is_flag=True,
         expose_value=False,
         callback=_remember_force,
-        help="Replace a read-only output file instead of refusing it.",
+        help=force_help,
     )
 
     def decorate(function: F) -> F:
@@ -161,9 +164,10 @@ def json_format_option(help_text: str) -> Callable[[F], F]:
     )
 
 
-def seed_option(function: F) -> F:
-    """``--seed N``: the same seed and options give the same bytes."""
-    return click.option("--seed", type=SEED, default=None, metavar="N", help=SEED_HELP)(function)
+def seed_option(help_text: str) -> Callable[[F], F]:
+    """``--seed N``: the same seed and options give the same bytes. The help says what a run
+    without it uses (drawn, 0, a config's SEED), which differs between commands."""
+    return click.option("--seed", type=SEED, default=None, metavar="N", help=help_text)
 
 
 def read_input(file: str, *, ignore_path: bool = False) -> Maze:

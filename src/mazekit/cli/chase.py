@@ -96,6 +96,7 @@ def _jsonl(simulation: Simulation) -> Iterator[bytes]:
 
 
 @click.command(
+    short_help="Run the four Pac-Man chasers against a runner.",
     epilog="""\b
 Examples:
   mazekit chase board.txt                       caught by pinky at tick 37 at (5,4)
@@ -104,7 +105,7 @@ Examples:
   mazekit chase board.txt --place pinky=10,7 --mode chase --expect escaped
   mazekit chase board.txt -o chase.gif --fps 12 --cell 12
 Exit status: 0 done (and the result was the one --expect names), 1 unreadable maze, a maze
-the chasers cannot run on, or another result than --expect; 2 usage error."""
+the chasers cannot run on, or another result than --expect; 2 usage error.""",
 )
 @input_argument
 @click.option(

@@ -47,6 +47,7 @@ class WallType(click.ParamType):  # type: ignore[type-arg]
 
 
 @click.command(
+    short_help="Open and close walls, keeping the maze coherent.",
     epilog="""\b
 Examples:
   mazekit edit --close 3,4,E maze.txt > edited.txt
@@ -54,8 +55,8 @@ Examples:
   mazekit edit --close-bottleneck 1 board.txt | mazekit stats --graph
   mazekit edit --force --open 0,0,N maze.txt -o door.txt
 Opens come first, then closes, then --close-bottleneck; the path line is rewritten with the
-shortest path `mazekit solve` writes. --force also allows changing border walls and the "42".
-Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error."""
+shortest path `mazekit solve` writes.
+Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""",
 )
 @input_argument
 @click.option(
@@ -86,7 +87,10 @@ Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""
     is_flag=True,
     help="Write the maze even when the exit can no longer be reached (empty path line).",
 )
-@output_option()
+@output_option(
+    force_help='Allow changing border walls and walls of the "42", and replace a read-only '
+    "output file, instead of refusing them.",
+)
 def command(
     file: str,
     closes: tuple[Any, ...],

@@ -12,12 +12,22 @@ from ..model import Cell
 from ..outfile import same_file
 from ..pattern import TOO_SMALL_MESSAGE, fits
 from ..textformat import dump
-from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
+from ._common import (
+    CELL,
+    COUNT,
+    SEED_HELP,
+    SIZE,
+    ConfigValue,
+    output_option,
+    seed_option,
+    write_output,
+)
 
 __all__ = ["command"]
 
 
 @click.command(
+    short_help="Generate a maze from the subject's config file or options.",
     epilog="""\b
 Examples:
   mazekit generate config.txt              # writes OUTPUT_FILE of config.txt
@@ -28,7 +38,7 @@ Examples:
 \b
 Algorithms: backtracker (default), prim, kruskal, wilson, hunt-and-kill, flood (imperfect only).
 Exit status: 0 a maze was written (also when the "42" does not fit: a warning goes to stderr),
-1 bad config or impossible request, 2 usage error (a malformed option value too)."""
+1 bad config or impossible request, 2 usage error (a malformed option value too).""",
 )
 @click.argument("config_path", required=False, metavar="[CONFIG]")
 @click.option("--width", type=SIZE, metavar="N", help="Columns, at least 1 [20].")
@@ -40,7 +50,7 @@ Exit status: 0 a maze was written (also when the "42" does not fit: a warning go
     default=None,
     help="A perfect maze (one path between any two cells) [default], or a Pac-Man board.",
 )
-@seed_option
+@seed_option(SEED_HELP + " [SEED of CONFIG, else drawn at random; -v prints it].")
 @click.option(
     "--algorithm",
     type=ConfigValue("algorithm", parse_algorithm),

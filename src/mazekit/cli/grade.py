@@ -32,6 +32,7 @@ _CASES_HELP = "\n".join(
 
 
 @click.command(
+    short_help="Grade an A-Maze-ing submission as its evaluation does.",
     epilog=f"""\b
 Cases (names for --case; specs/grade.md says what each expects):
 {_CASES_HELP}
@@ -41,7 +42,7 @@ Examples:
   mazekit grade ~/submissions/alice
   mazekit grade --case seed-twice --case imperfect --timeout 5 alice
   mazekit grade --all -j 2 --format csv ~/submissions -o grades.csv
-Exit status: 0 every case passed, 1 some case did not, 2 the grading could not run."""
+Exit status: 0 every case passed, 1 some case did not, 2 the grading could not run.""",
 )
 @click.argument("folder", metavar="SUBMISSION_DIR")
 @click.option("--all", "every", is_flag=True, help="Grade every sub-folder of the folder.")

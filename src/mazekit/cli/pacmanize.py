@@ -9,6 +9,7 @@ from ..pacman import pacmanize
 from ..textformat import dump
 from ._common import (
     COUNT,
+    SEED_HELP,
     display_name,
     input_argument,
     output_option,
@@ -21,6 +22,7 @@ __all__ = ["command"]
 
 
 @click.command(
+    short_help="Turn a maze into a Pac-Man board.",
     epilog="""\b
 Examples:
   mazekit pacmanize maze.txt -o board.txt
@@ -28,7 +30,7 @@ Examples:
   mazekit pacmanize maze.txt --max-dead-ends 0 --min-loops 10 --seed 3
   mazekit pacmanize maze.txt | mazekit render --theme pacman -o board.png
 Exit status: 0 a board was written, 1 unreadable or invalid maze, or limits that cannot
-be met, 2 usage error."""
+be met, 2 usage error.""",
 )
 @input_argument
 @click.option(
@@ -47,7 +49,7 @@ be met, 2 usage error."""
     metavar="N",
     help="At least N independent loops; more walls are opened when braiding leaves fewer.",
 )
-@seed_option
+@seed_option(SEED_HELP + ": which walls are opened.  [default: 0]")
 @output_option()
 def command(
     file: str, max_dead_ends: int, min_loops: int, seed: int | None, output: str | None
@@ -56,8 +58,9 @@ def command(
 
     Opens walls of real dead ends (never a border wall, never a wall of the "42", never one
     that makes a 3x3 open area) and writes the board with the same entry and exit and a new
-    shortest path. The input must pass mazekit validate but for its path line and what the
-    pipeline readers tolerate (CRLF, trailing blanks, a missing path line...). Without --seed
+    shortest path. The input must pass mazekit validate but for a wrong path and what the
+    pipeline readers tolerate (CRLF, trailing blanks, a missing path line...); a path line
+    with a letter other than N, E, S, W is refused as malformed. Without --seed
     the seed is 0, so the same input gives the same bytes; a board made by pacmanize is left
     as it is.
     """

@@ -90,6 +90,7 @@ def _format(output: str | None, output_format: str | None) -> Format:
 
 
 @click.command(
+    short_help="Draw a maze as PNG, SVG, text or an HTML page.",
     epilog="""\b
 Examples:
   mazekit render maze.txt                     text picture on stdout
@@ -99,7 +100,8 @@ Examples:
   mazekit render maze.txt --format png -o - | display
   mazekit render board.txt --heat betweenness --no-path -o heat.png
   mazekit render board.txt -o board.html      a page with the chasers, editable
-Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
+A COLOR is #RGB, #RRGGBB or a name (red, gold, navy... in any case); unset, the theme's.
+Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 )
 @input_argument
 @output_option("Write to PATH, atomically; '-' = stdout. Default: stdout.")
@@ -162,7 +164,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
     type=click.Choice(CHARSETS),
     default="ascii",
     show_default=True,
-    help="Characters of the text picture: +--+ and |, or box drawing.",
+    help="Characters of the text picture: ascii +--+ and |, unicode box drawing.",
 )
 @click.option(
     "--color",
@@ -170,7 +172,8 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error."""
     type=click.Choice(("auto", "always", "never")),
     default="auto",
     show_default=True,
-    help="ANSI colours in text: auto = only on a terminal; never when NO_COLOR is set.",
+    help="ANSI colours in text: auto = only on a terminal. None at all while NO_COLOR is "
+    "set, even with always.",
 )
 def command(
     file: str,
@@ -193,7 +196,7 @@ def command(
     can be changed. Text goes to stdout unless -o is given.
     """
     kind = _format(output, output_format)
-    if heat is not None and kind in ("text", "html"):  # the page draws no heat map
+    if heat is not None and kind not in ("png", "svg"):  # text or html: a usage error, not a crash
         raise click.UsageError("--heat draws png or svg: name the output .png or .svg")
     to_stdout = output is None or output == "-"
     to_terminal = to_stdout and _stdout_is_terminal()

@@ -65,16 +65,18 @@ _CELLS_BLOCK = 1 << 12  # cells turned into text at a time
 
 
 @click.command(
+    short_help="Write the maze with a shortest path, or only the path.",
     epilog="""\b
 Examples:
   mazekit solve maze.txt > solved.txt
   mazekit generate config.txt -o - | mazekit solve | mazekit validate
   mazekit solve --path-only maze.txt
   mazekit solve --from 3,4 --to 10,2 maze.txt
-  mazekit solve --moves ES --count maze.txt
+  mazekit solve --count maze.txt
+  mazekit solve --moves ES --from 6,3 samples/unsolved-10x6.txt
   mazekit solve --algorithm astar --format json maze.txt
 Every algorithm gives the same path: the first shortest one in N, E, S, W order.
-Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage error."""
+Exit status: 0 solved, 1 unreadable or malformed input, or no path; 2 usage error.""",
 )
 @input_argument
 @click.option("--path-only", is_flag=True, help="Print only the path line (letters N, E, S, W).")

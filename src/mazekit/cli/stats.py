@@ -67,6 +67,7 @@ def _verdict_name(ctx: click.Context, param: click.Parameter, value: str | None)
 
 
 @click.command(
+    short_help="Measure mazes and give each a verdict.",
     epilog="""\b
 Verdicts, the first that applies: INCOHERENT, DEGENERATE (at most one reachable cell),
 DISCONNECTED, PERFECT (no loop), NOT-PACMAN-READY (with the reason), PACMAN-USABLE,
@@ -80,7 +81,7 @@ Examples:
   mazekit pacmanize maze.txt | mazekit stats --expect pacman-arcade
   mazekit stats --graph --top 3 board.txt
 Exit status: 0 measured (whatever the verdict), 1 an unreadable or malformed file, or a
-verdict other than --expect; 2 usage error."""
+verdict other than --expect; 2 usage error.""",
 )
 @click.argument("files", nargs=-1, metavar="[FILE]...")
 @json_format_option("One block of lines per file, or one JSON document.")
@@ -117,10 +118,11 @@ verdict other than --expect; 2 usage error."""
     type=click.IntRange(min=1),
     default=None,
     metavar="K",
-    help="With --graph: estimate from K sources above the exact limit.  "
+    help="With --graph: estimate from K sources on a maze with loops and more than "
+    "10,000 reachable cells (exact up to that).  "
     "[default: 20,000,000 / reachable cells, at least 16]",
 )
-@seed_option
+@seed_option("With --graph: random seed of the sampled sources.  [default: 0]")
 @click.pass_context
 def command(
     ctx: click.Context,

@@ -166,6 +166,7 @@ _RULE_HELP = "\n".join(f"  {rule.id:<13} {rule.summary}" for rule in RULES)
 
 
 @click.command(
+    short_help="Check mazes, or a class's submissions, against the rules.",
     cls=ValidateCommand,
     epilog=f"""\b
 Rules (ids for --skip and --select, and in the output):

@@ -21,7 +21,16 @@ from ..generators import ALGORITHMS, build, parse_algorithm
 from ..generators.settings import Plan, resolve
 from ..model import Cell, Maze
 from ..textformat import parse, read_bytes, source_name
-from ._common import CELL, COUNT, SIZE, ConfigValue, output_option, seed_option, write_output
+from ._common import (
+    CELL,
+    COUNT,
+    SEED_HELP,
+    SIZE,
+    ConfigValue,
+    output_option,
+    seed_option,
+    write_output,
+)
 
 __all__ = ["command"]
 
@@ -120,6 +129,7 @@ def _locale_is_utf8() -> bool:
 
 
 @click.command(
+    short_help="Show a maze full screen in the terminal, and play with it.",
     epilog="""\b
 Examples:
   mazekit view maze.txt                 # look at a maze
@@ -131,7 +141,7 @@ Examples:
 Keys: r new maze, p path, c wall colour, 4 "42" colour, a algorithm, g chasers, n one tick,
 s save, arrows scroll, ? help, q or Esc quit.
 Exit status: 0 quit, 1 bad maze or config or an impossible request, 2 usage error (a
-malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM."""
+malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM.""",
 )
 @click.argument("source", required=False, metavar="[FILE|CONFIG]")
 @click.option("--width", type=SIZE, metavar="N", help="Columns of a generated maze [20].")
@@ -139,7 +149,7 @@ malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM."""
 @click.option("--entry", type=CELL, metavar="X,Y", help="Entry cell [0,0].")
 @click.option("--exit", "exit_", type=CELL, metavar="X,Y", help="Exit cell [W-1,H-1].")
 @click.option("--perfect/--imperfect", default=None, help="Perfect maze [default] or a board.")
-@seed_option
+@seed_option(SEED_HELP + " [SEED of CONFIG, else drawn at random; r draws another].")
 @click.option(
     "--algorithm",
     type=ConfigValue("algorithm", parse_algorithm),
@@ -156,8 +166,8 @@ malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM."""
     "--charset",
     type=click.Choice(CHARSETS),
     default=None,
-    help="Characters of the maze: box drawing, or +--+ and |. Default: unicode in a UTF-8 "
-    "locale, else ascii.",
+    help="Characters of the maze: ascii +--+ and |, unicode box drawing. Default: unicode in "
+    "a UTF-8 locale, else ascii.",
 )
 @output_option("Where s saves [OUTPUT_FILE of CONFIG, else maze-SEED.txt or maze-view.txt].")
 def command(

@@ -67,7 +67,7 @@
       deadEnds: deadEnds(board, reach),
       loops: loops(board),
       graph,
-      cop: mk.cops.copNumber(board, mk.graph.reachableGraph(board, reach)),
+      cop: mk.cops.copNumber(board, reach),
     };
   }
 

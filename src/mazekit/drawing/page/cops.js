@@ -29,15 +29,24 @@
     short: `over ${COP_LIMIT} cells`,
   };
 
-  /** The cop number of `graph` (mazekit.graph.reachableGraph of `board`), or null when no
-   * cell is reachable: 1 exactly for a tree (n - 1 passages), else the two-cop game up to
-   * COP_LIMIT grid cells, else the bounds 2-3. */
-  function copNumber(board, graph) {
-    const n = graph.nodes.length;
+  /** The cop number of the cells of `board` reachable from the entry (`dist`: each cell's
+   * distance from it, -1 when unreachable), or null when none is: 1 exactly for a tree
+   * (n - 1 passages), else the two-cop game up to COP_LIMIT grid cells, else the bounds 2-3. */
+  function copNumber(board, dist) {
+    const [, east, south] = DIRECTIONS;
+    let n = 0, passages = 0;
+    for (let y = 0; y < board.height; y += 1) {
+      for (let x = 0; x < board.width; x += 1) {
+        if (dist[y * board.width + x] < 0) continue;
+        n += 1; // an open wall of a reachable cell leads to a reachable one
+        if (board.isOpen(x, y, east)) passages += 1;
+        if (board.isOpen(x, y, south)) passages += 1;
+      }
+    }
     if (n === 0) return null;
-    if (graph.links.length / 2 === n - 1) return TREE; // each passage is listed from both ends
+    if (passages === n - 1) return TREE;
     if (board.width * board.height > COP_LIMIT) return BOUNDS;
-    return twoCopsWin(board, graph) ? TWO : THREE;
+    return twoCopsWin(board, mk.graph.reachableGraph(board, dist)) ? TWO : THREE;
   }
 
   /** The moves of one cop from each node: the node itself (staying) and its neighbours, as

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,12 +19,12 @@ import pytest
 import mazekit
 from mazekit.drawing.html import board_data, render_html
 from mazekit.errors import MazeError
-from mazekit.graph import betweenness, gini
+from mazekit.graph import betweenness, cop_number, gini
 from mazekit.measures import stats
 from mazekit.model import BY_LETTER, Maze
 from mazekit.pacman import dead_ends
 from mazekit.rules import validate
-from mazekit.textformat import dump, read
+from mazekit.textformat import dump, parse, read
 from tests.browser import launch, skip_reason
 from tests.conftest import Invoke
 
@@ -265,7 +266,7 @@ def test_counts_of_one_are_singular(fresh: Tab) -> None:
     )
     fresh.js("data => mazekit.app.load(data)", board_data(maze))
     assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
-    assert fresh.status().endswith(", 1 loop.")
+    assert fresh.status().endswith(", 1 loop, cop number 2.")
 
 
 @pytest.mark.parametrize(
@@ -604,3 +605,126 @@ def test_a_60x60_board_is_measured_again_after_an_edit(tab: Tab) -> None:
     assert tuple(figures["peakCell"]) == cell
     assert figures["peak"] == pytest.approx(peak, rel=1e-9)
     assert figures["gini"] == pytest.approx(gini(measured.cells[measured.reachable]), rel=1e-9)
+
+
+def _opened_wall(maze: Maze) -> tuple[int, int]:
+    """A cell whose east wall is closed and may be opened: neither side is a "42" cell."""
+    return next(
+        (x, y)
+        for y in range(maze.height)
+        for x in range(maze.width - 1)
+        if maze.walls[y, x] & BY_LETTER["E"].bit
+        and 15 not in (maze.walls[y, x], maze.walls[y, x + 1])
+    )
+
+
+def _edited(invoke: Invoke, maze: Maze, *args: str) -> Maze:
+    """``maze`` after ``mazekit edit ARGS``."""
+    result = invoke(["edit", *args], input=dump(maze))
+    assert result.exit_code == 0, result.stderr
+    return parse(result.stdout)
+
+
+def _perfect() -> Maze:
+    return mazekit.generate(15, 10, seed=4)  # a tree
+
+
+def _pacmanized(invoke: Invoke) -> Maze:
+    result = invoke(["pacmanize", "samples/valid-20x15-perfect.txt"])
+    assert result.exit_code == 0, result.stderr
+    return parse(result.stdout)
+
+
+_COP_CASES = {  # each maze, and the cop number stats reports for it
+    "perfect": (lambda invoke: _perfect(), "1"),
+    "perfect-one-wall-opened": (
+        lambda invoke: _edited(
+            invoke, _perfect(), "--open", "{},{},E".format(*_opened_wall(_perfect()))
+        ),
+        "2",
+    ),
+    "imperfect-20x15": (
+        lambda invoke: mazekit.generate(20, 15, perfect=False, seed=5, algorithm="prim"),
+        "2",
+    ),
+    "imperfect-20x20-the-limit": (
+        lambda invoke: mazekit.generate(20, 20, perfect=False, seed=3),
+        "2",
+    ),
+    "over-400-cells": (lambda invoke: read(BOARD), "2-3"),
+    "pacmanized": (_pacmanized, "2"),
+}
+
+
+@pytest.mark.parametrize("case", list(_COP_CASES))
+def test_the_page_cop_number_is_that_of_stats_graph(tab: Tab, invoke: Invoke, case: str) -> None:
+    make, value = _COP_CASES[case]
+    maze = make(invoke)
+    result = invoke(["stats", "--graph", "--format", "json"], input=dump(maze))
+    assert result.exit_code == 0, result.stderr
+    expected = json.loads(result.stdout)["files"][0]["graph"]["cop_number"]
+    found = tab.js(
+        "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
+    )
+    assert found == expected
+    assert value == (str(expected["value"]) if expected["exact"] else "2-3")
+    short = {
+        "the reachable cells form a tree": "a tree",
+        "solved: two cops win, one cannot on a graph with a loop": "solved",
+    }.get(expected["reason"], "over 400 cells")
+    assert tab.figures()["cop number"] == f"{value} ({short})"
+    assert tab.errors == []
+
+
+def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Tab) -> None:
+    maze = _perfect()
+    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    assert fresh.figures()["cop number"] == "1 (a tree)"
+    x, y = _opened_wall(maze)
+    box = fresh.page.locator("#board").bounding_box()
+    g = fresh.js("mazekit.app.state.geometry")
+    px, py = _wall_point(g, x, y, "E")
+    fresh.page.mouse.click(box["x"] + px, box["y"] + py)
+    assert fresh.figures()["cop number"] == "2 (solved)"
+    assert fresh.status().endswith(", 1 loop, cop number 2.")
+    # the same by the keyboard, on the tree loaded again (the cursor back at (0,0))
+    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    assert fresh.figures()["cop number"] == "1 (a tree)"
+    fresh.page.locator("#board").focus()
+    for _ in range(x):
+        fresh.page.keyboard.press("ArrowRight")
+    for _ in range(y):
+        fresh.page.keyboard.press("ArrowDown")
+    fresh.page.keyboard.press("Shift+ArrowRight")
+    assert fresh.figures()["cop number"] == "2 (solved)"
+    assert fresh.status().startswith(f"Opened the east wall of ({x},{y})")
+    assert fresh.errors == []
+
+
+def _random_loops(seed: int) -> Maze:
+    """A small maze of a seeded size with a few seeded walls opened (none of the "42")."""
+    rng = random.Random(seed)
+    maze = mazekit.generate(
+        rng.randint(2, 12), rng.randint(2, 12), seed=seed, perfect=seed % 2 == 0
+    )
+    for _ in range(rng.randint(0, 3)):
+        x, y = rng.randrange(maze.width - 1), rng.randrange(maze.height)
+        if 15 not in (maze.walls[y, x], maze.walls[y, x + 1]):
+            maze.walls[y, x] &= 15 ^ BY_LETTER["E"].bit
+            maze.walls[y, x + 1] &= 15 ^ BY_LETTER["W"].bit
+    return maze
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_page_two_cop_game_agrees_with_the_python_one(tab: Tab, seed: int) -> None:
+    maze = _random_loops(seed)
+    expected = cop_number(maze)
+    assert expected is not None
+    found = tab.js(
+        "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
+    )
+    assert (found["low"], found["high"], found["reason"]) == (
+        expected.low,
+        expected.high,
+        expected.reason,
+    )

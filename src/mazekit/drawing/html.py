@@ -21,7 +21,7 @@ from .theme import THEMES, Ink, hex_color, palette_for
 __all__ = ["SCRIPTS", "board_data", "page_source", "render_html"]
 
 # The JavaScript sources, in the order they run: each adds one part to ``globalThis.mazekit``.
-SCRIPTS: tuple[str, ...] = ("board.js", "chase.js", "graph.js", "draw.js", "app.js")
+SCRIPTS: tuple[str, ...] = ("board.js", "chase.js", "graph.js", "cops.js", "draw.js", "app.js")
 _DATA_MARK = "@BOARD_JSON@"
 
 

@@ -54,7 +54,8 @@
     return x === board.exit[0] && y === board.exit[1];
   }
 
-  /** Recompute the board's figures: reach, shortest path, dead ends, loops, betweenness. */
+  /** Recompute the board's figures: reach, shortest path, dead ends, loops, betweenness,
+   * cop number. */
   function computeFigures() {
     const board = state.board;
     const reach = distances(board, board.entry[0], board.entry[1]);
@@ -66,7 +67,19 @@
       deadEnds: deadEnds(board, reach),
       loops: loops(board),
       graph,
+      cop: mk.cops.copNumber(board, reach),
     };
+  }
+
+  /** The cop number as stats prints it: `1`, `2`, `3`, `2-3`, or `none`. */
+  function copValue(cop) {
+    if (cop === null) return "none";
+    return cop.exact ? String(cop.value) : `${cop.low}-${cop.high}`;
+  }
+
+  /** The cop number as the table shows it: the figure, then the short reason. */
+  function copText(cop) {
+    return `${copValue(cop)} (${cop === null ? "no reachable cell" : cop.short})`;
   }
 
   /** The runner's path: the file's path line when it walks to the exit, else the canonical one. */
@@ -148,6 +161,7 @@
       ["loops", String(f.loops)],
       ["betweenness peak", g ? `${percent(g.peak)} at ${cellText(g.peakCell)}` : "— (over 60x60)"],
       ["betweenness Gini", g ? g.gini.toFixed(4) : "—"],
+      ["cop number", copText(f.cop)],
       ["tick", String(run.tick)],
       ["result", result],
     ];
@@ -274,7 +288,8 @@
     const f = state.figures;
     announce(`${closed ? "Closed" : "Opened"} the ${LETTER_NAMES[letter]} wall of ${cellText([x, y])}: `
       + `shortest path ${f.path === null ? "none, the exit is cut off" : count(f.path.length, "step")}, `
-      + `${count(f.deadEnds.real.length, "real dead end")}, ${count(f.loops, "loop")}.`);
+      + `${count(f.deadEnds.real.length, "real dead end")}, ${count(f.loops, "loop")}, `
+      + `cop number ${copValue(f.cop)}.`);
     return true;
   }
 
@@ -494,6 +509,13 @@
     window.addEventListener("resize", paint);
   }
 
+  /** The cop number as `stats --graph --format json` writes its `cop_number`. */
+  function copJson(cop) {
+    if (cop === null) return null;
+    const { value, low, high, exact, reason } = cop;
+    return { value, low, high, exact, reason };
+  }
+
   buildControls();
   computeFigures();
   wire();
@@ -507,6 +529,7 @@
       peak: state.figures.graph && state.figures.graph.peak,
       peakCell: state.figures.graph && state.figures.graph.peakCell,
       gini: state.figures.graph && state.figures.graph.gini,
+      cop: copJson(state.figures.cop),
     }),
   };
 })(globalThis.mazekit ??= {});

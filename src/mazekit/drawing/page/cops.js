@@ -1,0 +1,198 @@
+/* mazekit page, cops.js: the cop number of the cells reachable from the entry, as
+ * specs/stats.md defines it for `stats --graph` (mazekit.graph.cop_number): 1 for a tree;
+ * with a loop, the two-cop game solved on bit sets up to COP_LIMIT grid cells (2 or 3);
+ * above it the bounds 2-3; none when no cell is reachable. */
+"use strict";
+(function (mk) {
+  const { DIRECTIONS } = mk.board;
+  // Grid cells (W x H) up to which the two-cop game is solved, as mazekit.graph.COP_LIMIT.
+  const COP_LIMIT = 400;
+
+  // stats' value, bounds and reason (its JSON `cop_number`), and the page's short form of
+  // the reason for its table (specs/html.md).
+  const TREE = {
+    value: 1, low: 1, high: 1, exact: true,
+    reason: "the reachable cells form a tree", short: "a tree",
+  };
+  const TWO = {
+    value: 2, low: 2, high: 2, exact: true,
+    reason: "solved: two cops win, one cannot on a graph with a loop", short: "solved",
+  };
+  const THREE = {
+    value: 3, low: 3, high: 3, exact: true,
+    reason: "solved: the robber escapes two cops; 3 suffice on a planar graph", short: "solved",
+  };
+  const BOUNDS = {
+    value: null, low: 2, high: 3, exact: false,
+    reason: `the game is solved only up to ${COP_LIMIT} grid cells; a loop needs 2, `
+      + "and 3 suffice on every connected planar graph, by Aigner and Fromme",
+    short: `over ${COP_LIMIT} cells`,
+  };
+
+  /** The cop number of the cells of `board` reachable from the entry (`dist`: each cell's
+   * distance from it, -1 when unreachable), or null when none is: 1 exactly for a tree
+   * (n - 1 passages), else the two-cop game up to COP_LIMIT grid cells, else the bounds 2-3. */
+  function copNumber(board, dist) {
+    const [, east, south] = DIRECTIONS;
+    let n = 0, passages = 0;
+    for (let y = 0; y < board.height; y += 1) {
+      for (let x = 0; x < board.width; x += 1) {
+        if (dist[y * board.width + x] < 0) continue;
+        n += 1; // an open wall of a reachable cell leads to a reachable one
+        if (board.isOpen(x, y, east)) passages += 1;
+        if (board.isOpen(x, y, south)) passages += 1;
+      }
+    }
+    if (n === 0) return null;
+    if (passages === n - 1) return TREE;
+    if (board.width * board.height > COP_LIMIT) return BOUNDS;
+    return twoCopsWin(board, mk.graph.reachableGraph(board, dist)) ? TWO : THREE;
+  }
+
+  /** The moves of one cop from each node: the node itself (staying) and its neighbours, as
+   * offsets into `links`-like arrays (`start`, `to`). */
+  function closedNeighbourhoods(graph) {
+    const n = graph.nodes.length;
+    const start = new Int32Array(n + 1);
+    const to = new Int32Array(n + graph.links.length);
+    let k = 0;
+    for (let v = 0; v < n; v += 1) {
+      to[k++] = v;
+      for (let e = graph.start[v]; e < graph.start[v + 1]; e += 1) to[k++] = graph.links[e];
+      start[v + 1] = k;
+    }
+    return { start, to };
+  }
+
+  /** Whether two cops catch the robber on the reachable cells, both playing perfectly: the
+   * fixed point of mazekit.graph._two_cops_win, on the same bit sets cut to what matters.
+   *
+   * A state is (cop 1's node, cop 2's node, robber's cell); the cops' nodes are the reachable
+   * cells, and for each pair of them one row of bits holds the robber's grid cells (y * W + x),
+   * so a robber's move is a shift of the row by the step's offset, masked by the cells whose
+   * wall on that side is closed. `robber` holds the robber-to-move states the cops win (first
+   * the captures), `cops` the cops-to-move ones. Each round, a pair's cops row is the union
+   * of the robber rows of the pairs one joint move away (each cop steps or stays), and its
+   * robber row is its cops row where every robber move (or staying) stays in it, plus the
+   * captures; until nothing changes. Both only grow, so a round recomputes only the words
+   * of the rows whose inputs changed in the round before: the same rounds, without the
+   * unchanged work. Two cops win when some pair's cops row holds every reachable cell,
+   * checked every round (the Python checks every 16th and at the end: the same answer, as
+   * rows only grow). Swapping the cops changes nothing, so only the pairs (a, b) with
+   * a <= b are kept: half the work. A row is at most 32 words (1024 grid cells; COP_LIMIT
+   * keeps it to 13), as the words that changed are kept as one 32-bit mask per row. */
+  function twoCopsWin(board, graph) {
+    const n = graph.nodes.length, width = board.width, size = board.width * board.height;
+    const words = (size + 31) >>> 5; // one robber row
+    if (words > 32) throw new RangeError(`the two-cop game is played up to 1024 grid cells, not ${size}`);
+    const moves = closedNeighbourhoods(graph);
+    const robber = new Int32Array(n * n * words), cops = new Int32Array(n * n * words);
+    const reach = new Int32Array(words);
+    for (const cell of graph.nodes) reach[cell >>> 5] |= 1 << (cell & 31);
+    // per direction: the row's shift (in words and bits) and the cells that cannot step that way
+    const [north, east, south, west] = DIRECTIONS.map((d) => {
+      const closed = new Int32Array(words).fill(-1);
+      for (const cell of graph.nodes) {
+        const x = cell % width, y = (cell - x) / width;
+        if (board.isOpen(x, y, d)) closed[cell >>> 5] &= ~(1 << (cell & 31));
+      }
+      const offset = d.dy * width + d.dx;
+      return { closed, offset };
+    });
+    const pad = ((width + 31) >>> 5) + 1; // words of zeros on each side of the scratch row
+    const scratch = new Int32Array(words + 2 * pad);
+    // A word of a robber row reads the words of its cops row up to `spread` words away (the
+    // shifts by one cell and by one row), so only the words near a change are computed again.
+    const spread = (width >>> 5) + 1, all = words === 32 ? -1 : (1 << words) - 1;
+
+    // per pair, as bit masks of words: what grew in its robber row last round, in its cops
+    // row this round
+    const robberGrew = new Int32Array(n * n), copsGrew = new Int32Array(n * n);
+    const changed = new Int32Array(n * n); // pairs whose robber row grew last round
+    const touched = new Int32Array(n * n); // pairs whose cops row grew this round
+    const grown = new Int32Array(words); // the words of one changed robber row
+    let count = 0;
+    for (let a = 0; a < n; a += 1) {
+      for (let b = a; b < n; b += 1) {
+        const p = a * n + b, one = graph.nodes[a], two = graph.nodes[b];
+        robber[p * words + (one >>> 5)] |= 1 << (one & 31);
+        robber[p * words + (two >>> 5)] |= 1 << (two & 31);
+        robberGrew[p] = (1 << (one >>> 5)) | (1 << (two >>> 5));
+        changed[count++] = p;
+      }
+    }
+    while (count > 0) {
+      // the cops' joint moves: every pair one move away from a changed pair may gain states
+      // (in the order of the pairs, so that the rows read and written lie close in memory)
+      changed.subarray(0, count).sort();
+      let touchedCount = 0;
+      for (let i = 0; i < count; i += 1) {
+        const q = changed[i], a = (q / n) | 0, b = q - a * n, from = q * words;
+        let ready = 0;
+        for (let mask = robberGrew[q]; mask !== 0; mask &= mask - 1) grown[ready++] = 31 - Math.clz32(mask & -mask);
+        for (let s = moves.start[a]; s < moves.start[a + 1]; s += 1) {
+          const one = moves.to[s];
+          for (let t = moves.start[b]; t < moves.start[b + 1]; t += 1) {
+            const two = moves.to[t], p = one <= two ? one * n + two : two * n + one, into = p * words;
+            let grew = 0;
+            for (let j = 0; j < ready; j += 1) {
+              const k = grown[j], before = cops[into + k], after = before | robber[from + k];
+              if (before !== after) {
+                cops[into + k] = after;
+                grew |= 1 << k;
+              }
+            }
+            if (grew !== 0) {
+              if (copsGrew[p] === 0) touched[touchedCount++] = p;
+              copsGrew[p] |= grew;
+            }
+          }
+        }
+      }
+      // a pair whose cops row holds every reachable cell wins wherever the robber starts
+      for (let i = 0; i < touchedCount; i += 1) {
+        const at = touched[i] * words;
+        let missing = 0;
+        for (let k = 0; k < words; k += 1) missing |= reach[k] & ~cops[at + k];
+        if (missing === 0) return true;
+      }
+      // the robber's moves: a state is won when every move of his (or staying) is
+      count = 0;
+      for (let i = 0; i < touchedCount; i += 1) {
+        const p = touched[i], at = p * words;
+        let near = copsGrew[p];
+        copsGrew[p] = 0;
+        for (let r = 0; r < spread; r += 1) near |= (near << 1) | (near >>> 1);
+        near &= all;
+        scratch.set(cops.subarray(at, at + words), pad);
+        let grew = 0;
+        for (; near !== 0; near &= near - 1) {
+          const k = 31 - Math.clz32(near & -near), j = pad + k;
+          const stays = scratch[j]
+            & (shifted(scratch, j, north.offset) | north.closed[k])
+            & (shifted(scratch, j, east.offset) | east.closed[k])
+            & (shifted(scratch, j, south.offset) | south.closed[k])
+            & (shifted(scratch, j, west.offset) | west.closed[k]);
+          const won = stays | robber[at + k]; // the captures and every state won before: rows only grow
+          if (won !== robber[at + k]) {
+            robber[at + k] = won;
+            grew |= 1 << k;
+          }
+        }
+        robberGrew[p] = grew;
+        if (grew !== 0) changed[count++] = p;
+      }
+    }
+    return false;
+  }
+
+  /** Word `k` of a row of bits shifted so that its bit i is bit i + offset of `row` (the
+   * row padded with zero words: k + offset / 32, rounded either way, stays inside). */
+  function shifted(row, k, offset) {
+    const whole = k + (offset >> 5), bit = offset & 31;
+    if (bit === 0) return row[whole];
+    return (row[whole] >>> bit) | (row[whole + 1] << (32 - bit));
+  }
+
+  mk.cops = { COP_LIMIT, copNumber, twoCopsWin };
+})(globalThis.mazekit ??= {});

@@ -38,6 +38,8 @@ def test_text_result_caught_escaped_running(invoke: Invoke) -> None:
     assert escaped.stdout == "escaped at tick 62\n"
     running = invoke(["chase", BOARD, "--runner", "patrol", "--mode", "scatter", "--ticks", "40"])
     assert running.stdout == "still running after 40 ticks\n"
+    one = invoke(["chase", BOARD, "--runner", "patrol", "--mode", "scatter", "--ticks", "1"])
+    assert one.stdout == "still running after 1 tick\n"
 
 
 def test_stdin_and_dash(invoke: Invoke) -> None:
@@ -190,16 +192,18 @@ def test_an_unreadable_file(invoke: Invoke, tmp_path: Path) -> None:
         ),
         (
             ["--fps", "5"],
-            "--fps, --cell and --theme apply only to an animation (-o NAME.gif or NAME.png)",
+            "--fps, --cell and --theme apply only to an animation "
+            "(-o NAME.gif, NAME.png or NAME.apng)",
         ),
         (
             ["--theme", "dark", "-o", "trace.jsonl"],
-            "--fps, --cell and --theme apply only to an animation (-o NAME.gif or NAME.png)",
+            "--fps, --cell and --theme apply only to an animation "
+            "(-o NAME.gif, NAME.png or NAME.apng)",
         ),
         (
             ["--format", "jsonl", "-o", "run.gif"],
-            "--format jsonl cannot be combined with -o run.gif: a .gif or .png name draws the "
-            "animation",
+            "--format jsonl cannot be combined with -o run.gif: a .gif, .png or .apng name "
+            "draws the animation",
         ),
     ],
 )
@@ -323,3 +327,16 @@ def test_chase_without_images_does_not_load_pillow() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert result.stderr == "[]\n"
+
+
+def test_an_apng_name_draws_the_same_animated_png_as_png(invoke: Invoke, tmp_path: Path) -> None:
+    """`-o run.apng` is the animation a user asks for by that name, not the text result."""
+    for name in ("run.png", "RUN.APNG"):
+        assert (
+            invoke(
+                ["chase", BOARD, "--ticks", "2", "--cell", "8", "-o", str(tmp_path / name)]
+            ).exit_code
+            == 0
+        )
+    assert (tmp_path / "RUN.APNG").read_bytes() == (tmp_path / "run.png").read_bytes()
+    assert Image.open(tmp_path / "RUN.APNG").n_frames == 3

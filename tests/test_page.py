@@ -388,6 +388,11 @@ def test_controls_play_step_reset_and_the_live_region(fresh: Tab) -> None:
         fresh.page.click("#step")
     assert fresh.figures()["result"] == "still running after 2 ticks"
     assert fresh.status() == "Still running after 2 ticks."
+    fresh.page.fill("#ticks", "1")  # one tick, one noun: as chase prints it
+    fresh.page.locator("#ticks").dispatch_event("change")
+    fresh.page.click("#step")
+    assert fresh.figures()["result"] == "still running after 1 tick"
+    assert fresh.status() == "Still running after 1 tick."
     fresh.page.select_option("#theme", "pacman")
     image, g = _canvas_pixels(fresh)
     assert _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))  # the pacman board

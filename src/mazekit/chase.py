@@ -183,7 +183,7 @@ class Outcome(NamedTuple):
             return f"caught by {self.by} at tick {self.tick} at ({self.cell[0]},{self.cell[1]})"
         if self.result == "escaped":
             return f"escaped at tick {self.tick}"
-        return f"still running after {self.tick} ticks"
+        return f"still running after {self.tick} tick{'' if self.tick == 1 else 's'}"
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ __all__ = ["command"]
 
 _PLACE = re.compile(r"\s*([a-z]+)\s*=\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*")
 _SCHEDULE = re.compile(r"\s*[0-9]{1,9}\s*(,\s*[0-9]{1,9}\s*)*")
-_IMAGES = (".gif", ".png")
+_IMAGES = (".gif", ".png", ".apng")  # .png and .apng: an animated PNG
 _LINES_PER_CHUNK = 1000
 _KNOWN = ", ".join(NAMES)
 
@@ -171,8 +171,8 @@ the chasers cannot run on, or another result than --expect; 2 usage error.""",
     help="Stop after N ticks.",
 )
 @output_option(
-    "Write to PATH, atomically; a .gif or .png name draws the run as an animation "
-    "(an animated PNG for .png). Default: stdout."
+    "Write to PATH, atomically; a .gif, .png or .apng name draws the run as an animation "
+    "(an animated PNG for .png and .apng). Default: stdout."
 )
 @click.option(
     "--fps",
@@ -221,11 +221,11 @@ def command(
     if animate and output_format is not None:
         raise click.UsageError(
             f"--format {output_format} cannot be combined with -o {output}: "
-            "a .gif or .png name draws the animation"
+            "a .gif, .png or .apng name draws the animation"
         )
     if not animate and (fps, cell, theme) != (None, None, None):
         raise click.UsageError(
-            "--fps, --cell and --theme apply only to an animation (-o NAME.gif or NAME.png)"
+            "--fps, --cell and --theme apply only to an animation (-o NAME.gif, NAME.png or NAME.apng)"
         )
     if mode is not None and schedule:
         raise click.UsageError(

@@ -139,7 +139,7 @@
     if (!result) return "running";
     return ({ caught: `caught by ${result.by} at tick ${result.tick} at ${cellText(result.cell)}`,
       escaped: `escaped at tick ${result.tick}`,
-      running: `still running after ${result.tick} ticks` })[result.result];
+      running: `still running after ${count(result.tick, "tick")}` })[result.result];
   }
 
   /** The two tables and the drawing's text alternative, from the current state. */
@@ -219,7 +219,7 @@
   function resultText(result) {
     if (result.result === "caught") return `Caught by ${result.by} at tick ${result.tick} at ${cellText(result.cell)}.`;
     if (result.result === "escaped") return `Escaped at tick ${result.tick}.`;
-    return `Still running after ${result.tick} ticks.`;
+    return `Still running after ${count(result.tick, "tick")}.`;
   }
 
   /** Play up to n ticks; returns the trace lines they made (none when chase refuses the board). */

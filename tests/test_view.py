@@ -20,8 +20,8 @@ from mazekit.model import Maze
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from mazekit.viewer import Setup, Viewer
-from mazekit.viewer.screen import fit_color, shade_color
-from mazekit.viewer.state import HELP_LINE, PATTERN_SHADES, WALL_SHADES
+from mazekit.viewer.screen import fit_color, help_lines, shade_color
+from mazekit.viewer.state import HELP_LINE, KEYS, PATTERN_SHADES, WALL_SHADES
 from tests.conftest import SMALL_MAZE, Invoke
 from tests.terminal import README_CAPTURE_ARGS, README_CAPTURE_SIZE, Terminal, readme_capture
 
@@ -394,3 +394,30 @@ def test_colours_fit_8_16_and_256_colour_terminals() -> None:
         (0, True),
     ]
     assert fit_color(-1, 256) == (-1, False)  # the terminal's own colour
+
+
+def test_the_help_shows_every_key_where_two_columns_fit_and_counts_the_rest_where_not() -> None:
+    """A short terminal gets the keys side by side; a narrow and short one, what fits and the
+    number of keys left out, never a list cut off without a word."""
+    keys = [key for key, _ in KEYS]
+    tall = help_lines(16, 78)
+    short = help_lines(10, 78)
+    for lines in (tall, short):
+        assert lines[0] == "mazekit view: keys" and lines[-1] == "any key closes"
+        assert len(lines) + 2 <= (16 if lines is tall else 10)
+        assert all(re.search(rf"(^|   ){re.escape(key)} ", "\n".join(lines), re.M) for key in keys)
+    assert len(tall) == len(KEYS) + 2 and len(short) < len(KEYS) + 2
+    cramped = help_lines(8, 38)
+    assert len(cramped) == 6 and max(map(len, cramped)) <= 34
+    assert cramped[-1] == f"+{len(KEYS) - 4} more keys in a taller terminal"
+
+
+def test_view_help_in_a_short_terminal_lists_every_key(terminals) -> None:
+    term = terminals(README_CAPTURE_ARGS, columns=80, rows=14)
+    term.shows("seed 5")
+    term.press("?")
+    term.shows("any key closes")
+    screen = term.text()
+    assert all(text in screen for _, text in KEYS)
+    term.press("x")
+    term.wait_for(lambda: "any key closes" not in term.text())

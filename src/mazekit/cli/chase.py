@@ -225,7 +225,8 @@ def command(
         )
     if not animate and (fps, cell, theme) != (None, None, None):
         raise click.UsageError(
-            "--fps, --cell and --theme apply only to an animation (-o NAME.gif, NAME.png or NAME.apng)"
+            "--fps, --cell and --theme apply only to an animation "
+            "(-o NAME.gif, NAME.png or NAME.apng)"
         )
     if mode is not None and schedule:
         raise click.UsageError(

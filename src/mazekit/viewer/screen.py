@@ -23,7 +23,15 @@ from ..drawing.text import ANSI
 from ..drawing.theme import Ink
 from .state import KEYS, PATTERN_SHADES, TICK_SECONDS, WALL_SHADES, Shade, Viewer
 
-__all__ = ["MIN_COLUMNS", "MIN_ROWS", "fit_color", "run", "shade_color", "terminal_problem"]
+__all__ = [
+    "MIN_COLUMNS",
+    "MIN_ROWS",
+    "fit_color",
+    "help_lines",
+    "run",
+    "shade_color",
+    "terminal_problem",
+]
 
 # Smaller than this, the viewer shows only a message saying so (two lines are the status).
 MIN_COLUMNS: Final = 40
@@ -155,15 +163,41 @@ _BOX: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def _paint_help(window: curses.window, charset: str, rows: int, columns: int) -> None:
-    """The key list, boxed, over the top-left of the maze."""
+_HELP_TITLE: Final = "mazekit view: keys"
+_HELP_END: Final = "any key closes"
+_HELP_GAP: Final = "   "  # between two columns of keys
+
+
+def help_lines(rows: int, columns: int) -> list[str]:
+    """The help's lines for a box of at most ``rows`` x ``columns`` (its border included): the
+    title, the keys in one column, or two where only two fit the height, and "any key closes";
+    where not even two columns fit, as many keys as do and a last line counting the rest."""
     key_width = max(len(key) for key, _ in KEYS)
-    inside = ["mazekit view: keys", *(f"{k:<{key_width}}  {t}" for k, t in KEYS), "any key closes"]
+    entries = [f"{key:<{key_width}}  {text}" for key, text in KEYS]
+    entry_width = max(map(len, entries))
+    room = rows - 2  # lines inside the border
+    for across in (1, 2):
+        down = -(-len(entries) // across)
+        width = across * entry_width + (across - 1) * len(_HELP_GAP)
+        if down + 2 <= room and width + 4 <= columns:
+            table = [
+                _HELP_GAP.join(f"{entry:<{entry_width}}" for entry in entries[row::down]).rstrip()
+                for row in range(down)
+            ]
+            return [_HELP_TITLE, *table, _HELP_END]
+    shown = max(0, room - 2)
+    more = f"+{len(entries) - shown} more keys in a taller terminal"
+    return [_HELP_TITLE, *entries[:shown], more][: max(room, 1)]
+
+
+def _paint_help(window: curses.window, charset: str, rows: int, columns: int) -> None:
+    """The key list, boxed, over the top-left of the maze (rows x columns: the room it has)."""
+    inside = help_lines(rows - 1, columns - 2)
     width = min(columns - 2, max(map(len, inside)) + 4)
-    height = min(rows - 1, len(inside) + 2)
+    height = len(inside) + 2
     nw, ne, sw, se, across, down = _BOX[charset]
     _put(window, 1, 1, nw + across * (width - 2) + ne)
-    for row, line in enumerate(inside[: height - 2], start=2):
+    for row, line in enumerate(inside, start=2):
         _put(
             window,
             row,

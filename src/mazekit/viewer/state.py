@@ -87,7 +87,7 @@ KEYS: Final[tuple[tuple[str, str], ...]] = (
     ("g", "start or stop the chasers"),
     ("n", "one tick of the chasers"),
     ("s", "save the maze"),
-    ("arrows", "scroll (PgUp, PgDn, Home too)"),
+    ("arrows", "scroll; PgUp, PgDn, Home"),
     ("?", "this help"),
     ("q, Esc", "quit"),
 )

@@ -294,6 +294,22 @@ open("maze.txt", "w").write({small!r} if "WIDTH=8" in text else {TEXT!r})
     ]
 
 
+def test_echoing_the_config_path_does_not_say_the_maze_is_too_small(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """grade-too-small.txt holds "small", and the copy's random folder name may hold "42"."""
+    small = dump_maze(generate(8, 6, seed=1))
+    program = f"""\
+import os, sys
+print("reading", sys.argv[1], "in", os.getcwd(), "as", os.path.abspath(sys.argv[1]))
+open("maze.txt", "w").write({small!r})
+"""
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "too-small")
+    assert verdict_lines(stdout) == [
+        'FAIL    too-small: said nothing about the maze being too small for the "42"'
+    ]
+
+
 def test_a_hang_is_stopped_at_the_timeout(invoke: Invoke, tmp_path: Path) -> None:
     folder = submission(tmp_path / "s", "while True:\n    pass\n")
     code, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--timeout", "0.5")

@@ -171,7 +171,7 @@ class _Grader:
         reason = output_problem(data, case.config, output)
         if reason is not None:
             return reason
-        if case.kind == "small" and not says_too_small(run):
+        if case.kind == "small" and not says_too_small(run, (str(self.box.root), config_name)):
             return 'said nothing about the maze being too small for the "42"'
         if case.kind == "twice":
             self.box.remove(output)

@@ -591,6 +591,45 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     assert code == 2 and "Invalid value for '--case': 'nope' is not one of" in stderr
 
 
+def test_a_report_that_cannot_be_written_is_refused_before_any_run(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--all`` over a class takes minutes: a mistyped -o must not throw them away at the end."""
+    import mazekit.cli.grade
+
+    graded: list[str] = []
+    monkeypatch.setattr(mazekit.cli.grade, "grade", lambda folder, *_: graded.append(folder))
+    monkeypatch.setattr(mazekit.cli.grade, "grade_all", lambda folder, *_: graded.append(folder))
+    folder = submission(tmp_path / "s", writes(TEXT))
+    read_only = tmp_path / "read-only.txt"
+    read_only.write_text("last year's grades\n")
+    read_only.chmod(0o444)
+    for target, reason in (
+        (tmp_path / "no-such-folder" / "grades.csv", "No such file or directory"),
+        (tmp_path, "Is a directory"),
+        (folder / "a_maze_ing.py" / "grades.csv", "Not a directory"),
+        (read_only, "the file is read-only (--force replaces it)"),
+    ):
+        for every in ([], ["--all"]):
+            result = invoke(["grade", *every, "-o", str(target), str(folder)])
+            assert (result.exit_code, result.stdout, result.stderr) == (
+                1,
+                "",
+                f"Error: {target}: cannot write: {reason}\n",
+            )
+    assert graded == []
+    assert read_only.read_text() == "last year's grades\n"
+    monkeypatch.undo()
+    report = tmp_path / "grades.txt"
+    result = invoke(
+        ["grade", "--python", PYTHON, "--case", "bad-entry", "-o", str(report), str(folder)]
+    )
+    assert (result.exit_code, result.stdout) == (1, "")  # writes() ignores its config
+    assert report.read_text().startswith("FAIL    bad-entry: printed no error message\n")
+    report.unlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["read-only.txt", "s"]  # no temporary
+
+
 # --- the parts --------------------------------------------------------------------------------
 
 

@@ -9,7 +9,7 @@ import click
 from ..errors import ExitStatus
 from ..grade import CASE_NAMES, DEFAULT_ENTRY, GradeError, Limits, Options, grade, grade_all
 from ..grade.report import as_csv, as_json, as_table, as_text
-from ._common import output_option, write_output
+from ._common import check_output, output_option, write_output
 
 __all__ = ["command"]
 
@@ -127,6 +127,7 @@ def command(
         lint=lint,
         strict=strict,
     )
+    check_output(output)  # a report that cannot be written is refused before the runs
     try:
         grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
     except GradeError as error:

@@ -174,6 +174,33 @@ def test_a_readme_without_the_42_line(invoke: Invoke, tmp_path: Path) -> None:
     assert "MISSING README.md: the first line is not the italic 42 line: '# A-Maze-ing'\n" in stdout
 
 
+def test_required_files_linked_out_of_the_submission_are_not_read(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """The grader (root, often) reads README.md and the config: through a link to a file of
+    its own, the report would show that file's first line to whoever reads the report."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:$y$j9T$the-grader-s-secret\n" + CONFIG)
+    folder = submission(tmp_path / "s", CORRECT, config=None)
+    for name in ("README.md", "config.txt", "Makefile"):
+        (folder / name).symlink_to(secret)
+    code, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert code == 1
+    assert "secret" not in stdout
+    assert verdict_lines(stdout) == ["FAIL    own-config: no default config file at the root"]
+    assert "MISSING Makefile: a symbolic link out of the submission (not read)\n" in stdout
+    assert "MISSING README.md: a symbolic link out of the submission (not read)\n" in stdout
+    assert "MISSING config: no default config file\n" in stdout
+    # a link inside the submission is one of its files
+    (folder / "docs").mkdir()
+    (folder / "docs" / "config.txt").write_text(CONFIG)
+    (folder / "config.txt").unlink()
+    (folder / "config.txt").symlink_to("docs/config.txt")
+    code, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert verdict_lines(stdout) == ["PASS    own-config"]
+    assert "ok      config: config.txt\n" in stdout
+
+
 def test_the_program_runs_in_a_copy_with_a_clean_environment(
     invoke: Invoke, tmp_path: Path
 ) -> None:

@@ -201,6 +201,35 @@ def test_required_files_linked_out_of_the_submission_are_not_read(
     assert "ok      config: config.txt\n" in stdout
 
 
+def test_links_out_of_the_copy_are_never_followed_by_the_grader(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """The grader (root, often) removes a stale output and writes each case's config in the
+    copy: through a link the submission ships or its program makes, it removed and wrote the
+    grader's own files."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "maze.txt").write_text("precious\n")
+    (victim / "config").write_text("precious\n")
+    program = f"""\
+import os, sys
+if sys.argv[1] == "grade-perfect-20x15.txt":  # for the next case's config
+    os.symlink({str(victim / "config")!r}, "grade-smallest-42.txt")
+"""
+    config = CONFIG.replace("OUTPUT_FILE=maze.txt", "OUTPUT_FILE=out/maze.txt")
+    folder = submission(tmp_path / "s", program, config=config)
+    (folder / "out").symlink_to(victim)
+    cases = ("--case", "own-config", "--case", "perfect-20x15", "--case", "smallest-42")
+    code, stdout, _ = grade(invoke, folder, *cases)
+    assert code == 1
+    assert verdict_lines(stdout) == [
+        "FAIL    own-config: config.txt: OUTPUT_FILE leaves the submission",
+        "FAIL    perfect-20x15: wrote no output file maze.txt",
+        "FAIL    smallest-42: wrote no output file maze.txt",
+    ]
+    assert (victim / "maze.txt").read_text() == (victim / "config").read_text() == "precious\n"
+
+
 def test_the_program_runs_in_a_copy_with_a_clean_environment(
     invoke: Invoke, tmp_path: Path
 ) -> None:

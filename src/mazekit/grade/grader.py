@@ -124,10 +124,11 @@ class _Grader:
         return run_problem(run, limits, limits.timeout)
 
     def output(self, name: str) -> bytes | None:
-        """The file the program wrote, or None: none, not a regular file, or a symbolic link
-        (which could point anywhere the grader may read)."""
+        """The file the program wrote, or None: none, not a regular file, a symbolic link, or
+        in a folder reached through a link out of the copy (either could point anywhere the
+        grader may read)."""
         path = self.box.work / name
-        if path.is_symlink() or not path.is_file():
+        if not self.box.inside(name) or path.is_symlink() or not path.is_file():
             return None
         return path.read_bytes()
 
@@ -196,7 +197,7 @@ class _Grader:
         except ConfigError as error:
             return Outcome(case.name, "FAIL", str(error))
         output = config.output_file
-        if os.path.isabs(output) or ".." in Path(output).parts:
+        if os.path.isabs(output) or ".." in Path(output).parts or not self.box.inside(output):
             return Outcome(case.name, "FAIL", f"{path.name}: OUTPUT_FILE leaves the submission")
         self.box.remove(output)
         run = self.run(path.name)

@@ -320,9 +320,15 @@ class Sandbox:
             os.chown(path, *self.identity, follow_symlinks=False)
 
     def write(self, name: str, data: bytes) -> Path:
-        """Put a file into the copy (a config, a previous output), owned by the runner."""
+        """Put a new file into the copy (a config, a previous output), owned by the runner.
+
+        Whatever had the name goes first, and the file is made anew (O_EXCL): a symbolic link
+        left there by the submission or an earlier run is never written through.
+        """
         path = self.work / name
-        path.write_bytes(data)
+        self.remove(name)
+        with open(path, "xb") as handle:
+            handle.write(data)
         self._give(path)
         return path
 
@@ -333,9 +339,22 @@ class Sandbox:
         self._give(path)
         return path
 
+    def inside(self, name: str) -> bool:
+        """Whether the folder that holds ``name`` lies in the copy, every symbolic link on the
+        way followed: a link the submission ships (``out -> /etc``) or its program makes
+        leads wherever the grader may write, and grade runs as root."""
+        try:
+            folder = (self.work / name).parent.resolve()
+            return folder.is_relative_to(self.work.resolve())
+        except (OSError, RuntimeError):  # a link loop
+            return False
+
     def remove(self, name: str) -> None:
-        """Remove a file or folder of the copy, if there."""
+        """Remove a file or folder of the copy, if there (never one reached through a link
+        out of the copy: that is not the copy's to remove)."""
         path = self.work / name
+        if not self.inside(name):
+            return
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
         else:

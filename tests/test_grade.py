@@ -230,6 +230,37 @@ if sys.argv[1] == "grade-perfect-20x15.txt":  # for the next case's config
     assert (victim / "maze.txt").read_text() == (victim / "config").read_text() == "precious\n"
 
 
+@pytest.mark.parametrize(
+    ("output", "shipped"),
+    [
+        ("a_maze_ing.py", None),  # the program itself
+        (".", None),  # the copy itself
+        ("docs", "docs/notes.txt"),  # a folder of the submission
+        ("maze.txt", "maze.txt"),  # a stale output: no output of this run
+    ],
+)
+def test_the_own_output_file_is_set_aside_for_its_run_only(
+    invoke: Invoke, tmp_path: Path, output: str, shipped: str | None
+) -> None:
+    """own-config runs first, on the copy the other cases use: it removed what OUTPUT_FILE
+    named (the entry script, a folder, the copy itself: a traceback of grade's own)."""
+    program = (
+        "import sys\nif sys.argv[1] == 'config.txt':\n    sys.exit('Error: writes nothing')\n"
+        + CORRECT
+    )
+    config = CONFIG.replace("OUTPUT_FILE=maze.txt", f"OUTPUT_FILE={output}")
+    folder = submission(tmp_path / "s", program, config=config)
+    if shipped is not None:
+        (folder / shipped).parent.mkdir(exist_ok=True)
+        (folder / shipped).write_text(TEXT)
+    code, stdout, _ = grade(invoke, folder, "--case", "own-config", "--case", "perfect-20x15")
+    assert code == 1
+    assert verdict_lines(stdout) == [
+        f"FAIL    own-config: wrote no output file {output}",
+        "PASS    perfect-20x15",
+    ]
+
+
 def test_the_program_runs_in_a_copy_with_a_clean_environment(
     invoke: Invoke, tmp_path: Path
 ) -> None:

@@ -199,12 +199,15 @@ class _Grader:
         output = config.output_file
         if os.path.isabs(output) or ".." in Path(output).parts or not self.box.inside(output):
             return Outcome(case.name, "FAIL", f"{path.name}: OUTPUT_FILE leaves the submission")
-        self.box.remove(output)
-        run = self.run(path.name)
-        problem = self.problem(run)
-        if problem is not None:
-            return Outcome(case.name, *problem, run.seconds)
-        reason = output_problem(self.output(output), config, output)
+        aside = self.box.set_aside(output)  # a shipped output is no output of this run
+        try:
+            run = self.run(path.name)
+            problem = self.problem(run)
+            if problem is not None:
+                return Outcome(case.name, *problem, run.seconds)
+            reason = output_problem(self.output(output), config, output)
+        finally:
+            self.box.put_back(output, aside)  # the other cases run on the copy as shipped
         verdict: Verdict = "PASS" if reason is None else "FAIL"
         return Outcome(case.name, verdict, reason or "", run.seconds)
 

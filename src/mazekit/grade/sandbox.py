@@ -332,6 +332,28 @@ class Sandbox:
         self._give(path)
         return path
 
+    def set_aside(self, name: str) -> Path | None:
+        """Move what the copy holds at ``name`` out of the program's reach, and return where
+        to (None when there is nothing, or a folder: left where it is). A file the submission
+        ships at its own OUTPUT_FILE must not count as written by the run, yet the other cases
+        may need it (``OUTPUT_FILE=a_maze_ing.py``): ``put_back`` restores it."""
+        path = self.work / name
+        if not self.inside(name) or not os.path.lexists(path):
+            return None
+        if path.is_dir() and not path.is_symlink():
+            return None
+        aside = self.root / "set-aside"
+        os.rename(path, aside)
+        return aside
+
+    def put_back(self, name: str, aside: Path | None) -> None:
+        """Undo ``set_aside``: whatever the run left at ``name`` gives way to the original."""
+        if aside is None:
+            return
+        self.remove(name)
+        with contextlib.suppress(OSError):  # its folder is gone: the copy is no longer whole
+            os.rename(aside, self.work / name)
+
     def make_folder(self, name: str) -> Path:
         """Make a folder in the copy, owned by the runner."""
         path = self.work / name
@@ -344,7 +366,8 @@ class Sandbox:
         way followed: a link the submission ships (``out -> /etc``) or its program makes
         leads wherever the grader may write, and grade runs as root."""
         try:
-            folder = (self.work / name).parent.resolve()
+            path = self.work / name  # "." is the copy itself
+            folder = (path if path == self.work else path.parent).resolve()
             return folder.is_relative_to(self.work.resolve())
         except (OSError, RuntimeError):  # a link loop
             return False
@@ -353,7 +376,7 @@ class Sandbox:
         """Remove a file or folder of the copy, if there (never one reached through a link
         out of the copy: that is not the copy's to remove)."""
         path = self.work / name
-        if not self.inside(name):
+        if not self.inside(name) or path == self.work:
             return
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -449,6 +450,40 @@ def test_a_slow_interpreter_start_does_not_drop_the_runner_to_root(
         box.start()
     assert str(error.value) == f"--python: cannot run {stuck}: no exit after 0.3 s"
     assert (box.identity, box.warnings) == (runner, [])
+
+
+def test_a_copy_with_a_folder_the_program_made_read_only_is_removed(tmp_path: Path) -> None:
+    """Only a grader that permissions bind shows it (root removes anything): a program that
+    left a read-only folder with files in it (chmod 555) left its copy in the temporary folder,
+    one per run. Played by nobody under root."""
+    shared = Path(tempfile.mkdtemp(prefix="mazekit-test-", dir="/tmp"))
+    shared.chmod(0o777)
+    copy = shared / "copy"
+    code = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from mazekit.grade.sandbox import _remove\n"
+        + ("os.setgroups([])\nos.setgid(65534)\nos.setuid(65534)\n" if os.geteuid() == 0 else "")
+        + f"copy = Path({str(copy)!r})\n"
+        "(copy / 'submission' / 'out').mkdir(parents=True)\n"
+        "(copy / 'submission' / 'out' / 'maze.txt').write_text('x')\n"
+        "(copy / 'submission' / 'out').chmod(0o555)\n"
+        "(copy / 'submission' / 'locked').mkdir()\n"
+        "(copy / 'submission' / 'locked').chmod(0)\n"
+        "(copy / 'submission').chmod(0o500)\n"
+        "_remove(copy)\n"
+        "print(sorted(p.name for p in copy.parent.iterdir()))\n"
+    )
+    try:
+        done = subprocess.run(
+            [PYTHON, "-c", code], capture_output=True, text=True, timeout=60, cwd="/"
+        )
+        assert (done.stderr, done.stdout) == ("", "[]\n")
+    finally:
+        for base, dirs, _ in os.walk(shared):
+            for name in dirs:
+                os.chmod(os.path.join(base, name), 0o700)
+        shutil.rmtree(shared)
 
 
 def test_ctrl_c_during_a_removal_finishes_it(

@@ -262,6 +262,32 @@ def test_the_own_output_file_is_set_aside_for_its_run_only(
     ]
 
 
+def test_a_run_that_removes_the_program_leaves_the_next_case_a_fresh_copy(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """Cases share a copy: after a run removed the entry script, python's own "can't open
+    file" passed for the error message of every broken config, and valid ones wrote nothing."""
+    program = f"""\
+import os, sys
+if sys.argv[1] == "config.txt":
+    os.remove(sys.argv[0])
+if "ENTRY=0\\n" not in open(sys.argv[1]).read():  # bad-entry: says nothing, writes nothing
+    open("maze.txt", "w").write({TEXT!r})
+"""
+    folder = submission(tmp_path / "s", program)
+    cases = ("--case", "own-config", "--case", "perfect-20x15", "--case", "bad-entry")
+    code, stdout, _ = grade(invoke, folder, *cases)
+    assert (code, verdict_lines(stdout)) == (
+        1,
+        [
+            "PASS    own-config",
+            "PASS    perfect-20x15",
+            "FAIL    bad-entry: printed no error message",
+        ],
+    )
+    assert (folder / "a_maze_ing.py").read_text() == program
+
+
 def test_the_program_runs_in_a_copy_with_a_clean_environment(
     invoke: Invoke, tmp_path: Path
 ) -> None:

@@ -133,6 +133,10 @@ class _Grader:
         return path.read_bytes()
 
     def case(self, case: Case) -> Outcome:
+        entry = self.options.entry
+        if not self.box.inside(entry) or not (self.box.work / entry).is_file():
+            self.box.renew()  # an earlier run removed the program: python's "can't open
+            # file" would pass for the error message of a broken config
         if case.kind == "own":
             return self.own(case)
         config_name = f"grade-{case.name}.txt"

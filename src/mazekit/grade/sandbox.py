@@ -282,27 +282,50 @@ class Sandbox:
                 _OPEN.discard(self)
                 message = f"cannot copy: {error.strerror or error}"
                 raise GradeError(message, str(submission)) from None
+        self.submission = submission
         self.work = self.root / "submission"
         self.home = self.root / "home"
         self._capture = self.root / "capture"
         try:
-            _copy_tree(os.fspath(submission), os.fspath(self.work))
-        except _CopyFailed as failed:  # name the file that failed
+            self._copy()
+        except GradeError:
             self.close()
-            where = os.path.relpath(failed.source, submission)
-            raise GradeError(f"cannot copy {where}: {failed.why}", str(submission)) from None
-        except OSError as error:
-            self.close()
-            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
+            raise
         self.home.mkdir()
         self._capture.mkdir(mode=0o700)
         if self.identity is not None:
             os.chmod(self.root, 0o711)  # nobody may pass through, not list
-            for folder in (self.work, self.home):
-                self._give(folder)
-                for base, dirs, files in os.walk(folder):
-                    for name in dirs + files:
-                        self._give(Path(base, name))
+            self._give_all(self.home)
+
+    def _copy(self) -> None:
+        """Copy the submission to ``work``, handed to the runner; GradeError names what failed."""
+        submission = self.submission
+        try:
+            _copy_tree(os.fspath(submission), os.fspath(self.work))
+        except _CopyFailed as failed:  # name the file that failed
+            where = os.path.relpath(failed.source, submission)
+            raise GradeError(f"cannot copy {where}: {failed.why}", str(submission)) from None
+        except OSError as error:
+            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
+        self._give_all(self.work)
+
+    def _give_all(self, folder: Path) -> None:
+        """Hand ``folder`` and all in it to the runner (only when grading as root)."""
+        if self.identity is None:
+            return
+        self._give(folder)
+        for base, dirs, files in os.walk(folder):
+            for name in dirs + files:
+                self._give(Path(base, name))
+
+    def renew(self) -> None:
+        """Make the copy anew from the submission: a run removed what the next one needs (its
+        entry script), and each case judges the program as shipped, not what a run left."""
+        if os.path.lexists(self.work):  # a grader that is not root: the run may remove it all
+            damaged = self.root / f"damaged-{os.urandom(4).hex()}"
+            os.rename(self.work, damaged)
+            _remove(damaged)
+        self._copy()
 
     def start(self) -> None:
         """Check that the interpreter runs here, within PROBE_SECONDS or the run's time limit

@@ -739,6 +739,21 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     assert code == 2 and "Invalid value for '--case': 'nope' is not one of" in stderr
 
 
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf", "1e300", "604801"])
+def test_a_timeout_out_of_range_is_a_usage_error(
+    invoke: Invoke, tmp_path: Path, timeout: str
+) -> None:
+    """nan and inf were internal errors, 1e300 an interpreter that "cannot run": RLIMIT_CPU
+    of a C long overflowed in the wrapper."""
+    folder = submission(tmp_path / "s", writes(TEXT))
+    code, stdout, stderr = grade(invoke, folder, "--timeout", timeout)
+    shown = {"1e300": "1e+300", "604801": "604801.0"}.get(timeout, f"{float(timeout)}")
+    assert (code, stdout) == (2, "")
+    assert stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '--timeout': {shown} is not in the range 0<x<=604800."
+    )
+
+
 def test_a_report_that_cannot_be_written_is_refused_before_any_run(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -754,6 +754,23 @@ def test_a_timeout_out_of_range_is_a_usage_error(
     )
 
 
+def test_a_failure_in_the_interpreter_check_leaves_no_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check that the interpreter starts ran before the copies were in the hands of the
+    code that removes them: anything it raised (a limit of the API no run can hold) left the
+    copy behind."""
+    from mazekit.grade import Options, grade
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(temp))
+    folder = submission(tmp_path / "s", writes(TEXT))
+    with pytest.raises(OverflowError):  # RLIMIT_CPU of an endless run
+        grade(folder, Options(python=PYTHON, limits=Limits(timeout=float("inf"))))
+    assert list(temp.iterdir()) == []
+
+
 def test_a_report_that_cannot_be_written_is_refused_before_any_run(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

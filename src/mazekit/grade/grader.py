@@ -243,9 +243,9 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
         raise GradeError(f"no entry script {options.entry}", name)
     python = resolve_python(options.python)
     first = Sandbox(root, python, options.limits)
-    first.start()  # decides the user the program runs as, for every copy
     boxes = [first]
     try:
+        first.start()  # decides the user the program runs as, for every copy
         chosen = [case for case in CASES if case.name in set(options.cases)]
         for _ in range(min(jobs, len(chosen)) - 1):
             boxes.append(Sandbox(root, python, options.limits, first.identity))

@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -174,6 +175,119 @@ def test_a_readme_without_the_42_line(invoke: Invoke, tmp_path: Path) -> None:
     assert "MISSING README.md: the first line is not the italic 42 line: '# A-Maze-ing'\n" in stdout
 
 
+def test_required_files_linked_out_of_the_submission_are_not_read(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """The grader (root, often) reads README.md and the config: through a link to a file of
+    its own, the report would show that file's first line to whoever reads the report."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:$y$j9T$the-grader-s-secret\n" + CONFIG)
+    folder = submission(tmp_path / "s", CORRECT, config=None)
+    for name in ("README.md", "config.txt", "Makefile"):
+        (folder / name).symlink_to(secret)
+    code, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert code == 1
+    assert "secret" not in stdout
+    assert verdict_lines(stdout) == ["FAIL    own-config: no default config file at the root"]
+    assert "MISSING Makefile: a symbolic link out of the submission (not read)\n" in stdout
+    assert "MISSING README.md: a symbolic link out of the submission (not read)\n" in stdout
+    assert "MISSING config: no default config file\n" in stdout
+    # a link inside the submission is one of its files
+    (folder / "docs").mkdir()
+    (folder / "docs" / "config.txt").write_text(CONFIG)
+    (folder / "config.txt").unlink()
+    (folder / "config.txt").symlink_to("docs/config.txt")
+    code, stdout, _ = grade(invoke, folder, "--case", "own-config")
+    assert verdict_lines(stdout) == ["PASS    own-config"]
+    assert "ok      config: config.txt\n" in stdout
+
+
+def test_links_out_of_the_copy_are_never_followed_by_the_grader(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """The grader (root, often) removes a stale output and writes each case's config in the
+    copy: through a link the submission ships or its program makes, it removed and wrote the
+    grader's own files."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "maze.txt").write_text("precious\n")
+    (victim / "config").write_text("precious\n")
+    program = f"""\
+import os, sys
+if sys.argv[1] == "grade-perfect-20x15.txt":  # for the next case's config
+    os.symlink({str(victim / "config")!r}, "grade-smallest-42.txt")
+"""
+    config = CONFIG.replace("OUTPUT_FILE=maze.txt", "OUTPUT_FILE=out/maze.txt")
+    folder = submission(tmp_path / "s", program, config=config)
+    (folder / "out").symlink_to(victim)
+    cases = ("--case", "own-config", "--case", "perfect-20x15", "--case", "smallest-42")
+    code, stdout, _ = grade(invoke, folder, *cases)
+    assert code == 1
+    assert verdict_lines(stdout) == [
+        "FAIL    own-config: config.txt: OUTPUT_FILE leaves the submission",
+        "FAIL    perfect-20x15: wrote no output file maze.txt",
+        "FAIL    smallest-42: wrote no output file maze.txt",
+    ]
+    assert (victim / "maze.txt").read_text() == (victim / "config").read_text() == "precious\n"
+
+
+@pytest.mark.parametrize(
+    ("output", "shipped"),
+    [
+        ("a_maze_ing.py", None),  # the program itself
+        (".", None),  # the copy itself
+        ("docs", "docs/notes.txt"),  # a folder of the submission
+        ("maze.txt", "maze.txt"),  # a stale output: no output of this run
+    ],
+)
+def test_the_own_output_file_is_set_aside_for_its_run_only(
+    invoke: Invoke, tmp_path: Path, output: str, shipped: str | None
+) -> None:
+    """own-config runs first, on the copy the other cases use: it removed what OUTPUT_FILE
+    named (the entry script, a folder, the copy itself: a traceback of grade's own)."""
+    program = (
+        "import sys\nif sys.argv[1] == 'config.txt':\n    sys.exit('Error: writes nothing')\n"
+        + CORRECT
+    )
+    config = CONFIG.replace("OUTPUT_FILE=maze.txt", f"OUTPUT_FILE={output}")
+    folder = submission(tmp_path / "s", program, config=config)
+    if shipped is not None:
+        (folder / shipped).parent.mkdir(exist_ok=True)
+        (folder / shipped).write_text(TEXT)
+    code, stdout, _ = grade(invoke, folder, "--case", "own-config", "--case", "perfect-20x15")
+    assert code == 1
+    assert verdict_lines(stdout) == [
+        f"FAIL    own-config: wrote no output file {output}",
+        "PASS    perfect-20x15",
+    ]
+
+
+def test_a_run_that_removes_the_program_leaves_the_next_case_a_fresh_copy(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """Cases share a copy: after a run removed the entry script, python's own "can't open
+    file" passed for the error message of every broken config, and valid ones wrote nothing."""
+    program = f"""\
+import os, sys
+if sys.argv[1] == "config.txt":
+    os.remove(sys.argv[0])
+if "ENTRY=0\\n" not in open(sys.argv[1]).read():  # bad-entry: says nothing, writes nothing
+    open("maze.txt", "w").write({TEXT!r})
+"""
+    folder = submission(tmp_path / "s", program)
+    cases = ("--case", "own-config", "--case", "perfect-20x15", "--case", "bad-entry")
+    code, stdout, _ = grade(invoke, folder, *cases)
+    assert (code, verdict_lines(stdout)) == (
+        1,
+        [
+            "PASS    own-config",
+            "PASS    perfect-20x15",
+            "FAIL    bad-entry: printed no error message",
+        ],
+    )
+    assert (folder / "a_maze_ing.py").read_text() == program
+
+
 def test_the_program_runs_in_a_copy_with_a_clean_environment(
     invoke: Invoke, tmp_path: Path
 ) -> None:
@@ -294,6 +408,22 @@ open("maze.txt", "w").write({small!r} if "WIDTH=8" in text else {TEXT!r})
     ]
 
 
+def test_echoing_the_config_path_does_not_say_the_maze_is_too_small(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """grade-too-small.txt holds "small", and the copy's random folder name may hold "42"."""
+    small = dump_maze(generate(8, 6, seed=1))
+    program = f"""\
+import os, sys
+print("reading", sys.argv[1], "in", os.getcwd(), "as", os.path.abspath(sys.argv[1]))
+open("maze.txt", "w").write({small!r})
+"""
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "too-small")
+    assert verdict_lines(stdout) == [
+        'FAIL    too-small: said nothing about the maze being too small for the "42"'
+    ]
+
+
 def test_a_hang_is_stopped_at_the_timeout(invoke: Invoke, tmp_path: Path) -> None:
     folder = submission(tmp_path / "s", "while True:\n    pass\n")
     code, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--timeout", "0.5")
@@ -346,6 +476,40 @@ def test_a_slow_interpreter_start_does_not_drop_the_runner_to_root(
         box.start()
     assert str(error.value) == f"--python: cannot run {stuck}: no exit after 0.3 s"
     assert (box.identity, box.warnings) == (runner, [])
+
+
+def test_a_copy_with_a_folder_the_program_made_read_only_is_removed(tmp_path: Path) -> None:
+    """Only a grader that permissions bind shows it (root removes anything): a program that
+    left a read-only folder with files in it (chmod 555) left its copy in the temporary folder,
+    one per run. Played by nobody under root."""
+    shared = Path(tempfile.mkdtemp(prefix="mazekit-test-", dir="/tmp"))
+    shared.chmod(0o777)
+    copy = shared / "copy"
+    code = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from mazekit.grade.sandbox import _remove\n"
+        + ("os.setgroups([])\nos.setgid(65534)\nos.setuid(65534)\n" if os.geteuid() == 0 else "")
+        + f"copy = Path({str(copy)!r})\n"
+        "(copy / 'submission' / 'out').mkdir(parents=True)\n"
+        "(copy / 'submission' / 'out' / 'maze.txt').write_text('x')\n"
+        "(copy / 'submission' / 'out').chmod(0o555)\n"
+        "(copy / 'submission' / 'locked').mkdir()\n"
+        "(copy / 'submission' / 'locked').chmod(0)\n"
+        "(copy / 'submission').chmod(0o500)\n"
+        "_remove(copy)\n"
+        "print(sorted(p.name for p in copy.parent.iterdir()))\n"
+    )
+    try:
+        done = subprocess.run(
+            [PYTHON, "-c", code], capture_output=True, text=True, timeout=60, cwd="/"
+        )
+        assert (done.stderr, done.stdout) == ("", "[]\n")
+    finally:
+        for base, dirs, _ in os.walk(shared):
+            for name in dirs:
+                os.chmod(os.path.join(base, name), 0o700)
+        shutil.rmtree(shared)
 
 
 def test_ctrl_c_during_a_removal_finishes_it(
@@ -573,6 +737,77 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     assert (code, stderr.splitlines()[-1]) == (2, "Error: --format csv needs --all")
     code, _, stderr = grade(invoke, folder, "--case", "nope")
     assert code == 2 and "Invalid value for '--case': 'nope' is not one of" in stderr
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf", "1e300", "604801"])
+def test_a_timeout_out_of_range_is_a_usage_error(
+    invoke: Invoke, tmp_path: Path, timeout: str
+) -> None:
+    """nan and inf were internal errors, 1e300 an interpreter that "cannot run": RLIMIT_CPU
+    of a C long overflowed in the wrapper."""
+    folder = submission(tmp_path / "s", writes(TEXT))
+    code, stdout, stderr = grade(invoke, folder, "--timeout", timeout)
+    shown = {"1e300": "1e+300", "604801": "604801.0"}.get(timeout, f"{float(timeout)}")
+    assert (code, stdout) == (2, "")
+    assert stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '--timeout': {shown} is not in the range 0<x<=604800."
+    )
+
+
+def test_a_failure_in_the_interpreter_check_leaves_no_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check that the interpreter starts ran before the copies were in the hands of the
+    code that removes them: anything it raised (a limit of the API no run can hold) left the
+    copy behind."""
+    from mazekit.grade import Options, grade
+
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(temp))
+    folder = submission(tmp_path / "s", writes(TEXT))
+    with pytest.raises(OverflowError):  # RLIMIT_CPU of an endless run
+        grade(folder, Options(python=PYTHON, limits=Limits(timeout=float("inf"))))
+    assert list(temp.iterdir()) == []
+
+
+def test_a_report_that_cannot_be_written_is_refused_before_any_run(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--all`` over a class takes minutes: a mistyped -o must not throw them away at the end."""
+    import mazekit.cli.grade
+
+    graded: list[str] = []
+    monkeypatch.setattr(mazekit.cli.grade, "grade", lambda folder, *_: graded.append(folder))
+    monkeypatch.setattr(mazekit.cli.grade, "grade_all", lambda folder, *_: graded.append(folder))
+    folder = submission(tmp_path / "s", writes(TEXT))
+    read_only = tmp_path / "read-only.txt"
+    read_only.write_text("last year's grades\n")
+    read_only.chmod(0o444)
+    for target, reason in (
+        (tmp_path / "no-such-folder" / "grades.csv", "No such file or directory"),
+        (tmp_path, "Is a directory"),
+        (folder / "a_maze_ing.py" / "grades.csv", "Not a directory"),
+        (read_only, "the file is read-only (--force replaces it)"),
+    ):
+        for every in ([], ["--all"]):
+            result = invoke(["grade", *every, "-o", str(target), str(folder)])
+            assert (result.exit_code, result.stdout, result.stderr) == (
+                1,
+                "",
+                f"Error: {target}: cannot write: {reason}\n",
+            )
+    assert graded == []
+    assert read_only.read_text() == "last year's grades\n"
+    monkeypatch.undo()
+    report = tmp_path / "grades.txt"
+    result = invoke(
+        ["grade", "--python", PYTHON, "--case", "bad-entry", "-o", str(report), str(folder)]
+    )
+    assert (result.exit_code, result.stdout) == (1, "")  # writes() ignores its config
+    assert report.read_text().startswith("FAIL    bad-entry: printed no error message\n")
+    report.unlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["read-only.txt", "s"]  # no temporary
 
 
 # --- the parts --------------------------------------------------------------------------------

@@ -297,3 +297,145 @@ def test_jsonl_writes_each_file_as_soon_as_it_is_done() -> None:
     out, err = process.communicate(SMALL_MAZE.encode(), timeout=60)
     assert json.loads(out)["file"] == "<stdin>"
     assert (process.returncode, err) == (0, b"")
+
+
+# --- what a grader's account may not read ----------------------------------------------------
+
+NOBODY = 65534
+
+
+def _validate_unprivileged(args: list[str]) -> tuple[int, str, str]:
+    """``mazekit validate ARGS`` as a user that permissions bind: this one, or nobody under
+    root (after a first run that loads mazekit: the interpreter and its libraries live where
+    nobody cannot read)."""
+    import os
+    import subprocess
+    import sys
+
+    drop = f"os.setgroups([])\nos.setgid({NOBODY})\nos.setuid({NOBODY})\n"
+    code = (
+        "import json, os, sys\n"
+        "from click.testing import CliRunner\n"
+        "from mazekit.cli import cli\n"
+        # a first run as this user loads every module the second one needs
+        "CliRunner().invoke(cli, sys.argv[1:])\n"
+        f"{drop if os.geteuid() == 0 else ''}"
+        "result = CliRunner().invoke(cli, sys.argv[1:], catch_exceptions=False)\n"
+        "print(json.dumps([result.exit_code, result.stdout, result.stderr]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "validate", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd="/",
+    )
+    assert done.stderr == ""
+    code_out, stdout, stderr = json.loads(done.stdout)
+    return code_out, stdout, stderr
+
+
+@pytest.fixture
+def reachable_dir() -> Any:
+    """A folder under /tmp that nobody can reach (tmp_path lies under root's 0700 folders)."""
+    import shutil
+    import tempfile
+
+    directory = Path(tempfile.mkdtemp(prefix="mazekit-perm-", dir="/tmp"))
+    directory.chmod(0o755)
+    yield directory
+    for path in directory.rglob("*"):
+        if path.is_dir() and not path.is_symlink():
+            path.chmod(0o755)
+    shutil.rmtree(directory)
+
+
+def test_a_folder_that_cannot_be_listed_is_reported_not_passed_over(reachable_dir: Path) -> None:
+    """rglob skips such a folder in silence: its mazes were never checked, and the run said
+    every file was fine."""
+    (reachable_dir / "a.txt").write_text(VALID.read_text())
+    locked = reachable_dir / "locked"
+    locked.mkdir()
+    (locked / "b.txt").write_text(BORDER.read_text())
+    (reachable_dir / "z.txt").write_text(VALID.read_text())
+    locked.chmod(0)
+    code, stdout, stderr = _validate_unprivileged([str(reachable_dir)])
+    assert (code, stdout.splitlines(), stderr) == (
+        1,
+        [f"{reachable_dir}/a.txt: ok", f"{reachable_dir}/z.txt: ok", "3 files: 2 ok, 1 invalid"],
+        f"Error: {reachable_dir}/locked: cannot read: Permission denied\n",
+    )
+    # the folder named itself, and a file in it: it exists, it cannot be read (not "No such
+    # file", not a problem of the run)
+    code, stdout, stderr = _validate_unprivileged([str(locked), f"{locked}/b.txt"])
+    assert (code, stdout, stderr.splitlines()) == (
+        1,
+        "2 files: 0 ok, 2 invalid\n",
+        [
+            f"Error: {locked}: cannot read: Permission denied",
+            f"Error: {locked}/b.txt: cannot read: Permission denied",
+        ],
+    )
+
+
+def test_a_submission_that_cannot_be_entered_is_reported(reachable_dir: Path) -> None:
+    subs = _submissions(reachable_dir)
+    (subs / "alice").chmod(0)
+    code, stdout, stderr = _validate_unprivileged(["--submissions", str(subs)])
+    assert code == 1
+    assert stdout.splitlines()[-1] == "4 files: 0 ok, 4 invalid"
+    assert (
+        stderr.splitlines()[0] == f"Error: {subs}/alice/config.txt: cannot read: Permission denied"
+    )
+
+
+def test_a_fifo_is_reported_never_opened(tmp_path: Path) -> None:
+    """A FIFO under a DIR, or named by a submission's OUTPUT_FILE (/dev/stdin too), would wait
+    forever for a writer: a process shows it, so a run that hangs fails here, not forever."""
+    import os
+    import subprocess
+    import sys
+
+    folder = tmp_path / "dir"
+    folder.mkdir()
+    (folder / "a.txt").write_text(VALID.read_text())
+    os.mkfifo(folder / "pipe.txt")
+    subs = tmp_path / "subs"
+    for name, output in (("fifo", "maze.txt"), ("stdin", "/dev/stdin")):
+        (subs / name).mkdir(parents=True)
+        (subs / name / "config.txt").write_text(CONFIG.replace("maze.txt", output))
+    os.mkfifo(subs / "fifo" / "maze.txt")
+    mazekit = [sys.executable, "-m", "mazekit", "validate"]
+    silent = subprocess.Popen(["sleep", "600"], stdout=subprocess.PIPE)  # a pipe, no writer
+    try:
+        on_dir = subprocess.run(
+            [*mazekit, str(folder / "a.txt"), str(folder)],
+            stdin=silent.stdout,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        done = subprocess.run(
+            [*mazekit, "--submissions", str(subs)],
+            stdin=silent.stdout,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        silent.kill()
+        silent.wait()
+    assert (on_dir.returncode, on_dir.stdout.splitlines()[-1], on_dir.stderr) == (
+        1,
+        "3 files: 2 ok, 1 invalid",
+        f"Error: {folder}/pipe.txt: cannot read: not a regular file\n",
+    )
+    assert (done.returncode, done.stderr.splitlines()) == (
+        1,
+        [
+            f"Error: {subs}/fifo/maze.txt: cannot read: not a regular file "
+            f"(the OUTPUT_FILE of {subs}/fifo/config.txt)",
+            "Error: /dev/stdin: cannot read: not a regular file "
+            f"(the OUTPUT_FILE of {subs}/stdin/config.txt)",
+        ],
+    )

@@ -10,6 +10,7 @@ The workers are plain top-level functions of picklable arguments: safe under ``s
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -61,6 +62,7 @@ class Job:
     submission: str | None = None
     config_name: str = DEFAULT_CONFIG_NAME
     missing: str | None = None  # why the argument matched no file: a problem of the run
+    unreadable: str | None = None  # why a path found under a DIR cannot be read: the input's
 
 
 def expand(
@@ -76,28 +78,64 @@ def expand(
     for argument in arguments:
         if argument == STDIN:
             jobs.append(Job(STDIN, config))
-            continue
-        try:
-            is_dir = os.path.isdir(argument)  # not pathlib: 2 ms of every start-up
-            exists = is_dir or os.path.lexists(argument)
-        except OSError:  # a name too long for the OS: it names nothing
-            is_dir = exists = False
-        if is_dir:
-            from pathlib import Path  # only a directory argument pays for pathlib
-
-            found = sorted(
-                str(path)
-                for path in Path(argument).rglob(glob)
-                if path.name != config_name and not path.is_dir()
-            )
+        elif os.path.isdir(argument):  # not pathlib: 2 ms of every start-up
+            found = _under(argument, glob, config_name)
             if not found:
                 jobs.append(Job(argument, missing=f"no file matches '{glob}' under it"))
-            jobs.extend(Job(path, config) for path in found)
-        elif not exists:
+            jobs.extend(Job(path, config, unreadable=why) for path, why in found)
+        elif not _may_exist(argument):
             jobs.append(Job(argument, missing="cannot read: No such file or directory"))
         else:
             jobs.append(Job(argument, config))
     return jobs
+
+
+def _may_exist(path: str) -> bool:
+    """Whether ``path`` may name something: a name the OS refuses to look up for want of
+    permission (a file in a folder the grader may not enter) is not "No such file", so it is
+    read, and the read says what is wrong."""
+    try:
+        os.lstat(path)
+    except PermissionError:
+        return True
+    except (OSError, ValueError):  # none there, or a name too long for the OS
+        return False
+    return True
+
+
+def _not_regular(path: str) -> str | None:
+    """Why ``path`` is no file to open unasked: a FIFO would block until someone writes to it,
+    a device may never end. None for a regular file, a folder, or a name that cannot be
+    looked up (the read says what is wrong)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return "cannot read: not a regular file"
+
+
+def _under(folder: str, glob: str, config_name: str) -> list[tuple[str, str | None]]:
+    """The paths under ``folder`` that a run checks, sorted, each with why it cannot be read
+    (else None): every ``glob`` file but the config files (a FIFO or device among them is
+    reported, never opened), and every folder that cannot be listed (``rglob`` would pass
+    over it, and the files in it, in silence)."""
+    from pathlib import Path  # only a directory argument pays for pathlib
+
+    found: list[tuple[str, str | None]] = [
+        (str(path), _not_regular(str(path)))
+        for path in Path(folder).rglob(glob)
+        if path.name != config_name and not path.is_dir()
+    ]
+
+    def unlisted(error: OSError) -> None:
+        name = str(Path(os.fsdecode(error.filename)))  # spelt as rglob spells its paths
+        found.append((name, f"cannot read: {error.strerror or error}"))
+
+    for _ in os.walk(folder, onerror=unlisted):  # the same folders rglob visits
+        pass
+    return sorted(found, key=lambda item: item[0])
 
 
 def submissions(folder: str, config_name: str = DEFAULT_CONFIG_NAME) -> list[Job]:
@@ -111,9 +149,20 @@ def submissions(folder: str, config_name: str = DEFAULT_CONFIG_NAME) -> list[Job
     jobs = [
         Job(str(entry), submission=str(entry), config_name=config_name)
         for entry in entries
-        if entry.is_dir() and (entry / config_name).is_file()
+        if entry.is_dir() and _holds_file(os.path.join(entry, config_name))
     ]
     return jobs or [Job(folder, missing=f"no sub-directory holds a {config_name}")]
+
+
+def _holds_file(path: str) -> bool:
+    """Whether ``path`` is a file, or may be one in a folder the grader may not enter: that
+    submission is then reported (its config cannot be read), never passed over in silence."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except PermissionError:
+        return True
+    except (OSError, ValueError):
+        return False
 
 
 def check(job: Job, options: Options) -> Report:
@@ -123,6 +172,8 @@ def check(job: Job, options: Options) -> Report:
     name = source_name(job.path)
     if job.missing is not None:
         return Report(source=printable(name), error=job.missing)
+    if job.unreadable is not None:
+        return Report(source=printable(name), error=printable(job.unreadable))
     if job.submission is not None:
         config_path = os.path.join(job.submission, job.config_name)
         try:
@@ -131,6 +182,11 @@ def check(job: Job, options: Options) -> Report:
             return Report(source=printable(config_path), error=printable(error.message))
         name = os.path.join(job.submission, config.output_file)
     try:
+        # a submission's OUTPUT_FILE is a name its author chose: /dev/stdin, or a FIFO, would
+        # wait for the grader's input, so only a regular file is read
+        why = None if job.submission is None else _not_regular(name)
+        if why is not None:
+            raise MazeError(why, name)
         data = read_bytes(job.path if job.submission is None else name)
     except MazeError as error:
         message = error.message

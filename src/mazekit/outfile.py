@@ -25,6 +25,7 @@ __all__ = [
     "READ_ONLY_MESSAGE",
     "Chunks",
     "atomic_write",
+    "check_writable",
     "descriptor_of",
     "remove_temporaries",
     "same_file",
@@ -262,5 +263,44 @@ def atomic_write(target: str | PathLike[str], data: Chunks, *, force: bool = Fal
             _write_special(resolved, data)
             return
         _write_regular(name, resolved, info, data, force)
+    except OSError as error:
+        raise MazeError(f"cannot write: {error.strerror or error}", name) from error
+
+
+def check_writable(target: str | PathLike[str], *, force: bool = False) -> None:
+    """Raise now the MazeError that ``atomic_write(target, ...)`` would surely raise later: for
+    a command whose data takes minutes to make (``grade --all``), so a mistyped ``-o`` costs
+    nothing but the message. A new file is tried for real: a temporary file is made beside
+    the target, as atomic_write makes it, and removed. Nothing is opened that could block (a
+    FIFO) or be changed; a write that then fails for another reason (a full disk) still
+    reports it at the end.
+    """
+    name = os.fspath(target)
+    try:
+        resolved = _resolve(name)
+        if isinstance(resolved, int):
+            return
+        try:
+            info: os.stat_result | None = os.stat(resolved)
+        except FileNotFoundError:
+            info = None
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            if stat.S_ISDIR(info.st_mode):
+                raise OSError(errno.EISDIR, os.strerror(errno.EISDIR))
+            return
+        if info is not None and _read_only(resolved, info) and not force:
+            raise MazeError(READ_ONLY_MESSAGE, name)
+        try:
+            handle, temporary = _temporary(
+                os.path.dirname(resolved), os.path.basename(resolved), 0o600
+            )
+        except PermissionError:
+            if info is None:
+                raise
+            return  # a file we may write in a folder we may not: atomic_write writes in place
+        os.close(handle)
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        _TEMPORARIES.discard(temporary)
     except OSError as error:
         raise MazeError(f"cannot write: {error.strerror or error}", name) from error

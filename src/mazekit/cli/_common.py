@@ -26,6 +26,7 @@ __all__ = [
     "SIZE",
     "CommandError",
     "ConfigValue",
+    "check_output",
     "fail",
     "forced",
     "input_argument",
@@ -193,6 +194,17 @@ def write_output(data: bytes | str | Iterable[bytes], target: str | PathLike[str
     context = click.get_current_context(silent=True)
     force = bool(context is not None and context.meta.get(_FORCE_KEY))
     atomic_write(target, chunks, force=force)
+
+
+def check_output(target: str | PathLike[str] | None) -> None:
+    """Refuse at once an output that write_output could not write (outfile.check_writable): for
+    a command that works long before it writes."""
+    from ..outfile import check_writable, descriptor_of
+
+    if target is None or str(target) == "-" or descriptor_of(target) == 1:
+        return
+    context = click.get_current_context(silent=True)
+    check_writable(target, force=bool(context is not None and context.meta.get(_FORCE_KEY)))
 
 
 def display_name(file: str) -> str:

@@ -2,16 +2,33 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
+from typing import Any
 
 import click
 
 from ..errors import ExitStatus
 from ..grade import CASE_NAMES, DEFAULT_ENTRY, GradeError, Limits, Options, grade, grade_all
 from ..grade.report import as_csv, as_json, as_table, as_text
-from ._common import output_option, write_output
+from ._common import check_output, output_option, write_output
 
 __all__ = ["command"]
+
+
+# The longest --timeout: a week. Past some bound RLIMIT_CPU overflows a C long in the wrapper
+# and the timer refuses the wait; inf and nan were internal errors.
+MAX_TIMEOUT = 7 * 24 * 3600
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds with 0 < S <= MAX_TIMEOUT: click's range, which lets NaN through."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{seconds} is not in the range {self._describe_range()}.", param, ctx)
+        return seconds
 
 
 class RunError(click.ClickException):
@@ -62,7 +79,7 @@ Exit status: 0 every case passed, 1 some case did not, 2 the grading could not r
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min=0, min_open=True, max=MAX_TIMEOUT),
     default=Limits.timeout,
     show_default=True,
     metavar="S",
@@ -128,6 +145,7 @@ def command(
         lint=lint,
         strict=strict,
     )
+    check_output(output)  # a report that cannot be written is refused before the runs
     try:
         grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
     except GradeError as error:

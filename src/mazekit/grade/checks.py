@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import signal
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -99,6 +100,14 @@ def output_problem(data: bytes | None, config: Config, name: str) -> str | None:
     return reason
 
 
-def says_too_small(run: Run) -> bool:
-    """Whether the program said something about the "42" not fitting (it names 42 or small)."""
-    return bool(_TOO_SMALL.search(run.stdout + run.stderr))
+def says_too_small(run: Run, names: Sequence[str] = ()) -> bool:
+    """Whether the program said something about the "42" not fitting (it names 42 or small).
+
+    ``names`` are the texts grade chose (the config's name, the copy's folder): a program that
+    echoes its config path ``grade-too-small.txt``, or a folder whose random name holds "42",
+    says nothing by that.
+    """
+    text = run.stdout + run.stderr
+    for name in sorted(names, key=len, reverse=True):  # a path before the name inside it
+        text = text.replace(name, "")
+    return bool(_TOO_SMALL.search(text))

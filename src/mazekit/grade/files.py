@@ -17,6 +17,7 @@ README_LINE = re.compile(
 )
 _TARGET = re.compile(r"^([A-Za-z0-9_.\- ]+):(?!=)", re.MULTILINE)
 _CONFIG_SUFFIXES = ("", ".txt", ".cfg", ".conf", ".ini")
+_LINK_OUT = "a symbolic link out of the submission (not read)"
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,24 @@ class FileCheck:
     detail: str
 
 
+def _within(root: Path, path: Path) -> bool:
+    """Whether ``path`` is a file of the submission, its symbolic links followed: a link out
+    of it could point at any file the grader may read (``/etc/shadow`` as root), and the
+    report would show that file's first line."""
+    try:
+        return path.is_file() and path.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):  # a link loop
+        return False
+
+
 def find_config(root: Path) -> Path | None:
-    """The default config: ``config.txt``, else the first root file named like a config."""
-    if (root / "config.txt").is_file():
+    """The default config: ``config.txt``, else the first root file named like a config
+    (a symbolic link out of the submission is none of its files)."""
+    if _within(root, root / "config.txt"):
         return root / "config.txt"
     for path in sorted(root.iterdir()):
-        if path.is_file() and "config" in path.name.lower() and path.suffix in _CONFIG_SUFFIXES:
+        named = "config" in path.name.lower() and path.suffix in _CONFIG_SUFFIXES
+        if named and _within(root, path):
             return path
     return None
 
@@ -47,6 +60,8 @@ def _makefile(root: Path) -> FileCheck:
     path = root / "Makefile"
     if not path.is_file():
         return FileCheck("Makefile", False, "no Makefile")
+    if not _within(root, path):
+        return FileCheck("Makefile", False, _LINK_OUT)
     text = path.read_bytes()[: 1 << 20].decode("utf-8", errors="replace")
     targets = {name for group in _TARGET.findall(text) for name in group.split()}
     missing = [target for target in MAKE_TARGETS if target not in targets]
@@ -59,6 +74,8 @@ def _readme(root: Path) -> FileCheck:
     path = root / "README.md"
     if not path.is_file():
         return FileCheck("README.md", False, "no README.md")
+    if not _within(root, path):
+        return FileCheck("README.md", False, _LINK_OUT)
     line = _first_line(path)
     if README_LINE.fullmatch(line):
         return FileCheck("README.md", True, "the first line is the italic 42 line")

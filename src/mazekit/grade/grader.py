@@ -124,14 +124,19 @@ class _Grader:
         return run_problem(run, limits, limits.timeout)
 
     def output(self, name: str) -> bytes | None:
-        """The file the program wrote, or None: none, not a regular file, or a symbolic link
-        (which could point anywhere the grader may read)."""
+        """The file the program wrote, or None: none, not a regular file, a symbolic link, or
+        in a folder reached through a link out of the copy (either could point anywhere the
+        grader may read)."""
         path = self.box.work / name
-        if path.is_symlink() or not path.is_file():
+        if not self.box.inside(name) or path.is_symlink() or not path.is_file():
             return None
         return path.read_bytes()
 
     def case(self, case: Case) -> Outcome:
+        entry = self.options.entry
+        if not self.box.inside(entry) or not (self.box.work / entry).is_file():
+            self.box.renew()  # an earlier run removed the program: python's "can't open
+            # file" would pass for the error message of a broken config
         if case.kind == "own":
             return self.own(case)
         config_name = f"grade-{case.name}.txt"
@@ -171,7 +176,7 @@ class _Grader:
         reason = output_problem(data, case.config, output)
         if reason is not None:
             return reason
-        if case.kind == "small" and not says_too_small(run):
+        if case.kind == "small" and not says_too_small(run, (str(self.box.root), config_name)):
             return 'said nothing about the maze being too small for the "42"'
         if case.kind == "twice":
             self.box.remove(output)
@@ -196,14 +201,17 @@ class _Grader:
         except ConfigError as error:
             return Outcome(case.name, "FAIL", str(error))
         output = config.output_file
-        if os.path.isabs(output) or ".." in Path(output).parts:
+        if os.path.isabs(output) or ".." in Path(output).parts or not self.box.inside(output):
             return Outcome(case.name, "FAIL", f"{path.name}: OUTPUT_FILE leaves the submission")
-        self.box.remove(output)
-        run = self.run(path.name)
-        problem = self.problem(run)
-        if problem is not None:
-            return Outcome(case.name, *problem, run.seconds)
-        reason = output_problem(self.output(output), config, output)
+        aside = self.box.set_aside(output)  # a shipped output is no output of this run
+        try:
+            run = self.run(path.name)
+            problem = self.problem(run)
+            if problem is not None:
+                return Outcome(case.name, *problem, run.seconds)
+            reason = output_problem(self.output(output), config, output)
+        finally:
+            self.box.put_back(output, aside)  # the other cases run on the copy as shipped
         verdict: Verdict = "PASS" if reason is None else "FAIL"
         return Outcome(case.name, verdict, reason or "", run.seconds)
 
@@ -235,9 +243,9 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
         raise GradeError(f"no entry script {options.entry}", name)
     python = resolve_python(options.python)
     first = Sandbox(root, python, options.limits)
-    first.start()  # decides the user the program runs as, for every copy
     boxes = [first]
     try:
+        first.start()  # decides the user the program runs as, for every copy
         chosen = [case for case in CASES if case.name in set(options.cases)]
         for _ in range(min(jobs, len(chosen)) - 1):
             boxes.append(Sandbox(root, python, options.limits, first.identity))

@@ -151,7 +151,22 @@ def _remove(root: Path) -> None:
         shutil.rmtree(moved, ignore_errors=True)
         if not os.path.lexists(moved):
             return
+        _open_up(moved)
         time.sleep(0.005)
+
+
+def _open_up(root: Path) -> None:
+    """Give the owner back every right on the folders under ``root``: a program may leave one
+    read-only (``chmod 555 out``), and then rmtree cannot remove what is in it, unless grade
+    runs as root. The copy is the grader's (or nobody's, whom root needs no rights of)."""
+    with contextlib.suppress(OSError):
+        os.chmod(root, 0o700)
+    for base, dirs, _ in os.walk(root):  # top-down: a folder is opened before it is listed
+        for name in dirs:
+            path = os.path.join(base, name)
+            if not os.path.islink(path):
+                with contextlib.suppress(OSError):
+                    os.chmod(path, 0o700)
 
 
 class _CopyFailed(Exception):
@@ -267,27 +282,50 @@ class Sandbox:
                 _OPEN.discard(self)
                 message = f"cannot copy: {error.strerror or error}"
                 raise GradeError(message, str(submission)) from None
+        self.submission = submission
         self.work = self.root / "submission"
         self.home = self.root / "home"
         self._capture = self.root / "capture"
         try:
-            _copy_tree(os.fspath(submission), os.fspath(self.work))
-        except _CopyFailed as failed:  # name the file that failed
+            self._copy()
+        except GradeError:
             self.close()
-            where = os.path.relpath(failed.source, submission)
-            raise GradeError(f"cannot copy {where}: {failed.why}", str(submission)) from None
-        except OSError as error:
-            self.close()
-            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
+            raise
         self.home.mkdir()
         self._capture.mkdir(mode=0o700)
         if self.identity is not None:
             os.chmod(self.root, 0o711)  # nobody may pass through, not list
-            for folder in (self.work, self.home):
-                self._give(folder)
-                for base, dirs, files in os.walk(folder):
-                    for name in dirs + files:
-                        self._give(Path(base, name))
+            self._give_all(self.home)
+
+    def _copy(self) -> None:
+        """Copy the submission to ``work``, handed to the runner; GradeError names what failed."""
+        submission = self.submission
+        try:
+            _copy_tree(os.fspath(submission), os.fspath(self.work))
+        except _CopyFailed as failed:  # name the file that failed
+            where = os.path.relpath(failed.source, submission)
+            raise GradeError(f"cannot copy {where}: {failed.why}", str(submission)) from None
+        except OSError as error:
+            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
+        self._give_all(self.work)
+
+    def _give_all(self, folder: Path) -> None:
+        """Hand ``folder`` and all in it to the runner (only when grading as root)."""
+        if self.identity is None:
+            return
+        self._give(folder)
+        for base, dirs, files in os.walk(folder):
+            for name in dirs + files:
+                self._give(Path(base, name))
+
+    def renew(self) -> None:
+        """Make the copy anew from the submission: a run removed what the next one needs (its
+        entry script), and each case judges the program as shipped, not what a run left."""
+        if os.path.lexists(self.work):  # a grader that is not root: the run may remove it all
+            damaged = self.root / f"damaged-{os.urandom(4).hex()}"
+            os.rename(self.work, damaged)
+            _remove(damaged)
+        self._copy()
 
     def start(self) -> None:
         """Check that the interpreter runs here, within PROBE_SECONDS or the run's time limit
@@ -320,11 +358,39 @@ class Sandbox:
             os.chown(path, *self.identity, follow_symlinks=False)
 
     def write(self, name: str, data: bytes) -> Path:
-        """Put a file into the copy (a config, a previous output), owned by the runner."""
+        """Put a new file into the copy (a config, a previous output), owned by the runner.
+
+        Whatever had the name goes first, and the file is made anew (O_EXCL): a symbolic link
+        left there by the submission or an earlier run is never written through.
+        """
         path = self.work / name
-        path.write_bytes(data)
+        self.remove(name)
+        with open(path, "xb") as handle:
+            handle.write(data)
         self._give(path)
         return path
+
+    def set_aside(self, name: str) -> Path | None:
+        """Move what the copy holds at ``name`` out of the program's reach, and return where
+        to (None when there is nothing, or a folder: left where it is). A file the submission
+        ships at its own OUTPUT_FILE must not count as written by the run, yet the other cases
+        may need it (``OUTPUT_FILE=a_maze_ing.py``): ``put_back`` restores it."""
+        path = self.work / name
+        if not self.inside(name) or not os.path.lexists(path):
+            return None
+        if path.is_dir() and not path.is_symlink():
+            return None
+        aside = self.root / "set-aside"
+        os.rename(path, aside)
+        return aside
+
+    def put_back(self, name: str, aside: Path | None) -> None:
+        """Undo ``set_aside``: whatever the run left at ``name`` gives way to the original."""
+        if aside is None:
+            return
+        self.remove(name)
+        with contextlib.suppress(OSError):  # its folder is gone: the copy is no longer whole
+            os.rename(aside, self.work / name)
 
     def make_folder(self, name: str) -> Path:
         """Make a folder in the copy, owned by the runner."""
@@ -333,9 +399,23 @@ class Sandbox:
         self._give(path)
         return path
 
+    def inside(self, name: str) -> bool:
+        """Whether the folder that holds ``name`` lies in the copy, every symbolic link on the
+        way followed: a link the submission ships (``out -> /etc``) or its program makes
+        leads wherever the grader may write, and grade runs as root."""
+        try:
+            path = self.work / name  # "." is the copy itself
+            folder = (path if path == self.work else path.parent).resolve()
+            return folder.is_relative_to(self.work.resolve())
+        except (OSError, RuntimeError):  # a link loop
+            return False
+
     def remove(self, name: str) -> None:
-        """Remove a file or folder of the copy, if there."""
+        """Remove a file or folder of the copy, if there (never one reached through a link
+        out of the copy: that is not the copy's to remove)."""
         path = self.work / name
+        if not self.inside(name) or path == self.work:
+            return
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
         else:

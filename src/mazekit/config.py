@@ -34,6 +34,7 @@ __all__ = [
     "check_size",
     "dump_config",
     "echo",
+    "is_cell_text",
     "load_config",
     "looks_like_config",
     "parse_cell",
@@ -168,6 +169,17 @@ def parse_seed(name: str, text: str, source: str | None = None) -> int:
     if value is None:
         raise ConfigError(f"{name} must be an integer, got {_excerpt(text)}", source)
     return check_seed(name, value, _excerpt(text), source)
+
+
+def is_cell_text(text: str) -> bool:
+    """Whether ``text`` is spelled as parse_cell reads a cell: ``x,y``, two integers.
+
+    For options that hold a cell inside a longer value (edit's ``X,Y,D``, chase's
+    ``NAME=X,Y``): they refuse another spelling in their own words, then read the cell with
+    parse_cell, so a cell is read one way everywhere.
+    """
+    parts = [_integer(part.strip(_BLANKS), signed=True) for part in text.split(",")]
+    return len(parts) == 2 and None not in parts
 
 
 def parse_cell(name: str, text: str, source: str | None = None) -> Cell:

@@ -575,6 +575,22 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     assert code == 2 and "Invalid value for '--case': 'nope' is not one of" in stderr
 
 
+@pytest.mark.parametrize(
+    ("value", "shown"), [("nan", "nan"), ("inf", "inf"), ("1e400", "inf"), ("1e300", "1e+300")]
+)
+def test_a_timeout_that_is_no_number_of_seconds_is_a_usage_error(
+    invoke: Invoke, tmp_path: Path, value: str, shown: str
+) -> None:
+    """NaN passes every comparison of click's FloatRange, and 1e300 s overflowed the CPU
+    limit: both ended as internal errors before, blaming --python for the second."""
+    folder = submission(tmp_path / "s", writes(TEXT))
+    code, stdout, stderr = grade(invoke, folder, "--timeout", value)
+    assert (code, stdout) == (2, "")
+    assert stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '--timeout': {shown} is not in the range 0<x<=1000000000."
+    )
+
+
 # --- the parts --------------------------------------------------------------------------------
 
 

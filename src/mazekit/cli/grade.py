@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
+from typing import Any
 
 import click
 
@@ -18,6 +20,25 @@ class RunError(click.ClickException):
     """The grading itself could not run: ``Error: <source>: <message>``, exit 2."""
 
     exit_code = ExitStatus.RUN
+
+
+# A longer --timeout is no limit at all, and the CPU limit made from it (RLIMIT_CPU, a C long)
+# must still hold it: 1e300 seconds failed there as an internal error.
+MAX_TIMEOUT = 1_000_000_000
+
+
+class Seconds(click.FloatRange):
+    """``--timeout S``: 0 < S <= MAX_TIMEOUT. A NaN passes every comparison of FloatRange
+    (``nan`` and ``inf`` are floats to Python): refused here in the same words."""
+
+    def __init__(self) -> None:
+        super().__init__(min=0, max=MAX_TIMEOUT, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if math.isnan(seconds):
+            self.fail(f"{seconds} is not in the range 0<x<={MAX_TIMEOUT}.", param, ctx)
+        return seconds
 
 
 _CASES_HELP = "\n".join(
@@ -61,7 +82,7 @@ Exit status: 0 every case passed, 1 some case did not, 2 the grading could not r
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(),
     default=Limits.timeout,
     show_default=True,
     metavar="S",

@@ -340,6 +340,20 @@ def test_unreadable_config(invoke: Invoke, workdir: Path) -> None:
     _assert_error(invoke, ["generate", "binary.txt"], message, workdir)
 
 
+def test_a_config_over_64_mib_is_refused_before_it_is_read_whole(
+    invoke: Invoke, workdir: Path
+) -> None:
+    """The limit of a maze file holds for a config file too: `generate /dev/zero` read until
+    the memory ran out (a MemoryError, an internal error, or the OOM killer)."""
+    with open(workdir / "huge.txt", "wb") as handle:
+        handle.truncate(64 * 1024 * 1024 + 1)  # sparse: no disk used
+    message = "huge.txt: input is larger than 64 MiB"
+    _assert_error(invoke, ["generate", "huge.txt"], message, workdir)
+    result = invoke(["validate", "--config", "huge.txt", "maze.txt"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"Error: {message}\n"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

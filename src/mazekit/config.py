@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import pattern as glyph
 from .errors import ConfigError, printable
 from .model import Cell
-from .textformat import MAX_CELLS
+from .textformat import MAX_CELLS, MAX_INPUT_BYTES, TOO_LARGE
 
 if TYPE_CHECKING:
     from os import PathLike
@@ -283,13 +283,19 @@ def parse_config(text: str, source: str = "config") -> Config:
 
 
 def load_config(path: str | PathLike[str]) -> Config:
-    """Read and parse a config file; ConfigError names the file when it cannot be read."""
+    """Read and parse a config file; ConfigError names the file when it cannot be read.
+
+    At most MAX_INPUT_BYTES are read, as of a maze file: ``mazekit generate /dev/zero`` (or an
+    endless pipe) would otherwise fill the memory before any line is looked at.
+    """
     source = str(path)
     try:
         with open(path, "rb") as handle:
-            raw = handle.read()
+            raw = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise ConfigError(f"cannot read: {error.strerror or error}", source) from error
+    if len(raw) > MAX_INPUT_BYTES:
+        raise ConfigError(TOO_LARGE, source)
     return parse_config_bytes(raw, source)
 
 

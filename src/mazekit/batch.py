@@ -10,6 +10,7 @@ The workers are plain top-level functions of picklable arguments: safe under ``s
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -88,7 +89,7 @@ def expand(
             found = sorted(
                 str(path)
                 for path in Path(argument).rglob(glob)
-                if path.name != config_name and not path.is_dir()
+                if path.name != config_name and _walked(path)
             )
             if not found:
                 jobs.append(Job(argument, missing=f"no file matches '{glob}' under it"))
@@ -98,6 +99,17 @@ def expand(
         else:
             jobs.append(Job(argument, config))
     return jobs
+
+
+def _walked(path: os.PathLike[str]) -> bool:
+    """Whether a file met under a DIR is checked: a regular file, or a name that cannot be
+    looked at (a dangling link, reported as unreadable). A directory, a FIFO, a socket or a
+    device is left out, as ``grep -r`` leaves them: reading a FIFO nobody writes to would wait
+    for good. Named as a FILE argument, any of them is read as given."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def submissions(folder: str, config_name: str = DEFAULT_CONFIG_NAME) -> list[Job]:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import pattern as glyph
-from .errors import ConfigError, printable
+from .errors import ConfigError, MazeError, printable
 from .model import Cell
-from .textformat import MAX_CELLS, MAX_INPUT_BYTES, TOO_LARGE
+from .textformat import MAX_CELLS, read_bytes, source_name
 
 if TYPE_CHECKING:
     from os import PathLike
@@ -283,20 +283,18 @@ def parse_config(text: str, source: str = "config") -> Config:
 
 
 def load_config(path: str | PathLike[str]) -> Config:
-    """Read and parse a config file; ConfigError names the file when it cannot be read.
+    """Read and parse a config file, or stdin for ``-`` (as ``mazekit view`` reads one);
+    ConfigError names the file (``<stdin>``) when it cannot be read.
 
-    At most MAX_INPUT_BYTES are read, as of a maze file: ``mazekit generate /dev/zero`` (or an
-    endless pipe) would otherwise fill the memory before any line is looked at.
+    It is read as a maze file is (textformat.read_bytes): at most MAX_INPUT_BYTES, so
+    ``mazekit generate /dev/zero`` (or an endless pipe) stops at once instead of filling the
+    memory before any line is looked at.
     """
-    source = str(path)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as error:
-        raise ConfigError(f"cannot read: {error.strerror or error}", source) from error
-    if len(raw) > MAX_INPUT_BYTES:
-        raise ConfigError(TOO_LARGE, source)
-    return parse_config_bytes(raw, source)
+        raw = read_bytes(path)
+    except MazeError as error:
+        raise ConfigError(error.message, error.source) from error
+    return parse_config_bytes(raw, source_name(path))
 
 
 def parse_config_bytes(raw: bytes, source: str = "config") -> Config:

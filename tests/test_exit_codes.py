@@ -133,6 +133,26 @@ def test_an_internal_error_under_json_still_prints_the_document(
     assert printed.err.startswith("Error: internal error: RuntimeError: simulated bug")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve"],
+        ["render", "--format", "text"],
+        ["pacmanize"],
+        ["stats"],
+        ["edit"],
+        ["chase"],
+        ["generate"],
+    ],
+)
+def test_an_empty_file_name_is_still_named(invoke: Invoke, command: list[str]) -> None:
+    """`mazekit solve "$MAZE"` with MAZE unset: the source is the empty name, shown as such
+    (as validate shows it), not dropped as if the message had no source."""
+    result = invoke([*command, ""])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: : cannot read: No such file or directory\n"
+
+
 # --- any argv ---------------------------------------------------------------------------------
 # Each command's own options (read from click, so a new option is fuzzed too) with values of
 # its kind and odd ones, on odd inputs: the property is "an exit status and a message, never a

@@ -575,6 +575,22 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     assert code == 2 and "Invalid value for '--case': 'nope' is not one of" in stderr
 
 
+def test_an_empty_folder_name_grades_nothing(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`mazekit grade "$SUB"` with SUB unset: Path("") is the current folder, which was copied
+    and graded (a home folder, say); "" names no folder."""
+    submission(tmp_path, writes(TEXT))  # the current folder is a gradable submission
+    monkeypatch.chdir(tmp_path)
+    for args in ([""], ["--all", ""]):
+        result = invoke(["grade", "--python", PYTHON, *args])
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2,
+            "",
+            "Error: : no such folder\n",
+        )
+
+
 @pytest.mark.parametrize(
     ("value", "shown"), [("nan", "nan"), ("inf", "inf"), ("1e400", "inf"), ("1e300", "1e+300")]
 )

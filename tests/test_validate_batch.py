@@ -195,6 +195,18 @@ def test_a_directory_walk_reads_regular_files_only(invoke: Invoke, tmp_path: Pat
     assert result.stderr == f"Error: {tmp_path}/gone.txt: cannot read: No such file or directory\n"
 
 
+def test_submissions_of_an_empty_name_are_not_the_current_folders(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate --submissions "$DIR"` with DIR unset checked the current folder's
+    submissions (Path("") is "."); "" names no folder, as for a FILE."""
+    _submissions(tmp_path)
+    monkeypatch.chdir(tmp_path / "subs")
+    result = invoke(["validate", "--submissions", ""])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "Error: : cannot read: No such file or directory\n"
+
+
 def test_a_directory_without_mazes_is_a_problem_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
     result = invoke(["validate", str(tmp_path)])
     assert result.exit_code == 2

@@ -115,6 +115,21 @@ def test_a_cut_input_is_refused(invoke: Invoke) -> None:
     )
 
 
+def test_an_entry_or_exit_outside_the_grid_is_named(invoke: Invoke) -> None:
+    """It said "the exit cannot be reached from the entry", naming neither the entry nor the
+    grid; solve, render and chase say where the entry is."""
+    for entry, exit_, message in (
+        ((25, 3), (19, 14), "entry (25,3) is outside the 20x15 grid"),
+        ((0, 0), (0, 15), "exit (0,15) is outside the 20x15 grid"),
+    ):
+        maze = parse(PERFECT.read_text())
+        code, out, err = _edit(invoke, [], Maze(maze.walls, entry, exit_, ""))
+        assert (code, out) == (1, "")
+        assert err == f"Error: <stdin>: {message} (--allow-disconnect to write it anyway)\n"
+        code, out, _ = _edit(invoke, ["--allow-disconnect"], Maze(maze.walls, entry, exit_, ""))
+        assert code == 0 and parse(out).entry == entry
+
+
 @pytest.mark.parametrize(
     "value", ["3,4", "3,4,X", "a,b,N", "3,4,NE", "3,,4,N", "+3,4,N", "3,4,5,N"]
 )

@@ -147,6 +147,16 @@ def _maze(width: int, height: int, opens: list[tuple[int, int, str]], entry: str
             "Error: <stdin>: inky cannot reach the runner: no open way leads from its start "
             "(3,1) to the entry (0,0)\n",
         ),
+        (
+            corridor(),
+            ["--place", "inky=-1,0"],  # read as solve's --from reads a cell: outside, exit 1
+            "Error: <stdin>: inky's start (-1,0) is outside the 6x1 grid\n",
+        ),
+        (
+            corridor(),
+            ["--place", " clyde = 1234567890 , 0 "],
+            "Error: <stdin>: clyde's start (1234567890,0) is outside the 6x1 grid\n",
+        ),
         ("", [], "Error: <stdin>:1:1: empty input: no grid rows\n"),
     ],
 )
@@ -168,6 +178,14 @@ def test_an_unreadable_file(invoke: Invoke, tmp_path: Path) -> None:
         (
             ["--place", "pinky:3,4"],
             "Invalid value for '--place': expected NAME=X,Y (e.g. pinky=3,4), got 'pinky:3,4'",
+        ),
+        (
+            ["--place", "pinky=3,+4"],
+            "Invalid value for '--place': expected NAME=X,Y (e.g. pinky=3,4), got 'pinky=3,+4'",
+        ),
+        (
+            ["--place", "pinky=" + "9" * 41 + ",0"],
+            f"--place pinky={'9' * 40}... is outside every maze",
         ),
         (
             ["--place", "sue=3,4"],

@@ -115,7 +115,24 @@ def test_a_cut_input_is_refused(invoke: Invoke) -> None:
     )
 
 
-@pytest.mark.parametrize("value", ["3,4", "3,4,X", "a,b,N", "3,4,NE"])
+def test_an_entry_or_exit_outside_the_grid_is_named(invoke: Invoke) -> None:
+    """It said "the exit cannot be reached from the entry", naming neither the entry nor the
+    grid; solve, render and chase say where the entry is."""
+    for entry, exit_, message in (
+        ((25, 3), (19, 14), "entry (25,3) is outside the 20x15 grid"),
+        ((0, 0), (0, 15), "exit (0,15) is outside the 20x15 grid"),
+    ):
+        maze = parse(PERFECT.read_text())
+        code, out, err = _edit(invoke, [], Maze(maze.walls, entry, exit_, ""))
+        assert (code, out) == (1, "")
+        assert err == f"Error: <stdin>: {message} (--allow-disconnect to write it anyway)\n"
+        code, out, _ = _edit(invoke, ["--allow-disconnect"], Maze(maze.walls, entry, exit_, ""))
+        assert code == 0 and parse(out).entry == entry
+
+
+@pytest.mark.parametrize(
+    "value", ["3,4", "3,4,X", "a,b,N", "3,4,NE", "3,,4,N", "+3,4,N", "3,4,5,N"]
+)
 def test_malformed_wall_is_a_usage_error(invoke: Invoke, value: str) -> None:
     result = invoke(["edit", "--close", value, str(PERFECT)])
     assert result.exit_code == 2
@@ -123,6 +140,29 @@ def test_malformed_wall_is_a_usage_error(invoke: Invoke, value: str) -> None:
         f"Invalid value for '--close': expected X,Y,D with D one of N, E, S, W, got {value!r}"
         in result.stderr
     )
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [("-1,0,N", "-1,0"), ("0,1234567890,s", "0,1234567890"), (" 25 , 3 , e ", "25,3")],
+)
+def test_a_cell_outside_is_the_inputs_problem_however_it_is_spelled(
+    invoke: Invoke, value: str, cell: str
+) -> None:
+    """The X,Y of X,Y,D is read as solve's --from reads a cell: a negative or long coordinate
+    is a cell outside the grid (exit 1), not a malformed option (it was exit 2 before)."""
+    code, out, err = _edit(invoke, ["--close", value], PERFECT)
+    letter = value.strip()[-1].upper()
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: <stdin>: --close {cell},{letter}: cell ({cell}) is outside the 20x15 grid\n"
+    )
+
+
+def test_a_coordinate_of_more_than_40_digits_is_outside_every_maze(invoke: Invoke) -> None:
+    result = invoke(["edit", "--open", "1" * 41 + ",0,N", str(PERFECT)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.endswith(f"\n\nError: --open={'1' * 40}... is outside every maze\n")
 
 
 def test_close_bottleneck_closes_the_busiest_passage_that_is_no_bridge() -> None:

@@ -10,7 +10,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
+from click.testing import CliRunner
+from hypothesis import event, given
+from hypothesis import strategies as st
 
 import mazekit.cli
 from tests.conftest import SMALL_MAZE, Invoke
@@ -127,3 +131,109 @@ def test_an_internal_error_under_json_still_prints_the_document(
     assert document["error"] == "internal error: RuntimeError: simulated bug"
     assert (document["valid"], document["files"]) == (False, [])
     assert printed.err.startswith("Error: internal error: RuntimeError: simulated bug")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["solve"],
+        ["render", "--format", "text"],
+        ["pacmanize"],
+        ["stats"],
+        ["edit"],
+        ["chase"],
+        ["generate"],
+    ],
+)
+def test_an_empty_file_name_is_still_named(invoke: Invoke, command: list[str]) -> None:
+    """`mazekit solve "$MAZE"` with MAZE unset: the source is the empty name, shown as such
+    (as validate shows it), not dropped as if the message had no source."""
+    result = invoke([*command, ""])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: : cannot read: No such file or directory\n"
+
+
+# --- any argv ---------------------------------------------------------------------------------
+# Each command's own options (read from click, so a new option is fuzzed too) with values of
+# its kind and odd ones, on odd inputs: the property is "an exit status and a message, never a
+# traceback". grade runs programs and view needs a terminal; -j starts worker processes.
+
+_COMMANDS = ("generate", "validate", "solve", "render", "pacmanize", "stats", "edit", "chase")
+_SKIPPED = {"jobs", "output", "help"}
+_ODD = (
+    "0",
+    "1",
+    "3",
+    "-1",
+    "abc",
+    "",
+    "-",
+    "9" * 45,
+    "nan",
+    "1,1",
+    "-1,0",
+    "2,1,E",
+    "0,0,N",
+    "pinky=1,1",
+    "inky=-1,0",
+    "NESW",
+    "\x1b[31m",
+    "\u00e9",
+    "1_0",
+    " 2 ",
+    "1,0,s",
+    "4,5",
+)
+_INPUTS = (
+    SMALL_MAZE,
+    "",
+    "\ufeffD3\r\nC6\n\n0,0\n1,1\nES\r\n",
+    "F\n\n0,0\n0,0\n\n",
+    "D3\n9A\nC6\n\n0,0\n0,0\n",
+    "95\nC6\n\n0,0\n1,0\nX\n",
+    "D553\nD556\n\n9,9\n0,1\n",
+)
+
+
+def _options(name: str) -> list[tuple[str, tuple[str, ...] | None]]:
+    """Each option of a command and the values to try (None for a flag)."""
+    command = mazekit.cli.cli.get_command(click.Context(mazekit.cli.cli), name)
+    assert command is not None
+    found: list[tuple[str, tuple[str, ...] | None]] = []
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.name in _SKIPPED:
+            continue
+        if param.is_flag:
+            found.append((param.opts[0], None))
+        elif isinstance(param.type, click.Choice):
+            found.append((param.opts[0], (*map(str, param.type.choices), "nope")))
+        else:
+            found.append((param.opts[0], _ODD))
+    return found
+
+
+@st.composite
+def argvs(draw: st.DrawFn) -> list[str]:
+    """A command and up to three of its options, each with a value of its kind or an odd one."""
+    name = draw(st.sampled_from(_COMMANDS))
+    argv = [name]
+    for option, values in draw(st.lists(st.sampled_from(_options(name)), max_size=3)):
+        argv += [option] if values is None else [option, draw(st.sampled_from(values))]
+    return argv
+
+
+@given(argvs(), st.sampled_from(_INPUTS))
+def test_any_argv_ends_with_a_status_and_no_traceback(argv: list[str], data: str) -> None:
+    result = CliRunner().invoke(mazekit.cli.cli, argv, input=data)
+    event(f"{argv[0]} exit {result.exit_code}")
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        argv,
+        result.exception,
+    )
+    assert result.exit_code in (0, 1, 2), (argv, result.stderr)
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, (
+        argv,
+        result.stderr,
+    )
+    if result.exit_code and not (argv[0] in ("validate", "stats") and result.exit_code == 1):
+        assert result.stderr.splitlines()[-1].startswith("Error: "), (argv, result.stderr)

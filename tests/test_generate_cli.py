@@ -340,6 +340,34 @@ def test_unreadable_config(invoke: Invoke, workdir: Path) -> None:
     _assert_error(invoke, ["generate", "binary.txt"], message, workdir)
 
 
+def test_a_config_from_stdin(invoke: Invoke, workdir: Path) -> None:
+    """CONFIG ``-`` is stdin, as a maze FILE ``-`` is (and as ``mazekit view`` reads a config):
+    it was looked up as a file named ``-``, "cannot read: No such file or directory"."""
+    config = "WIDTH=9\nHEIGHT=7\nENTRY=0,0\nEXIT=8,6\nOUTPUT_FILE=maze.txt\nPERFECT=True\nSEED=4\n"
+    result = invoke(["generate", "-"], input=config)
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "")
+    assert (workdir / "maze.txt").read_text() == invoke(
+        ["generate", "--width", "9", "--height", "7", "--seed", "4"]
+    ).stdout
+    result = invoke(["generate", "-", "-o", "-"], input=config.replace("WIDTH=9", "WIDTH=0"))
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: <stdin>: WIDTH must be a positive integer, got '0'\n"
+
+
+def test_a_config_over_64_mib_is_refused_before_it_is_read_whole(
+    invoke: Invoke, workdir: Path
+) -> None:
+    """The limit of a maze file holds for a config file too: `generate /dev/zero` read until
+    the memory ran out (a MemoryError, an internal error, or the OOM killer)."""
+    with open(workdir / "huge.txt", "wb") as handle:
+        handle.truncate(64 * 1024 * 1024 + 1)  # sparse: no disk used
+    message = "huge.txt: input is larger than 64 MiB"
+    _assert_error(invoke, ["generate", "huge.txt"], message, workdir)
+    result = invoke(["validate", "--config", "huge.txt", "maze.txt"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"Error: {message}\n"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -810,6 +810,22 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_run(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["read-only.txt", "s"]  # no temporary
 
 
+def test_an_empty_folder_name_grades_nothing(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`mazekit grade "$SUB"` with SUB unset: Path("") is the current folder, which was copied
+    and graded (a home folder, say); "" names no folder."""
+    submission(tmp_path, writes(TEXT))  # the current folder is a gradable submission
+    monkeypatch.chdir(tmp_path)
+    for args in ([""], ["--all", ""]):
+        result = invoke(["grade", "--python", PYTHON, *args])
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2,
+            "",
+            "Error: : no such folder\n",
+        )
+
+
 # --- the parts --------------------------------------------------------------------------------
 
 

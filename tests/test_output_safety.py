@@ -358,6 +358,49 @@ def test_ctrl_c_removes_the_temporary_file(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_and_sighup_remove_the_temporary_file_too(
+    tmp_path: Path, signum: int, status: int
+) -> None:
+    """`timeout 10 mazekit render big.txt -o big.svg` (SIGTERM), or a closed terminal
+    (SIGHUP), left the half-written .big.svg.<random>.tmp behind: only Ctrl-C removed it."""
+    code = (
+        "import os, sys\n"
+        "import mazekit.__main__ as entry\n"
+        "from mazekit.outfile import atomic_write\n"
+        "entry.guard_interrupts()\n"
+        "def chunks():\n"
+        "    yield b'partial'\n"
+        f"    os.kill(os.getpid(), {int(signum)})\n"
+        "    yield b'never'\n"
+        f"atomic_write({str(tmp_path / 'out.txt')!r}, chunks())\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert (result.returncode, result.stderr) == (status, b"")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_forked_worker_leaves_its_parents_temporary_files(tmp_path: Path) -> None:
+    """A worker forked by validate -j inherits the handler and the list of temporary files:
+    a SIGTERM to it (Pool.terminate) ends it, and leaves the parent's file alone."""
+    code = (
+        "import os, signal\n"
+        "import mazekit.__main__ as entry\n"
+        "from mazekit import outfile\n"
+        "entry.guard_interrupts()\n"
+        f"name = {str(tmp_path / 'parent.tmp')!r}\n"
+        "open(name, 'w').close()\n"
+        "outfile._TEMPORARIES.add(name)\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "_, status = os.waitpid(child, 0)\n"
+        "print(os.waitstatus_to_exitcode(status), os.path.exists(name))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (result.stdout, result.stderr) == ("143 True\n", "")
+
+
 # -- 6. config lines end at LF only --------------------------------------------------------------
 
 

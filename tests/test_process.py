@@ -243,6 +243,26 @@ def test_closed_standard_streams_get_messages_not_tracebacks() -> None:
         assert (result.returncode, result.stderr) == (1, message), command
 
 
+def test_a_closed_stderr_never_sends_messages_to_stdout() -> None:
+    """With stderr closed, click printed the error on stdout, into the data (`mazekit solve
+    maze.txt 2>&- > path.txt` left "Error: ..." in path.txt); the exit status still tells."""
+    sample = str(SAMPLE)
+    cases = {
+        "mazekit solve missing.txt 2>&-": 1,
+        "mazekit generate --width 0 2>&-": 2,
+        "mazekit validate missing.txt 2>&-": 2,
+        "mazekit render --format text --cell 1 2>&-": 2,
+    }
+    for command, code in cases.items():
+        result = _shell(command, ROOT)
+        assert (result.returncode, result.stdout, result.stderr) == (code, "", ""), command
+    result = _shell(f"mazekit solve {sample} 2>&-", ROOT)
+    assert (result.returncode, result.stdout) == (0, run(["solve", sample]).stdout)
+    expect = ["stats", sample, "--expect", "PACMAN-ARCADE"]  # the measures, then the error
+    result = _shell(f"mazekit {' '.join(expect)} 2>&-", ROOT)
+    assert (result.returncode, result.stdout) == (1, run(expect).stdout)
+
+
 def test_the_console_script_and_python_m_share_the_guarded_entry() -> None:
     script = Path(sys.executable).parent / "mazekit"
     assert "from mazekit.__main__ import main" in script.read_text()

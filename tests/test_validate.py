@@ -247,6 +247,20 @@ def test_config_rule_and_perfect_from_config(invoke: Invoke, tmp_path: Path) -> 
     assert lines[0] == "<stdin>:1:1: config: maze is 4x2 but the config says WIDTH=5, HEIGHT=2"
 
 
+def test_config_from_stdin_with_the_maze_named(invoke: Invoke, tmp_path: Path) -> None:
+    maze = tmp_path / "m.txt"
+    maze.write_text(SMALL_MAZE)
+    config = "WIDTH=4\nHEIGHT=2\nENTRY=0,0\nEXIT=0,1\nOUTPUT_FILE=m.txt\nPERFECT=True\n"
+    result = invoke(["validate", "--config", "-", str(maze)], input=config)
+    assert (result.exit_code, result.stdout) == (0, f"{maze}: ok\n")
+    for files in ([], ["-"], [str(maze), "-"]):  # stdin cannot be read twice
+        result = invoke(["validate", "--config", "-", *files], input=config)
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == (
+            "Error: --config - reads the config from stdin, so the maze cannot come from it too\n"
+        )
+
+
 def test_config_rule_names_a_wrong_entry(invoke: Invoke, tmp_path: Path) -> None:
     config = tmp_path / "config.txt"
     config.write_text("WIDTH=4\nHEIGHT=2\nENTRY=1,0\nEXIT=0,1\nOUTPUT_FILE=m.txt\nPERFECT=True\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -174,6 +175,18 @@ def test_a_directory_means_every_maze_under_it_sorted(invoke: Invoke, tmp_path: 
     )
     only_md = invoke(["validate", "--glob", "*.md", str(tmp_path)])
     assert only_md.exit_code == 1  # notes.md is checked, and is no maze
+
+
+def test_submissions_of_an_empty_name_are_not_the_current_folders(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`validate --submissions "$DIR"` with DIR unset checked the current folder's
+    submissions (Path("") is "."); "" names no folder, as for a FILE."""
+    _submissions(tmp_path)
+    monkeypatch.chdir(tmp_path / "subs")
+    result = invoke(["validate", "--submissions", ""])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == "Error: : cannot read: No such file or directory\n"
 
 
 def test_a_directory_without_mazes_is_a_problem_of_the_run(invoke: Invoke, tmp_path: Path) -> None:

@@ -20,25 +20,36 @@ __all__ = ["INTERRUPTED", "guard_interrupts", "main", "one_blas_thread"]
 INTERRUPTED = 130  # mazekit.errors.ExitStatus.INTERRUPTED, without importing it yet
 
 
+_GUARDED = os.getpid()  # the process whose temporary files and copies the handler removes
+
+
 def _interrupted(signum: int, frame: FrameType | None) -> None:
-    """Ctrl-C: remove the temporary output files, then exit 130 at once, without a word.
+    """Ctrl-C, SIGTERM or SIGHUP: remove the temporary output files (and grade's programs and
+    copies), then exit 128 + the signal (130, 143, 129) at once, without a word.
 
     os._exit, not an exception: an exception raised in a destructor, a finally clause or an
-    import could be printed or swallowed; this ends the process wherever it stood.
+    import could be printed or swallowed; this ends the process wherever it stood. A forked
+    worker (validate -j) only exits: the files are its parent's.
     """
-    outfile = sys.modules.get("mazekit.outfile")
-    if outfile is not None:
-        outfile.remove_temporaries()
-    sandbox = sys.modules.get("mazekit.grade.sandbox")
-    if sandbox is not None:  # mazekit grade: its programs and its copies go too
-        sandbox.abandon_all()
-    os._exit(INTERRUPTED)
+    if os.getpid() == _GUARDED:
+        outfile = sys.modules.get("mazekit.outfile")
+        if outfile is not None:
+            outfile.remove_temporaries()
+        sandbox = sys.modules.get("mazekit.grade.sandbox")
+        if sandbox is not None:  # mazekit grade: its programs and its copies go too
+            sandbox.abandon_all()
+    os._exit(128 + signum)
 
 
 def guard_interrupts() -> None:
-    """Make Ctrl-C a quiet exit 130; an ignored SIGINT (nohup and friends) stays ignored."""
-    if _signal.getsignal(_signal.SIGINT) != _signal.SIG_IGN:
-        _signal.signal(_signal.SIGINT, _interrupted)
+    """Make Ctrl-C a quiet exit 130, and SIGTERM (`timeout`, `kill`) and SIGHUP (a closed
+    terminal) 143 and 129, each leaving no temporary file; a signal ignored (nohup and
+    friends) stays ignored."""
+    global _GUARDED
+    _GUARDED = os.getpid()
+    for signum in (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP):
+        if _signal.getsignal(signum) != _signal.SIG_IGN:
+            _signal.signal(signum, _interrupted)
 
 
 def one_blas_thread() -> None:

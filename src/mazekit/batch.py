@@ -142,6 +142,8 @@ def submissions(folder: str, config_name: str = DEFAULT_CONFIG_NAME) -> list[Job
     """One Job per sub-directory of ``folder`` holding ``config_name``, in sorted order."""
     from pathlib import Path
 
+    if not folder:  # Path("") is the current folder; "" (an unset variable) names none
+        return [Job(folder, missing="cannot read: No such file or directory")]
     try:
         entries = sorted(Path(folder).iterdir())
     except OSError as error:

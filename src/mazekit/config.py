@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import pattern as glyph
-from .errors import ConfigError, printable
+from .errors import ConfigError, MazeError, printable
 from .model import Cell
-from .textformat import MAX_CELLS
+from .textformat import MAX_CELLS, read_bytes, source_name
 
 if TYPE_CHECKING:
     from os import PathLike
@@ -34,6 +34,7 @@ __all__ = [
     "check_size",
     "dump_config",
     "echo",
+    "is_cell_text",
     "load_config",
     "looks_like_config",
     "parse_cell",
@@ -170,6 +171,17 @@ def parse_seed(name: str, text: str, source: str | None = None) -> int:
     return check_seed(name, value, _excerpt(text), source)
 
 
+def is_cell_text(text: str) -> bool:
+    """Whether ``text`` is spelled as parse_cell reads a cell: ``x,y``, two integers.
+
+    For options that hold a cell inside a longer value (edit's ``X,Y,D``, chase's
+    ``NAME=X,Y``): they refuse another spelling in their own words, then read the cell with
+    parse_cell, so a cell is read one way everywhere.
+    """
+    parts = [_integer(part.strip(_BLANKS), signed=True) for part in text.split(",")]
+    return len(parts) == 2 and None not in parts
+
+
 def parse_cell(name: str, text: str, source: str | None = None) -> Cell:
     """ENTRY or EXIT (or ``--entry``...) from ``x,y``: two integers, spaces allowed around each.
 
@@ -271,14 +283,18 @@ def parse_config(text: str, source: str = "config") -> Config:
 
 
 def load_config(path: str | PathLike[str]) -> Config:
-    """Read and parse a config file; ConfigError names the file when it cannot be read."""
-    source = str(path)
+    """Read and parse a config file, or stdin for ``-`` (as ``mazekit view`` reads one);
+    ConfigError names the file (``<stdin>``) when it cannot be read.
+
+    It is read as a maze file is (textformat.read_bytes): at most MAX_INPUT_BYTES, so
+    ``mazekit generate /dev/zero`` (or an endless pipe) stops at once instead of filling the
+    memory before any line is looked at.
+    """
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as error:
-        raise ConfigError(f"cannot read: {error.strerror or error}", source) from error
-    return parse_config_bytes(raw, source)
+        raw = read_bytes(path)
+    except MazeError as error:
+        raise ConfigError(error.message, error.source) from error
+    return parse_config_bytes(raw, source_name(path))
 
 
 def parse_config_bytes(raw: bytes, source: str = "config") -> Config:

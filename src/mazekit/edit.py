@@ -188,6 +188,12 @@ def edit(
     path = _canonical_path(result)
     result.path = path or ""
     if path is None and not allow_disconnect:
+        for end, cell in (("entry", result.entry), ("exit", result.exit)):
+            if not result.contains(cell):  # named as solve, render and chase name it
+                raise MazeError(
+                    f"{end} ({cell[0]},{cell[1]}) is outside the {result.width}x"
+                    f"{result.height} grid (--allow-disconnect to write it anyway)"
+                )
         raise MazeError(
             "the exit cannot be reached from the entry (--allow-disconnect to write it anyway)"
         )

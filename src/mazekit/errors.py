@@ -67,7 +67,9 @@ class MazeError(Exception):
 
     def __str__(self) -> str:
         """``<source>: <detail>``, control characters and undecodable bytes escaped."""
-        return printable(f"{self.source}: {self.detail}" if self.source else self.detail)
+        return printable(
+            f"{self.source}: {self.detail}" if self.source is not None else self.detail
+        )
 
 
 class PlacedError(MazeError):
@@ -83,7 +85,7 @@ class PlacedError(MazeError):
         return f"{self.line}:{self.column}: {self.message}"
 
     def __str__(self) -> str:
-        return printable(f"{self.source}:{self.detail}" if self.source else self.detail)
+        return printable(f"{self.source}:{self.detail}" if self.source is not None else self.detail)
 
 
 class FormatError(PlacedError):

@@ -27,6 +27,7 @@ __all__ = [
     "MAX_CELLS",
     "MAX_INPUT_BYTES",
     "STDIN_NAME",
+    "TOO_LARGE",
     "Problem",
     "Scan",
     "dump",
@@ -41,6 +42,8 @@ __all__ = [
 
 MAX_CELLS = 16_000_000
 MAX_INPUT_BYTES = 64 * 1024 * 1024
+# The message for an input over that size, a maze file's or a config file's.
+TOO_LARGE = f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB"
 STDIN_NAME = "<stdin>"
 BOM = b"\xef\xbb\xbf"
 
@@ -454,7 +457,7 @@ def read_bytes(source: PathType | None, stdin: BinaryIO | None = None) -> bytes:
         reason = error.strerror or str(error)
         raise MazeError(f"cannot read: {reason}", name) from error
     if len(data) > MAX_INPUT_BYTES:
-        raise TooLargeError(f"input is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB", name)
+        raise TooLargeError(TOO_LARGE, name)
     return data
 
 

@@ -143,6 +143,12 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdin = _ClosedStream()
     if sys.stdout is None:
         sys.stdout = _ClosedStream()
+    # A closed stderr (`mazekit solve maze.txt 2>&- > out.txt`): click would print the error
+    # on stdout, into the user's data. Messages go nowhere instead, as writes to a closed
+    # descriptor would; the exit status still tells. The open takes descriptor 2, so no file
+    # opened later lands there.
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - the process's stderr until exit
     try:
         code = cli.main(args=argv, prog_name="mazekit", standalone_mode=False)
         sys.stdout.flush()  # a full disk must show here, not in the interpreter's last flush

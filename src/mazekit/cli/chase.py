@@ -9,14 +9,15 @@ from typing import Any
 import click
 
 from ..chase import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
+from ..config import is_cell_text, parse_cell
 from ..drawing.theme import THEMES
-from ..errors import MazeError
+from ..errors import ConfigError, MazeError
 from ..model import Cell
 from ._common import display_name, fail, input_argument, output_option, read_input, write_output
 
 __all__ = ["command"]
 
-_PLACE = re.compile(r"\s*([a-z]+)\s*=\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*")
+_NAME = re.compile(r"\s*([a-z]+)\s*")
 _SCHEDULE = re.compile(r"\s*[0-9]{1,9}\s*(,\s*[0-9]{1,9}\s*)*")
 _IMAGES = (".gif", ".png", ".apng")  # .png and .apng: an animated PNG
 _LINES_PER_CHUNK = 1000
@@ -32,13 +33,19 @@ def _places(ctx: click.Context, param: click.Parameter, values: tuple[str, ...])
     """``--place NAME=X,Y``, repeatable; a later one for the same name wins."""
     places: dict[str, Cell] = {}
     for value in values:
-        match = _PLACE.fullmatch(value)
-        if match is None:
+        written, _, cell = value.partition("=")
+        match = _NAME.fullmatch(written)
+        if match is None or not is_cell_text(cell):
             raise click.BadParameter(f"expected NAME=X,Y (e.g. pinky=3,4), got {_shown(value)}")
-        name, x, y = match.group(1), int(match.group(2)), int(match.group(3))
+        name = match.group(1)
         if name not in NAMES:
             raise click.BadParameter(f"unknown chaser {name!r} (known: {_KNOWN})")
-        places[name] = (x, y)
+        # read as every option reads a cell (solve's --from): a negative or long coordinate is
+        # a start outside the grid, which the run refuses (exit 1)
+        try:
+            places[name] = parse_cell(f"--place {name}", cell)
+        except ConfigError as error:  # a coordinate of more than 40 digits
+            raise click.UsageError(error.message, ctx) from None
     return places
 
 

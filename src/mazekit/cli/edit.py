@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import click
 
-from ..errors import MazeError
+from ..config import echo, is_cell_text, parse_cell
+from ..errors import ConfigError, MazeError
 from ..textformat import dump
 from ._common import (
     display_name,
@@ -20,9 +20,6 @@ from ._common import (
 )
 
 __all__ = ["command"]
-
-# ASCII digits only, at most 9 of them, as solve's --from
-_WALL = re.compile(r"\s*([0-9]{1,9})\s*,\s*([0-9]{1,9})\s*,\s*([NESWnesw])\s*")
 
 
 class WallType(click.ParamType):  # type: ignore[type-arg]
@@ -38,12 +35,19 @@ class WallType(click.ParamType):  # type: ignore[type-arg]
 
         if isinstance(value, WallChange):
             return value
-        match = _WALL.fullmatch(str(value))
-        if match is None:
-            shown = str(value) if len(str(value)) <= 40 else str(value)[:40] + "..."
-            self.fail(f"expected X,Y,D with D one of N, E, S, W, got {shown!r}", param, ctx)
-        x, y, letter = match.groups()
-        return WallChange(int(x), int(y), letter.upper(), close=self.close)
+        text = str(value)
+        cell, _, letter = text.rpartition(",")
+        letter = letter.strip(" \t").upper()
+        if letter not in ("N", "E", "S", "W") or not is_cell_text(cell):
+            self.fail(f"expected X,Y,D with D one of N, E, S, W, got {echo(text)}", param, ctx)
+        # The cell is read as every option reads one (solve's --from): a negative or long
+        # coordinate is a cell outside the grid, refused by the edit itself (exit 1).
+        option = "--close" if self.close else "--open"
+        try:
+            x, y = parse_cell(option, cell)
+        except ConfigError as error:  # a coordinate of more than 40 digits
+            raise click.UsageError(error.message, ctx) from None
+        return WallChange(x, y, letter, close=self.close)
 
 
 @click.command(

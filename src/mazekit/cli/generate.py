@@ -78,7 +78,7 @@ def command(
     output: str | None,
     verbose: bool,
 ) -> None:
-    """Generate a maze from the subject's CONFIG file and/or options.
+    """Generate a maze from the subject's CONFIG file (stdin for -) and/or options.
 
     Options override CONFIG values. With CONFIG the maze goes to its OUTPUT_FILE, otherwise
     to stdout; -o overrides both. Without CONFIG the defaults are a 20x15 perfect maze from

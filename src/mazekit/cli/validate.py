@@ -199,7 +199,7 @@ that matches no file, an internal error. --exit-zero turns 1 into 0.""",
     "--config",
     "config_path",
     metavar="CONFIG",
-    help="The subject's config file: size, entry and exit must match it, "
+    help="The subject's config file (stdin for -): size, entry and exit must match it, "
     "and PERFECT=True implies --perfect.",
 )
 @click.option(
@@ -331,6 +331,8 @@ def command(
         stop("give either FILEs or --submissions DIR, not both")
     if "config" in select and config_path is None and submissions is None:
         stop("--select config needs --config or --submissions")
+    if config_path == "-" and "-" in (files or ("-",)):
+        stop("--config - reads the config from stdin, so the maze cannot come from it too")
     config: Config | None = None
     if config_path is not None:
         try:

@@ -235,8 +235,8 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
     """
     name = os.fspath(submission)
     root = Path(submission)
-    if not root.is_dir():
-        reason = "not a folder" if root.exists() else "no such folder"
+    if not name or not root.is_dir():  # Path("") is the current folder: "" names none
+        reason = "not a folder" if name and root.exists() else "no such folder"
         raise GradeError(reason, name)
     inside = not os.path.isabs(options.entry) and ".." not in Path(options.entry).parts
     if not inside or not (root / options.entry).is_file():
@@ -273,8 +273,8 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
 def submissions(folder: str | os.PathLike[str]) -> list[Path]:
     """The sub-folders of ``folder`` (hidden ones left out), sorted by name."""
     root = Path(folder)
-    if not root.is_dir():
-        reason = "not a folder" if root.exists() else "no such folder"
+    if not os.fspath(folder) or not root.is_dir():  # Path("") is the current folder
+        reason = "not a folder" if os.fspath(folder) and root.exists() else "no such folder"
         raise GradeError(reason, os.fspath(folder))
     found = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not found:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from importlib.resources import files
 from pathlib import Path
 from typing import Any

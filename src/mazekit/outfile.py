@@ -251,20 +251,29 @@ def atomic_write(target: str | PathLike[str], data: Chunks, *, force: bool = Fal
     """
     name = os.fspath(target)
     try:
-        resolved = _resolve(name)
-        if isinstance(resolved, int):
-            _write_descriptor(resolved, data)
+        found = _lookup(name)
+        if isinstance(found, int):
+            _write_descriptor(found, data)
             return
-        try:
-            info: os.stat_result | None = os.stat(resolved)
-        except FileNotFoundError:
-            info = None
+        resolved, info = found
         if info is not None and not stat.S_ISREG(info.st_mode):
             _write_special(resolved, data)
             return
         _write_regular(name, resolved, info, data, force)
     except OSError as error:
         raise MazeError(f"cannot write: {error.strerror or error}", name) from error
+
+
+def _lookup(name: str) -> int | tuple[str, os.stat_result | None]:
+    """Where a write to ``name`` lands: the descriptor a /dev/fd name stands for, else the
+    path with its links resolved and its status (None: no file there yet)."""
+    resolved = _resolve(name)
+    if isinstance(resolved, int):
+        return resolved
+    try:
+        return resolved, os.stat(resolved)
+    except FileNotFoundError:
+        return resolved, None
 
 
 def check_writable(target: str | PathLike[str], *, force: bool = False) -> None:
@@ -277,13 +286,10 @@ def check_writable(target: str | PathLike[str], *, force: bool = False) -> None:
     """
     name = os.fspath(target)
     try:
-        resolved = _resolve(name)
-        if isinstance(resolved, int):
+        found = _lookup(name)
+        if isinstance(found, int):
             return
-        try:
-            info: os.stat_result | None = os.stat(resolved)
-        except FileNotFoundError:
-            info = None
+        resolved, info = found
         if info is not None and not stat.S_ISREG(info.st_mode):
             if stat.S_ISDIR(info.st_mode):
                 raise OSError(errno.EISDIR, os.strerror(errno.EISDIR))

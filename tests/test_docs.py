@@ -109,22 +109,27 @@ SH_LINES = [
 ]
 
 
+def _run_shell(command: str, folder: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` run by bash (pipefail) in ``folder``, with this venv's mazekit on PATH."""
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    return subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        env=env,
+        timeout=120,
+    )
+
+
 def test_readme_sh_examples_run(tmp_path: Path) -> None:
     """The ``sh`` blocks show no output, but each mazekit line runs without a word on stderr,
     in the clone's folder after `make run` (which leaves maze.txt) and with a big.txt."""
     assert len(SH_LINES) >= 6
     shutil.copytree(ROOT / "samples", tmp_path / "samples")
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     setup = "mazekit generate samples/config.txt && mazekit generate --width 1000 --height 1000 -o big.txt"
     for command in [setup, *SH_LINES]:
-        result = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", command],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=env,
-            timeout=120,
-        )
+        result = _run_shell(command, tmp_path)
         assert (result.returncode, result.stderr) == (0, ""), command
 
 
@@ -147,20 +152,12 @@ def test_help_examples_run(name: str, tmp_path: Path) -> None:
     for folder in ("a", "b"):
         (tmp_path / "subs" / folder).mkdir(parents=True)
         shutil.copy(ROOT / "samples" / "config.txt", tmp_path / "subs" / folder)
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     setup = "mazekit generate config.txt && cp maze.txt a.txt && cp board.txt b.txt"
     setup += " && cp maze.txt subs/a/ && cp board.txt subs/b/maze.txt"
     examples = [e for e in _help_examples(name) if "| display" not in e]  # ImageMagick's
     assert examples
     for command in [setup, *examples]:
-        result = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", command],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            env=env,
-            timeout=120,
-        )
+        result = _run_shell(command, tmp_path)
         assert result.returncode in (0, 1) and "Error" not in result.stderr, (command, result)
 
 

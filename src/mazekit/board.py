@@ -14,7 +14,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from .model import DEGREE, EAST, NORTH, SOUTH, WEST, Cell
+from .model import DEGREE, EAST, NORTH, SOUTH, WEST, Cell, Maze
+from .search import reachable_mask
 
 __all__ = [
     "CORNER_NAMES",
@@ -24,6 +25,7 @@ __all__ = [
     "centre",
     "classify_dead_ends",
     "corners",
+    "house",
     "middle_cells",
     "openable_bits",
 ]
@@ -49,6 +51,30 @@ def corners(width: int, height: int) -> tuple[Cell, ...]:
 def centre(width: int, height: int) -> Cell:
     """The player's start: ((W-1)//2, (H-1)//2), the free column between the "4" and the "2"."""
     return ((width - 1) // 2, (height - 1) // 2)
+
+
+def house(maze: Maze) -> Cell | None:
+    """The chasers' house: the cell reachable from the entry nearest the grid's centre.
+
+    Nearest by squared distance to ((W-1)/2, (H-1)/2), ties broken by (y, x), never the entry
+    or the exit (specs/chase.md, "Starts"); None when the entry lies outside the grid or no
+    other cell is reachable. With the "42"
+    drawn it is the free column between the "4" and the "2", like the arcade's ghost house.
+    """
+    width, height = maze.width, maze.height
+    if not maze.contains(maze.entry):
+        return None
+    reach = reachable_mask(maze.walls, maze.entry)
+    for cell in (maze.entry, maze.exit):
+        if maze.contains(cell):
+            reach[cell[1], cell[0]] = False
+    ys, xs = np.nonzero(reach)
+    if len(xs) == 0:
+        return None
+    # Doubled coordinates keep the half-cell centre of an even side exact in integers.
+    far = (2 * xs - (width - 1)) ** 2 + (2 * ys - (height - 1)) ** 2
+    best = int(np.lexsort((xs, ys, far))[0])
+    return (int(xs[best]), int(ys[best]))
 
 
 def middle_cells(width: int, height: int) -> tuple[Cell, ...]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import mazekit
-from mazekit.chase import (
+from mazekit.chasers import (
     ChaseOptions,
     Simulation,
     Tick,
@@ -342,9 +342,9 @@ def test_bad_option_values_are_value_errors(options: dict[str, object]) -> None:
 
 
 def test_package_chase_runs_the_chase_after_the_module_was_imported_first() -> None:
-    # importing mazekit.chase makes the package's attribute the module: it must still run
+    # importing mazekit.chasers once made the package's attribute the module: it must still run
     code = (
-        "import mazekit.chase, mazekit\n"
+        "import mazekit.chasers, mazekit\n"
         "from mazekit.model import Maze\n"
         "import numpy as np\n"
         "walls = np.array([[13, 5, 7]], dtype=np.uint8)\n"

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..chase import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
+from ..chasers import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
 from ..config import is_cell_text, parse_cell
 from ..drawing.theme import THEMES
 from ..errors import ConfigError, MazeError

@@ -10,6 +10,7 @@ from ..config import echo, is_cell_text, parse_cell
 from ..errors import ConfigError, MazeError
 from ..textformat import dump
 from ._common import (
+    PASSAGES,
     display_name,
     forced,
     input_argument,
@@ -80,7 +81,7 @@ Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""
 )
 @click.option(
     "--close-bottleneck",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="N",
     help="Close the N busiest passages (edge betweenness) that do not cut the maze in two.",

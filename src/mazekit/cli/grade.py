@@ -11,7 +11,7 @@ import click
 from ..errors import ExitStatus
 from ..grade import CASE_NAMES, DEFAULT_ENTRY, Limits, Options, grade, grade_all
 from ..grade.report import as_csv, as_json, as_table, as_text
-from ._common import check_output, output_option, write_output
+from ._common import check_output, jobs_option, output_option, write_output
 
 __all__ = ["command"]
 
@@ -97,14 +97,9 @@ Exit status: 0 every case passed, 1 some case did not, 2 the grading could not r
     show_default=True,
     help="One line per case (a table with --all), one JSON document, or CSV (--all only).",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    metavar="N",
-    help="Run N cases at a time, each in its own copy (N submissions at a time with --all).",
+@jobs_option(
+    "Run N cases at a time, each in its own copy (N submissions at a time with --all; "
+    "0: every core)."
 )
 @output_option()
 @click.pass_context

@@ -22,8 +22,10 @@ from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
 from ..errors import ConfigError, MazeError, printable
 from ._common import (
+    MAX_PIXELS,
     display_name,
     input_argument,
+    integers,
     output_option,
     read_input,
     write_output,
@@ -114,7 +116,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 )
 @click.option(
     "--cell",
-    type=click.IntRange(min=2),
+    type=integers(2, MAX_PIXELS),
     default=16,
     show_default=True,
     metavar="N",
@@ -122,7 +124,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 )
 @click.option(
     "--wall",
-    type=click.IntRange(min=1),
+    type=integers(1, MAX_PIXELS),
     default=2,
     show_default=True,
     metavar="N",
@@ -130,7 +132,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 )
 @click.option(
     "--margin",
-    type=click.IntRange(min=0),
+    type=integers(0, MAX_PIXELS),
     default=8,
     show_default=True,
     metavar="N",

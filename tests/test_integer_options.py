@@ -117,7 +117,7 @@ def test_jobs_zero_is_every_core() -> None:
 
 
 def test_validate_and_grade_hand_every_core_to_their_core(
-    invoke: Invoke, monkeypatch: pytest.MonkeyPatch, tmp_path: object
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: dict[str, int] = {}
     validate = import_module("mazekit.cli.validate")

@@ -195,14 +195,14 @@ the chasers cannot run on, or another result than --expect; 2 usage error.""",
     type=integers(1, 50),
     default=None,
     metavar="N",
-    help="Frames (ticks) per second of the animation.  [default: 8]",
+    help="Frames (ticks) per second of the animation, 1 to 50.  [default: 8]",
 )
 @click.option(
     "--cell",
     type=integers(4, MAX_PIXELS),
     default=None,
     metavar="N",
-    help="Cell size of the animation in pixels.  [default: 16]",
+    help="Cell size of the animation in pixels, 4 to 10,000.  [default: 16]",
 )
 @click.option(
     "--theme",

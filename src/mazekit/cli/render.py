@@ -120,7 +120,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
     default=16,
     show_default=True,
     metavar="N",
-    help="Cell size in pixels, wall included (png, svg).",
+    help="Cell size in pixels, wall included, 2 to 10,000 (png, svg).",
 )
 @click.option(
     "--wall",
@@ -128,7 +128,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
     default=2,
     show_default=True,
     metavar="N",
-    help="Wall thickness in pixels, less than --cell (png, svg).",
+    help="Wall thickness in pixels, at least 1 and less than --cell (png, svg).",
 )
 @click.option(
     "--margin",

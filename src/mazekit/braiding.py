@@ -5,6 +5,17 @@ until the board has enough loops (specs/pacman.md), and never opens a border wal
 pattern cell, or a wall that would make a 3x3 open area. ``mazekit generate --imperfect`` and
 ``mazekit pacmanize`` both stand on this engine; it starts from the facts of an Analysis, so a
 caller that has validated the maze already does not compute them again.
+
+The steps, each a method of _Board:
+
+1. frame the facts: walls, open bits, usable cells, real dead ends, and per 3x3 block its
+   closed inner walls (a wall whose block has it as the one closed wall may not open);
+2. braid: the real dead ends in a random order; each opens a wall towards a usable cell,
+   another dead end first, never one that completes a 3x3 block (_swap when each would);
+3. add_loops: random closed walls between usable cells, until there are enough loops;
+4. _improve, when that falls short: move walls opened for loops to make room for more.
+
+The C twin (src/c/braid.c) runs the same steps with the same random draws.
 """
 
 from __future__ import annotations
@@ -18,8 +29,8 @@ from .analysis import Analysis, BoolGrid
 from .board import MAX_DEAD_ENDS, MIN_LOOPS, openable_bits
 from .errors import BoardError
 from .kernels import large_empty, load
-from .model import ALL_WALLS, DEGREE, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze, Walls
-from .rng import make_rng, pop_random, shuffle
+from .model import ALL_WALLS, DEGREE, DIRECTIONS, EAST, SOUTH, Maze, Walls
+from .rng import below, make_rng, pop_random, shuffle
 from .search import shortest_path
 
 __all__ = ["braid", "braid_walls"]
@@ -100,7 +111,6 @@ def braid(
 
 # Per set of open bits 0..15, the directions (0..3: N, E, S, W) whose wall is closed.
 _CLOSED = tuple(tuple(d for d in range(4) if not bits & _BITS[d]) for bits in range(16))
-_KEEP = tuple(ALL_WALLS ^ bit for bit in _BITS)  # per direction, the mask that clears its bit
 _NO_BLOCK = 100  # closed-wall count of a block slot outside the grid: never comes down to 1
 # Swapping walls when random opening falls short of --min-loops (specs/pacman.md): at most
 # _SWAP_ROUNDS passes over the walls opened for loops, and at most _SWAP_BUDGET tries in all.
@@ -130,57 +140,42 @@ Frame = bytearray | npt.NDArray[np.uint8]
 class _Board:
     """Braiding state over flat arrays padded by one closed ring (no bounds checks needed).
 
-    ``blocks`` keeps, for every 3x3 block, how many of its 12 inner walls are closed, so that
-    whether a wall may open is 6 look-ups, and opening or closing it 6 updates.
+    A cell is an index into the frames (row * stride + column, the ring included); a wall is
+    a cell and a direction 0..3 (N, E, S, W), or, for the walls opened for loops, a code:
+    2 x cell, + 1 for its south wall (0 for its east wall). The frames:
+
+    - ``frame``: the walls; ``moves``: the open bits of coherent walls (search.open_bits);
+    - ``usable``: reachable cells outside the "42"; ``openable``: the walls that may open;
+    - ``real``: the real dead ends still to fix (``remaining`` of them);
+    - ``blocks``: per 3x3 block, how many of its 12 inner walls are closed, so whether a wall
+      may open is 6 look-ups, and opening or closing it 6 updates.
+
+    This is the reference: each step below is written to be read. Its C twin (src/c/braid.c,
+    mazekit._cbraid) runs the same steps with the same random draws, and
+    tests/test_braid_kernels.py holds the two to the same bytes.
     """
 
     def __init__(self, facts: Analysis, rng: random.Random, source: str | None = None) -> None:
         self.source = source
-        walls = facts.maze.walls
-        height, width = walls.shape
+        height, width = facts.maze.walls.shape
         self.width, self.height = width, height
         self.stride = stride = width + 2
         self.loops = facts.loops
         self.rng = rng
-        self.shuffle = shuffle
-        self.offsets = (-stride, 1, stride, -1)
+        self.offsets = (-stride, 1, stride, -1)  # per direction, the step to the neighbour
         self.frame: Frame
         self.moves: Frame
         self.usable: Frame
         self.real: Frame
         self.openable: Frame
         self.blocks: Frame
-        if _KERNEL is not None:  # the same frames in one pass, none of the facts' numpy arrays
-            # One array holds them all, in huge pages when big (kernels.large_empty): six
-            # bytearrays cost a fresh process 1,800 page faults at 1M cells, more than the pass.
-            size = (height + 2) * stride
-            store = large_empty(6 * size + 2 * stride, np.uint8)
-            self.frame, self.moves, self.usable, self.real, self.openable = (
-                store[k * size : (k + 1) * size] for k in range(5)
-            )
-            self.blocks = store[5 * size :]
-            self.remaining = _KERNEL.board(
-                np.ascontiguousarray(walls, dtype=np.uint8),
-                np.ascontiguousarray(facts.reachable), np.ascontiguousarray(facts.pattern),
-                width, self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
-            )  # fmt: skip
+        self.remaining: int
+        if _KERNEL is not None:
+            self._frame_in_one_pass(facts)
         else:
-            usable = facts.reachable & ~facts.pattern
-            real, moves = facts.dead_ends[0], facts.moves
-
-            def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
-                frame = np.full((height + 2, stride), ring, dtype=np.uint8)
-                frame[1:-1, 1:-1] = inner
-                return bytearray(frame.tobytes())
-
-            self.frame = framed(walls.astype(np.uint8), ALL_WALLS)
-            self.moves = framed(moves, 0)  # coherent open walls only
-            self.usable = framed(usable.astype(np.uint8), 0)
-            self.real = framed(real.astype(np.uint8), 0)
-            self.openable = framed(openable_bits(facts.pattern), 0)
-            self.remaining = int(real.sum())
-            self.blocks = _block_counts(facts, stride)
-        # Per direction, the block slots (relative to the cell) of the blocks holding that wall.
+            self._frame_the_facts(facts)
+        # Per direction, the block slots (relative to the cell) of the 6 blocks holding that
+        # wall; a block's slot is its top-left cell's index + 2 rows (see _block_counts).
         base = 2 * stride
         east = tuple(base + dx + dy * stride for dy in (-2, -1, 0) for dx in (-1, 0))
         south = tuple(base + dx + dy * stride for dy in (-1, 0) for dx in (-2, -1, 0))
@@ -190,6 +185,42 @@ class _Board:
             south,
             tuple(slot - 1 for slot in east),
         )
+
+    def _frame_the_facts(self, facts: Analysis) -> None:
+        """The frames from the Analysis's numpy grids, each padded by its ring value."""
+        height, stride = self.height, self.stride
+
+        def framed(inner: npt.NDArray[np.uint8], ring: int) -> bytearray:
+            frame = np.full((height + 2, stride), ring, dtype=np.uint8)
+            frame[1:-1, 1:-1] = inner
+            return bytearray(frame.tobytes())
+
+        real = facts.dead_ends[0]
+        self.frame = framed(facts.maze.walls.astype(np.uint8), ALL_WALLS)
+        self.moves = framed(facts.moves, 0)  # coherent open walls only
+        self.usable = framed((facts.reachable & ~facts.pattern).astype(np.uint8), 0)
+        self.real = framed(real.astype(np.uint8), 0)
+        self.openable = framed(openable_bits(facts.pattern), 0)
+        self.remaining = int(real.sum())
+        self.blocks = _block_counts(facts, stride)
+
+    def _frame_in_one_pass(self, facts: Analysis) -> None:
+        """The same frames from the kernel's one pass over the walls, none of the facts' numpy
+        grids. One array holds them all, in huge pages when big (kernels.large_empty): six
+        bytearrays cost a fresh process 1,800 page faults at 1M cells, more than the pass."""
+        height, width, stride = self.height, self.width, self.stride
+        size = (height + 2) * stride
+        store = large_empty(6 * size + 2 * stride, np.uint8)
+        self.frame, self.moves, self.usable, self.real, self.openable = (
+            store[k * size : (k + 1) * size] for k in range(5)
+        )
+        self.blocks = store[5 * size :]
+        walls = facts.maze.walls
+        self.remaining = _KERNEL.board(
+            np.ascontiguousarray(walls, dtype=np.uint8),
+            np.ascontiguousarray(facts.reachable), np.ascontiguousarray(facts.pattern),
+            width, self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
+        )  # fmt: skip
 
     def walls(self) -> Walls:
         """The current walls as an H x W array."""
@@ -202,41 +233,110 @@ class _Board:
         moves = np.frombuffer(self.moves, dtype=np.uint8).reshape(self.height + 2, self.stride)
         return moves[1:-1, 1:-1].copy()
 
-    def _set(self, cell: int, direction: int, opened: bool) -> None:
-        """Open (or close) the wall of ``cell`` towards ``direction`` on both sides."""
-        near = cell + self.offsets[direction]
-        bit, opposite = _BITS[direction], _OPPOSITE[direction]
+    # The questions every step asks.
+
+    def _completes_open_area(self, cell: int, direction: int) -> bool:
+        """Whether opening this wall makes a 3x3 open area: a block holding it has it as its
+        one closed wall."""
         blocks = self.blocks
-        if opened:
-            self.frame[cell] &= ALL_WALLS ^ bit
-            self.frame[near] &= ALL_WALLS ^ opposite
-            self.moves[cell] |= bit
-            self.moves[near] |= opposite
-            self.loops += 1
-            for slot in self.block_offsets[direction]:
-                blocks[cell + slot] -= 1
-            for end in (cell, near):
-                if self.real[end]:
-                    self.real[end] = 0
-                    self.remaining -= 1
-        else:
-            self.frame[cell] |= bit
-            self.frame[near] |= opposite
-            self.moves[cell] &= ALL_WALLS ^ bit
-            self.moves[near] &= ALL_WALLS ^ opposite
-            self.loops -= 1
-            for slot in self.block_offsets[direction]:
-                blocks[cell + slot] += 1
-            for end in (cell, near):  # closing may bring back a dead end braiding had opened
-                here = self.moves[end]
-                if (
-                    self.usable[end]
-                    and DEGREE[here] == 1
-                    and self.openable[end] & ~here
-                    and not self.real[end]
-                ):
-                    self.real[end] = 1
-                    self.remaining += 1
+        return any(blocks[cell + slot] == 1 for slot in self.block_offsets[direction])
+
+    def _blocks_inside(self, cell: int, direction: int) -> int:
+        """Which of the 6 blocks holding this wall lie inside the grid, as a 6-bit mask (a
+        block outside holds _NO_BLOCK; one inside at most 12 closed walls)."""
+        slots = self.block_offsets[direction]
+        return sum(1 << i for i, slot in enumerate(slots) if self.blocks[cell + slot] <= 12)
+
+    def _is_new_dead_end(self, cell: int) -> bool:
+        """Whether ``cell`` has become a real dead end that is not counted yet: usable, one
+        open wall, and a wall it may open."""
+        here = self.moves[cell]
+        return bool(
+            self.usable[cell]
+            and DEGREE[here] == 1
+            and self.openable[cell] & ~here
+            and not self.real[cell]
+        )
+
+    # The two changes: every step opens or closes walls through these.
+
+    def _open(self, cell: int, direction: int) -> None:
+        """Open the wall of ``cell`` towards ``direction`` on both sides: one loop more, its
+        blocks one closed wall fewer, and either side that was a real dead end is fixed."""
+        near = cell + self.offsets[direction]
+        self.frame[cell] &= ALL_WALLS ^ _BITS[direction]
+        self.frame[near] &= ALL_WALLS ^ _OPPOSITE[direction]
+        self.moves[cell] |= _BITS[direction]
+        self.moves[near] |= _OPPOSITE[direction]
+        self.loops += 1
+        for slot in self.block_offsets[direction]:
+            self.blocks[cell + slot] -= 1
+        for end in (cell, near):
+            if self.real[end]:
+                self.real[end] = 0
+                self.remaining -= 1
+
+    def _close(self, cell: int, direction: int) -> None:
+        """Close that wall on both sides: one loop fewer, its blocks one closed wall more, and
+        a side left with one open wall is a real dead end again."""
+        near = cell + self.offsets[direction]
+        self.frame[cell] |= _BITS[direction]
+        self.frame[near] |= _OPPOSITE[direction]
+        self.moves[cell] &= ALL_WALLS ^ _BITS[direction]
+        self.moves[near] &= ALL_WALLS ^ _OPPOSITE[direction]
+        self.loops -= 1
+        for slot in self.block_offsets[direction]:
+            self.blocks[cell + slot] += 1
+        for end in (cell, near):
+            if self._is_new_dead_end(end):
+                self.real[end] = 1
+                self.remaining += 1
+
+    # Braiding: the real dead ends.
+
+    def braid(self, target: int) -> None:
+        """Fix real dead ends in a random order until at most ``target`` remain."""
+        if _KERNEL is not None:  # the same steps compiled, the list of dead ends and shuffle too
+            self.remaining, self.loops = _KERNEL.braid(
+                self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
+                self.stride, self.remaining, self.loops, target, self.rng,
+            )  # fmt: skip
+            return
+        for cell in self._dead_ends_in_random_order():
+            if self.remaining <= target:
+                break
+            if self.real[cell]:  # an earlier opening may have fixed it already
+                self._fix_dead_end(cell)
+
+    def _dead_ends_in_random_order(self) -> list[int]:
+        """The real dead ends, in index order, then shuffled."""
+        order: list[int] = np.flatnonzero(np.frombuffer(self.real, dtype=np.uint8)).tolist()
+        shuffle(order, self.rng)
+        return order
+
+    def _walls_to_try(self, cell: int) -> list[int]:
+        """The closed walls of dead end ``cell`` towards usable cells, in the order to try:
+        those towards another real dead end first (one opening fixes two), each group in a
+        random order."""
+        joins: list[int] = []
+        others: list[int] = []
+        for direction in _CLOSED[self.moves[cell]]:
+            near = cell + self.offsets[direction]
+            if self.usable[near]:
+                (joins if self.real[near] else others).append(direction)
+        shuffle(joins, self.rng)
+        shuffle(others, self.rng)
+        return joins + others
+
+    def _fix_dead_end(self, cell: int) -> None:
+        """Open the first wall to try that makes no 3x3 open area; when each does, _swap."""
+        choices = self._walls_to_try(cell)
+        for direction in choices:
+            if not self._completes_open_area(cell, direction):
+                self._open(cell, direction)
+                return
+        if choices:  # rare: every wall completes a block
+            self._swap(cell, choices[0])
 
     def _swap(self, cell: int, direction: int) -> None:
         """Open a wall of a dead end that completes a 3x3 block, and close one inside it.
@@ -251,97 +351,13 @@ class _Board:
             for offset in self.block_offsets[direction]
             if self.blocks[cell + offset] == 1
         ]
-        self._set(cell, direction, True)
+        self._open(cell, direction)
         centre = slot - self.stride + 1  # the slot is the top-left cell's index + 2 rows
         near = cell + self.offsets[direction]
         sides = [d for d in range(4) if centre + self.offsets[d] != near]
-        self._set(centre, sides[int(self.rng.random() * len(sides))], False)
+        self._close(centre, sides[below(self.rng, len(sides))])
 
-    def braid(self, target: int) -> None:
-        """Fix real dead ends in a random order until at most ``target`` remain.
-
-        Each gets one wall opened towards a usable cell, preferring one that is a dead end too
-        (one opening fixes two), never one that completes a 3x3 block unless every choice
-        does (then _swap). The hot loop of pacmanize: everything it touches is a local.
-        """
-        real, moves, usable, frame, blocks = (
-            self.real,
-            self.moves,
-            self.usable,
-            self.frame,
-            self.blocks,
-        )
-        offsets, block_offsets, rng, shuffle = (
-            self.offsets,
-            self.block_offsets,
-            self.rng,
-            self.shuffle,
-        )
-        if _KERNEL is not None:  # the same loop compiled, the list of dead ends and shuffle too
-            self.remaining, self.loops = _KERNEL.braid(
-                frame, moves, usable, real, self.openable, blocks, self.stride,
-                self.remaining, self.loops, target, rng,
-            )  # fmt: skip
-            return
-        cells = np.flatnonzero(np.frombuffer(real, dtype=np.uint8))
-        order: list[int] = cells.tolist()
-        del cells
-        shuffle(order, rng)
-        rand = rng.random
-        remaining, loops = self.remaining, self.loops
-        for cell in order:
-            if remaining <= target:
-                break
-            if not real[cell]:
-                continue
-            joins: list[int] = []
-            others: list[int] = []
-            for direction in _CLOSED[moves[cell]]:
-                near = cell + offsets[direction]
-                if usable[near]:
-                    (joins if real[near] else others).append(direction)
-            # shuffled as mazekit.rng.shuffle does (same draws), inline for 2 or 3 items
-            for group in (joins, others) if joins else (others,):
-                size = len(group)
-                if size == 3:
-                    pick = int(rand() * 3)
-                    group[2], group[pick] = group[pick], group[2]
-                    size = 2
-                if size == 2:
-                    pick = int(rand() * 2)
-                    group[1], group[pick] = group[pick], group[1]
-            choices = joins + others if joins else others
-            for direction in choices:
-                slots = block_offsets[direction]
-                if (
-                    blocks[cell + slots[0]] == 1
-                    or blocks[cell + slots[1]] == 1
-                    or blocks[cell + slots[2]] == 1
-                    or blocks[cell + slots[3]] == 1
-                    or blocks[cell + slots[4]] == 1
-                    or blocks[cell + slots[5]] == 1
-                ):
-                    continue
-                near = cell + offsets[direction]
-                frame[cell] &= _KEEP[direction]
-                frame[near] &= _KEEP[direction ^ 2]
-                moves[cell] |= _BITS[direction]
-                moves[near] |= _OPPOSITE[direction]
-                for slot in slots:
-                    blocks[cell + slot] -= 1
-                loops += 1
-                real[cell] = 0
-                remaining -= 1
-                if real[near]:
-                    real[near] = 0
-                    remaining -= 1
-                break
-            else:
-                if choices:  # rare: hand the counts over to the general methods and back
-                    self.remaining, self.loops = remaining, loops
-                    self._swap(cell, choices[0])
-                    remaining, loops = self.remaining, self.loops
-        self.remaining, self.loops = remaining, loops
+    # Loops: random walls between usable cells.
 
     def loop_bound(self, candidates: int) -> int:
         """At most how many loops fit: every wall between usable cells open but those needed.
@@ -361,70 +377,49 @@ class _Board:
     def add_loops(self, wanted: int) -> None:
         """Open random walls between usable cells until there are ``wanted`` loops.
 
-        When every wall left would complete a 3x3 open area first, swap walls (_improve);
-        BoardError when that falls short too.
+        BoardError at once when more than loop_bound are wanted; when every wall left would
+        complete a 3x3 open area first, swap walls (_improve); BoardError when that falls
+        short too.
         """
         if self.loops >= wanted:
             return
-        usable = np.frombuffer(self.usable, dtype=np.uint8).astype(bool)
-        moves = np.frombuffer(self.moves, dtype=np.uint8)
-        stride = self.stride
-        east = usable[:-1] & usable[1:] & ((moves[:-1] & EAST) == 0)
-        south = usable[:-stride] & usable[stride:] & ((moves[:-stride] & SOUTH) == 0)
-        walls = np.sort(np.concatenate((np.flatnonzero(east) * 2, np.flatnonzero(south) * 2 + 1)))
-        del east, south
-        bound = self.loop_bound(len(walls))
+        codes = self._closed_inner_walls()
+        bound = self.loop_bound(len(codes))
         if wanted > bound:
             raise BoardError(
                 f"cannot make {wanted} loops: at most {bound} fit without a 3x3 open area",
                 self.source,
             )
         if _KERNEL is not None:  # the same random opening compiled
-            opened_codes = np.empty_like(walls)
+            opened = np.empty_like(codes)
             self.remaining, self.loops, count = _KERNEL.add_loops(
                 self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
-                walls, opened_codes, stride, self.remaining, self.loops, wanted, self.rng,
+                codes, opened, self.stride, self.remaining, self.loops, wanted, self.rng,
             )  # fmt: skip
-            self._finish_loops(wanted, opened_codes[:count])
+            self._finish_loops(wanted, opened[:count])
             return
-        codes: list[int] = walls.tolist()
-        del walls
-        rand = self.rng.random
-        frame, moves_, real, blocks = self.frame, self.moves, self.real, self.blocks
-        sides = (
-            (1, EAST, WEST, self.block_offsets[1]),
-            (stride, SOUTH, NORTH, self.block_offsets[2]),
-        )
+        self._finish_loops(wanted, self._open_random_walls(codes.tolist(), wanted))
+
+    def _closed_inner_walls(self) -> npt.NDArray[np.int64]:
+        """The codes of the closed walls between two usable cells, in increasing order."""
+        usable = np.frombuffer(self.usable, dtype=np.uint8).astype(bool)
+        moves = np.frombuffer(self.moves, dtype=np.uint8)
+        stride = self.stride
+        east = usable[:-1] & usable[1:] & ((moves[:-1] & EAST) == 0)
+        south = usable[:-stride] & usable[stride:] & ((moves[:-stride] & SOUTH) == 0)
+        return np.sort(np.concatenate((np.flatnonzero(east) * 2, np.flatnonzero(south) * 2 + 1)))
+
+    def _open_random_walls(self, codes: list[int], wanted: int) -> npt.NDArray[np.int64]:
+        """Draw walls from ``codes`` at random and open each that makes no 3x3 open area,
+        until there are ``wanted`` loops or no wall is left; the codes of those opened."""
         opened: list[int] = []
-        loops = self.loops
-        while loops < wanted and codes:
-            code = pop_random(codes, rand)
-            cell = code >> 1
-            step, bit, opposite, slots = sides[code & 1]
-            if (
-                blocks[cell + slots[0]] == 1
-                or blocks[cell + slots[1]] == 1
-                or blocks[cell + slots[2]] == 1
-                or blocks[cell + slots[3]] == 1
-                or blocks[cell + slots[4]] == 1
-                or blocks[cell + slots[5]] == 1
-            ):
-                continue
-            near = cell + step
-            frame[cell] &= ALL_WALLS ^ bit
-            frame[near] &= ALL_WALLS ^ opposite
-            moves_[cell] |= bit
-            moves_[near] |= opposite
-            for slot in slots:
-                blocks[cell + slot] -= 1
-            loops += 1
-            for end in (cell, near):
-                if real[end]:
-                    real[end] = 0
-                    self.remaining -= 1
-            opened.append(code)
-        self.loops = loops
-        self._finish_loops(wanted, np.array(opened, dtype=np.int64))
+        while self.loops < wanted and codes:
+            code = pop_random(codes, self.rng.random)
+            cell, direction = code >> 1, 1 + (code & 1)  # EAST or SOUTH
+            if not self._completes_open_area(cell, direction):
+                self._open(cell, direction)
+                opened.append(code)
+        return np.array(opened, dtype=np.int64)
 
     def _finish_loops(self, wanted: int, opened: npt.NDArray[np.int64]) -> None:
         """After random opening: swap walls when it fell short, BoardError when still short."""
@@ -438,9 +433,9 @@ class _Board:
             )
 
     def _near_walls(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
-        """Walls sharing a 3x3 block with a wall, as sorted code deltas (code: 2 x cell + 0
-        for an east wall, + 1 for a south wall), for an east and for a south wall, indexed by
-        which of the 6 blocks holding the wall lie inside the grid (a 6-bit mask)."""
+        """Walls sharing a 3x3 block with a wall, as sorted code deltas, for an east and for a
+        south wall, indexed by which of the 6 blocks holding the wall lie inside the grid (the
+        mask of _blocks_inside)."""
         stride = self.stride
         tables: list[list[tuple[int, ...]]] = []
         for side in (0, 1):
@@ -483,11 +478,8 @@ class _Board:
                 _SWAP_BUDGET, self.rng,
             )  # fmt: skip
             return
-        moves, usable, blocks = self.moves, self.usable, self.blocks
-        block_offsets, near_walls = self.block_offsets, self._near_walls()
-        steps = (1, self.stride)  # to the far cell of an east wall, of a south wall
-        rand = self.rng.random
-        live = set(opened.tolist())
+        near_walls = self._near_walls()
+        live = set(opened.tolist())  # the walls opened for loops, as they stand now
         budget = _SWAP_BUDGET
         for _ in range(_SWAP_ROUNDS):
             order = sorted(live)
@@ -496,38 +488,38 @@ class _Board:
                 if self.loops >= wanted or budget == 0:
                     return
                 budget -= 1
-                pick = index + int(rand() * (count - index))
+                pick = index + below(self.rng, count - index)
                 order[index], order[pick] = order[pick], order[index]
                 code = order[index]
-                cell, side = code >> 1, code & 1
-                slots = block_offsets[1 + side]
-                self._set(cell, 1 + side, False)
-                inside = 0  # which of the 6 blocks holding the wall lie inside the grid
-                for index, slot in enumerate(slots):
-                    if blocks[cell + slot] <= 12:
-                        inside |= 1 << index
-                gained: list[int] = []
-                for delta in near_walls[side][inside]:
-                    wall = code + delta
-                    at, way = wall >> 1, wall & 1
-                    if moves[at] & (SOUTH if way else EAST) or not (
-                        usable[at] and usable[at + steps[way]]
-                    ):
-                        continue
-                    others = block_offsets[1 + way]
-                    if (
-                        blocks[at + others[0]] == 1
-                        or blocks[at + others[1]] == 1
-                        or blocks[at + others[2]] == 1
-                        or blocks[at + others[3]] == 1
-                        or blocks[at + others[4]] == 1
-                        or blocks[at + others[5]] == 1
-                    ):
-                        continue
-                    self._set(at, 1 + way, True)
-                    gained.append(wall)
+                gained = self._try_moving(code, near_walls)
                 if gained:
                     live.discard(code)
                     live.update(gained)
-                else:
-                    self._set(cell, 1 + side, True)
+
+    def _try_moving(
+        self, code: int, near_walls: tuple[list[tuple[int, ...]], list[tuple[int, ...]]]
+    ) -> list[int]:
+        """One try of _improve: close wall ``code``, then open every wall near it that may
+        open now; the codes opened, or none (and ``code`` is opened again)."""
+        cell, side = code >> 1, code & 1
+        self._close(cell, 1 + side)
+        gained: list[int] = []
+        for delta in near_walls[side][self._blocks_inside(cell, 1 + side)]:
+            wall = code + delta
+            at, way = wall >> 1, wall & 1
+            if self._may_open_for_a_loop(at, 1 + way):
+                self._open(at, 1 + way)
+                gained.append(wall)
+        if not gained:
+            self._open(cell, 1 + side)
+        return gained
+
+    def _may_open_for_a_loop(self, cell: int, direction: int) -> bool:
+        """Whether the east or south wall of ``cell`` is closed, joins two usable cells, and
+        makes no 3x3 open area."""
+        return bool(
+            not self.moves[cell] & _BITS[direction]
+            and self.usable[cell]
+            and self.usable[cell + self.offsets[direction]]
+            and not self._completes_open_area(cell, direction)
+        )

@@ -13,11 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit import graph
+from mazekit.analysis import Analysis
 from mazekit.generators import generate
-from mazekit.graph import betweenness, cop_number, gini, graph_stats
+from mazekit.graph import betweenness, brandes, centrality, cop_number, gini, graph_stats
+from mazekit.graph import chains as chain_method
+from mazekit.graph import table as graph_table
 from mazekit.model import Maze
 from tests import brute
 from tests.conftest import closed_grid, open_wall, ring, serpentine
+from tests.kernels import reference_only
 
 
 def _nx_graph(maze: Maze) -> nx.Graph:
@@ -73,13 +77,36 @@ def test_betweenness_matches_networkx(width: int, height: int, seed: int, loops:
     _assert_like_networkx(maze)
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    width=st.integers(2, 9),
+    height=st.integers(1, 7),
+    seed=st.integers(0, 10_000),
+    loops=st.integers(0, 2),
+)
+def test_one_tree_test_for_the_betweenness_the_cops_and_the_analysis(
+    width: int, height: int, seed: int, loops: int
+) -> None:
+    """Analysis.tree is the one tree test: the betweenness takes the tree method and the cop
+    number is 1 exactly when networkx finds the reachable cells a tree, kernel or not."""
+    maze = _with_loops(generate(width, height, seed=seed), np.random.default_rng(seed), loops)
+    is_tree = nx.is_tree(_nx_graph(maze))
+    assert Analysis(maze).tree == is_tree
+    assert (betweenness(maze).method == "tree") == is_tree
+    with reference_only(brandes, centrality, chain_method):
+        assert (betweenness(maze).method == "tree") == is_tree
+    cop = cop_number(maze)
+    assert cop is not None
+    assert (cop.text == "1") == is_tree
+
+
 def test_tree_formula_matches_brandes() -> None:
     maze = generate(15, 11, seed=3)
     tree = betweenness(maze)
     assert tree.method == "tree"
-    _, flat, table, _ = graph._graph(maze)
+    _, flat, table, _ = graph_table.reachable_graph(maze)
     n = flat.size
-    nodes, east, south = graph._brandes(table, np.arange(n))
+    nodes, east, south = brandes.brandes_sums(table, np.arange(n))
     assert np.allclose(tree.cells.ravel()[flat], nodes / ((n - 1) * (n - 2)), atol=1e-12)
     assert np.allclose(tree.east.ravel()[flat], east / (n * (n - 1)), atol=1e-12)
     assert np.allclose(tree.south.ravel()[flat], south / (n * (n - 1)), atol=1e-12)
@@ -88,7 +115,7 @@ def test_tree_formula_matches_brandes() -> None:
 def test_sampled_estimate_is_seeded_and_scaled(monkeypatch: pytest.MonkeyPatch) -> None:
     maze = _with_loops(generate(12, 10, seed=5), np.random.default_rng(5), 15)
     exact = betweenness(maze)
-    monkeypatch.setattr(graph, "EXACT_LIMIT", 10)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 10)
     first = betweenness(maze, samples=40, seed=7)
     assert (first.method, first.exact, first.samples, first.seed) == ("sampled", False, 40, 7)
     assert np.array_equal(first.cells, betweenness(maze, samples=40, seed=7).cells)
@@ -209,22 +236,22 @@ def test_cop_number_above_the_limit_gives_the_bounds() -> None:
 def test_chain_method_matches_networkx(width: int, height: int, seed: int, loops: int) -> None:
     """The searches from key cells only, forced on every maze with a key cell."""
     maze = _with_loops(generate(width, height, seed=seed), np.random.default_rng(seed), loops)
-    saved = graph._KEY_SHARE
-    graph._KEY_SHARE = 1.0
+    saved = chain_method.KEY_SHARE
+    chain_method.KEY_SHARE = 1.0
     try:
         _assert_like_networkx(maze)
     finally:
-        graph._KEY_SHARE = saved
+        chain_method.KEY_SHARE = saved
 
 
 def test_chain_method_on_a_loop_hanging_off_one_cell() -> None:
     """A ring whose one key cell has a spur: the chain leaves and returns to the same cell."""
     maze = ring(5, 4)
     open_wall(maze.walls, 1, 0, "S")  # a spur into the middle
-    _, flat, table, _ = graph._graph(maze)
-    found = graph._brandes_chains(table, flat, maze.width)
+    _, flat, table, _ = graph_table.reachable_graph(maze)
+    found = chain_method.brandes_by_chains(table, flat, maze.width)
     assert found is not None
-    plain = graph._brandes(table, np.arange(flat.size))
+    plain = brandes.brandes_sums(table, np.arange(flat.size))
     for mine, theirs in zip(found, plain, strict=True):
         assert np.allclose(mine, theirs, atol=1e-9)
     _assert_like_networkx(maze)

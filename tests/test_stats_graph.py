@@ -10,8 +10,8 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from mazekit import graph
 from mazekit.generators import generate
+from mazekit.graph import centrality
 from mazekit.model import Maze
 from mazekit.textformat import dump
 from tests import brute
@@ -68,7 +68,7 @@ def test_json_entry_agrees_with_networkx(invoke: Invoke) -> None:
 
 
 def test_an_estimate_is_marked(invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(graph, "EXACT_LIMIT", 50)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 50)
     board = dump(_with_loops(generate(12, 9, seed=5), np.random.default_rng(5), 12))
     result = invoke(["stats", "--graph", "--samples", "30", "--seed", "4", "-"], input=board)
     assert result.exit_code == 0, result.stderr

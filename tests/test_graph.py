@@ -4,6 +4,7 @@ with and without loops and on hand-made boards."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from itertools import product
 
 import networkx as nx
@@ -292,3 +293,104 @@ def test_faces_tell_the_bridges_like_networkx(width: int, height: int, digits: l
         else:  # south passage: the wall from corner (y+1, x) across to (y+1, x+1)
             same = face[y + 1, x] == face[y + 1, x + 1]
         assert same == (frozenset({(x1, y1), (x2, y2)}) in bridges)
+
+
+# Ties by the rule (specs/stats.md, "Ties"): exact ties rank by (y, x), whatever the floats.
+
+
+def _by_the_rule(values: dict[tuple[int, ...], float]) -> list[tuple[int, ...]]:
+    """The keys of ``values`` in the documented order, written plainly: from the highest down,
+    a value within 1e-9 (relative) of its group's first joins the group; a group by its keys."""
+    rest = sorted(values, key=lambda key: -values[key])
+    order: list[tuple[int, ...]] = []
+    while rest:
+        head = values[rest[0]]
+        group = [key for key in rest if values[key] >= head - head * 1e-9]
+        order += sorted(group)
+        rest = [key for key in rest if key not in group]
+    return order
+
+
+def _tie_mazes() -> dict[str, Maze]:
+    """Mazes whose loads tie exactly: an open 15x2 ladder, a ring (every cell the same load),
+    open grids with mirror-symmetric loads."""
+    return {
+        "ladder": _open_grid(15, 2),
+        "ring": ring(4, 5),
+        "grid 5x5": _open_grid(5, 5),
+        "grid 6x4": _open_grid(6, 4),
+    }
+
+
+def _rule_of_networkx(maze: Maze) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """The cells as (y, x) and the passages as (y, x, 0 for E or 1 for S), in the rule's order
+    over networkx's betweenness values."""
+    g = _nx_graph(maze)
+    cells = {(y, x): v for (x, y), v in nx.betweenness_centrality(g, normalized=True).items()}
+    passages: dict[tuple[int, ...], float] = {}
+    for ((x1, y1), (x2, y2)), value in nx.edge_betweenness_centrality(g).items():
+        passages[(min(y1, y2), min(x1, x2), 0 if y1 == y2 else 1)] = value
+    return _by_the_rule(cells), _by_the_rule(passages)
+
+
+@pytest.mark.parametrize("name", list(_tie_mazes()))
+def test_exact_ties_rank_by_the_rule(name: str) -> None:
+    """Every cell and passage ranks as the rule orders networkx's values, kernel or not, and
+    any --top is a prefix of that one order."""
+    maze = _tie_mazes()[name]
+    cells, passages = _rule_of_networkx(maze)
+    for kernel in (True, False):
+        with nullcontext() if kernel else reference_only(brandes, centrality, chain_method):
+            found = betweenness(maze)
+        assert [(y, x) for (x, y), _ in found.top_cells(len(cells))] == cells
+        ranked = found.top_passages(len(passages))
+        assert [(y, x, "ES".index(letter)) for (x, y), letter, _ in ranked] == passages
+        for top in (1, 2, 5):
+            assert [(y, x) for (x, y), _ in found.top_cells(top)] == cells[:top]
+
+
+def test_the_ladder_peaks_at_7_0_and_the_heat_map_rings_the_same_cells() -> None:
+    from mazekit.drawing.heat import MARKED, heat_for
+
+    ladder = _open_grid(15, 2)
+    figures = graph_stats(ladder)
+    assert figures.text_lines()[0].startswith("  betweenness: peak 26.50% at (7,0), Gini ")
+    cells, _ = _rule_of_networkx(ladder)
+    assert heat_for(ladder, "betweenness").marked == tuple((x, y) for y, x in cells[:MARKED])
+
+
+def test_close_bottleneck_takes_the_first_passage_by_the_rule() -> None:
+    """On the ladder every passage lies on a loop: the first by the rule is (6,0) E, tied with
+    (7,0) E, (6,1) E and (7,1) E."""
+    from mazekit.edit import edit
+
+    ladder = _open_grid(15, 2)
+    _, passages = _rule_of_networkx(ladder)
+    assert passages[:4] == [(0, 6, 0), (0, 7, 0), (1, 6, 0), (1, 7, 0)]
+    _, done = edit(ladder, close_bottleneck=1)
+    assert [(c.y, c.x, c.letter) for c in done] == [(0, 6, "E")]
+
+
+def test_a_gini_of_zero_is_never_negative() -> None:
+    """A ring's cells carry equal loads; their sum in floats can leave the formula at -2e-16."""
+    values = betweenness(ring(4, 5)).cells[betweenness(ring(4, 5)).reachable]
+    assert gini(values) == 0.0 and str(gini(values)) == "0.0"
+    figures = graph_stats(ring(4, 5))
+    assert ", Gini 0.000 (" in figures.text_lines()[0]
+    assert figures.to_dict()["gini"] == 0.0 and repr(figures.to_dict()["gini"]) == "0.0"
+
+
+def test_sampling_every_source_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    maze = _with_loops(generate(12, 10, seed=5), np.random.default_rng(5), 15)
+    exact = betweenness(maze)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 10)
+    for samples in (exact.nodes, exact.nodes + 1, 10**6):
+        found = betweenness(maze, samples=samples, seed=3)
+        assert (found.method, found.exact, found.samples, found.seed) == (
+            "brandes",
+            True,
+            None,
+            None,
+        )
+        np.testing.assert_allclose(found.cells, exact.cells, rtol=0, atol=1e-12)
+    assert betweenness(maze, samples=exact.nodes - 1).method == "sampled"

@@ -23,7 +23,7 @@ from ..kernels import load
 from ..model import EAST, SOUTH, Cell, Maze
 from .brandes import brandes_cells, brandes_threads, split_sources
 from .chains import brandes_by_chains
-from .ranking import leaders, top_members
+from .ranking import leaders, ranked, top_members
 from .table import FloatArray, IntArray, Sums, reachable_graph
 
 __all__ = [
@@ -70,9 +70,9 @@ class Betweenness:
         return int(np.count_nonzero(self.reachable))
 
     def top_cells(self, count: int) -> list[tuple[Cell, float]]:
-        """The ``count`` busiest reachable cells, highest first, ties by (y, x)."""
+        """The ``count`` busiest reachable cells, highest first, ties by (y, x) (ranking.ranked)."""
         flat, values = top_members(self.cells, self.reachable, count)
-        order = np.lexsort((flat, -values))[:count]
+        order = ranked(values, count, (flat,))  # flat: the (y, x) order
         width = self.cells.shape[1]
         return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
 
@@ -83,8 +83,9 @@ class Betweenness:
     ) -> list[tuple[Cell, str, float]]:
         """The ``count`` busiest open passages as (west or north cell, ``E`` or ``S``, value).
 
-        Highest first; ties by (y, x) of the first cell, then E before S. ``among``: east and
-        south masks (shaped as ``east`` and ``south``) that narrow the passages looked at.
+        Highest first; ties by (y, x) of the first cell, then E before S (ranking.ranked).
+        ``among``: east and south masks (shaped as ``east`` and ``south``) that narrow the
+        passages looked at.
         """
         width = self.cells.shape[1]
         east_open, south_open = self.east_open, self.south_open
@@ -101,7 +102,7 @@ class Betweenness:
         cell, kind, value = (np.concatenate(parts) for parts in (cells, kinds, values))
         keep = leaders(value, count)
         cell, kind, value = cell[keep], kind[keep], value[keep]
-        order = np.lexsort((kind, cell, -value))[:count]
+        order = ranked(value, count, (cell, kind))
         return [
             (
                 (int(cell[i]) % width, int(cell[i]) // width),
@@ -204,6 +205,8 @@ def betweenness(
         sums = brandes_threads(table, sources) if found is None else found
         cells, east, south = _spread(flat, height * width, sums)
         _scale((cells, east, south), n, factor)
+        if used is not None:
+            method, used, drawn = _labels(n, used, seed)
     else:
         method = "tree"
         cells, east, south = (np.zeros(height * width) for _ in range(3))
@@ -263,6 +266,7 @@ def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int)
         sources, lambda share: brandes_cells(moves, flat, width, share)
     )
     _scale((cells, east, south), n, n / used)
+    method, reported, drawn = _labels(n, used, seed)
     return Betweenness(
         cells=cells.reshape(height, width),
         east=east.reshape(height, width),
@@ -270,10 +274,16 @@ def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int)
         reachable=reach,
         east_open=reach & ((moves & EAST) != 0),
         south_open=reach & ((moves & SOUTH) != 0),
-        method="sampled",
-        samples=used,
-        seed=seed,
+        method=method,
+        samples=reported,
+        seed=drawn,
     )
+
+
+def _labels(n: int, used: int, seed: int) -> tuple[str, int | None, int | None]:
+    """The method, samples and seed that a search from ``used`` of the ``n`` sources reports:
+    an estimate, or Brandes' exact figures (no sample, no seed) when it took every source."""
+    return ("brandes", None, None) if used == n else ("sampled", used, seed)
 
 
 def _tree_kernel(maze: Maze, facts: Analysis) -> Betweenness | None:

@@ -108,13 +108,14 @@ class GraphStats:
 
 
 def _pct(value: float) -> str:
-    """A share as a percentage with two decimals."""
-    return f"{100 * value:.2f}%"
+    """A share as a percentage with two decimals; never ``-0.00%`` (a float's noise below 0
+    rounds to 0)."""
+    return f"{round(100 * value, 2) + 0.0:.2f}%"  # + 0.0: -0.0 becomes 0.0
 
 
 def _r(value: float) -> float:
-    """Six decimals: enough for the small shares of a large maze."""
-    return round(value, 6)
+    """Six decimals: enough for the small shares of a large maze; never -0.0."""
+    return round(value, 6) + 0.0  # + 0.0: -0.0 becomes 0.0
 
 
 def _beyond(cell: Cell, letter: str) -> Cell:
@@ -143,7 +144,8 @@ def _gini_sorted(x: FloatArray) -> float:
     for start in range(0, x.size, _RANKS):
         part = x[start : start + _RANKS]
         part *= np.arange(start + 1, start + 1 + part.size, dtype=np.float64)
-    return float(2.0 * x.sum() / (x.size * total) - (x.size + 1) / x.size)
+    found = float(2.0 * x.sum() / (x.size * total) - (x.size + 1) / x.size)
+    return max(0.0, found)  # equal values can leave -1e-17 (or -0.0): never below 0
 
 
 def graph_stats(

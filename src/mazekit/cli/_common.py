@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ..config import parse_cell, parse_count, parse_seed, parse_size
-from ..errors import ConfigError, ExitStatus, MazeError
+from ..errors import ConfigError, MazeError
 from ..model import Maze
 from ..textformat import read, source_name
 
@@ -24,10 +24,8 @@ __all__ = [
     "SEED",
     "SEED_HELP",
     "SIZE",
-    "CommandError",
     "ConfigValue",
     "check_output",
-    "fail",
     "forced",
     "input_argument",
     "json_format_option",
@@ -43,19 +41,6 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 STDOUT_NAME = "<stdout>"
 SEED_HELP = "Random seed, for repeatable output"  # each command ends it with its default
-
-
-class CommandError(click.ClickException):
-    """A fatal error shown as ``Error: <source>: <message>`` with exit code 1: what the group
-    turns a MazeError into. Raising it directly still works, for commands written before."""
-
-    exit_code = ExitStatus.INVALID
-
-
-def fail(error: MazeError | str) -> NoReturn:
-    """Stop the command with a fatal error (exit 1): raises ``error`` (a text becomes a
-    MazeError), which the group maps like any other. Kept for commands written before 0.2."""
-    raise error if isinstance(error, MazeError) else MazeError(error)
 
 
 class ConfigValue(click.ParamType):  # type: ignore[type-arg]

@@ -8,12 +8,12 @@ from typing import Any
 
 import click
 
-from ..chase import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
+from ..chasers import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
 from ..config import is_cell_text, parse_cell
 from ..drawing.theme import THEMES
 from ..errors import ConfigError, MazeError
 from ..model import Cell
-from ._common import display_name, fail, input_argument, output_option, read_input, write_output
+from ._common import display_name, input_argument, output_option, read_input, write_output
 
 __all__ = ["command"]
 
@@ -274,8 +274,9 @@ def command(
     except MazeError as error:
         if error.source is None:
             error.source = source
-        fail(error)
+        raise
     write_output(data, output)
     outcome = simulation.run()
     if expect is not None and outcome.result != expect:
-        fail(f"{source}: result {outcome.result}, expected {expect} ({outcome.describe()})")
+        result = f"result {outcome.result}, expected {expect} ({outcome.describe()})"
+        raise MazeError(result, source)

@@ -11,7 +11,6 @@ from ..errors import ConfigError, MazeError
 from ..textformat import dump
 from ._common import (
     display_name,
-    fail,
     forced,
     input_argument,
     output_option,
@@ -121,5 +120,5 @@ def command(
         )
     except MazeError as error:
         error.source = display_name(file)
-        fail(error)
+        raise
     write_output(dump(edited), output)

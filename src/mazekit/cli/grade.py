@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..errors import ExitStatus
-from ..grade import CASE_NAMES, DEFAULT_ENTRY, GradeError, Limits, Options, grade, grade_all
+from ..grade import CASE_NAMES, DEFAULT_ENTRY, Limits, Options, grade, grade_all
 from ..grade.report import as_csv, as_json, as_table, as_text
 from ._common import check_output, output_option, write_output
 
@@ -29,12 +29,6 @@ class Seconds(click.FloatRange):
         if math.isnan(seconds):
             self.fail(f"{seconds} is not in the range {self._describe_range()}.", param, ctx)
         return seconds
-
-
-class RunError(click.ClickException):
-    """The grading itself could not run: ``Error: <source>: <message>``, exit 2."""
-
-    exit_code = ExitStatus.RUN
 
 
 _CASES_HELP = "\n".join(
@@ -146,10 +140,7 @@ def command(
         strict=strict,
     )
     check_output(output)  # a report that cannot be written is refused before the runs
-    try:
-        grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
-    except GradeError as error:
-        raise RunError(str(error)) from None
+    grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
     for warning in sorted({w for g in grades for w in g.warnings}):
         click.echo(f"warning: {warning}", err=True)
     if every:

@@ -17,7 +17,7 @@ from ..batch import submissions as submission_jobs
 from ..batch import worker_count as workers_for
 from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
-from ..errors import ExitStatus, MazeError
+from ..errors import ExitStatus, MazeError, RunError
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
 from ._common import COUNT
 
@@ -417,9 +417,3 @@ def _emit_one(
     elif not statistics and report.error is None:
         for line in _text_lines(report, quiet):
             click.echo(line)
-
-
-class RunError(click.ClickException):
-    """A problem of the run itself, shown as ``Error: <message>``, exit 2."""
-
-    exit_code = ExitStatus.RUN

@@ -123,6 +123,12 @@ class Analysis:
         return np.asarray(self.labels == self.labels[y, x])
 
     @cached_property
+    def tree(self) -> bool:
+        """Whether the cells reached from the entry form a tree: the entry lies inside and no
+        loop joins them. The one tree test of the measures, the graph figures and the cops."""
+        return self.entry_ok and self.loops == 0
+
+    @cached_property
     def depth(self) -> npt.NDArray[np.int32]:
         """H x W breadth-first steps from the entry to every cell, -1 where unreached (all -1
         when the entry is outside the grid): one search for every rule that needs one."""

@@ -181,7 +181,7 @@ def _period(cells: list[tuple[int, int]], longest: int) -> int | None:
 
 def test_scatter_circles_each_chaser_near_its_corner() -> None:
     board = mazekit.read_maze(BOARD)  # a pacmanized 30x20 board, entry and exit mid-edge
-    _, ticks = chase(board, runner="patrol", mode="scatter", ticks=400)
+    _, ticks = chase(board, runner="patrol", mode="scatter", ticks=400, starts="corners")
     trace = list(ticks)
     assert len(trace) == 401
     corners = {"blinky": (29, 0), "pinky": (0, 0), "inky": (29, 19), "clyde": (0, 19)}
@@ -226,7 +226,7 @@ def test_first_named_chaser_catches() -> None:
 
 
 def test_a_chaser_on_the_entry_catches_at_tick_zero() -> None:
-    result, ticks = chase(CORRIDOR, only=("pinky",))
+    result, ticks = chase(CORRIDOR, only=("pinky",), starts="corners")
     assert result == ("caught", 0, "pinky", (0, 0))
     assert [t.event for t in ticks] == ["caught:pinky"]
 
@@ -304,7 +304,7 @@ def test_tick_zero_and_the_jsonl_keys() -> None:
         ),
         (
             build(4, 2, row(0, 0, 3), (0, 0), (3, 0)),
-            {"only": ("clyde", "inky")},
+            {"only": ("clyde", "inky"), "starts": "corners"},
             "inky cannot reach the runner: no open way leads from its start (3,1) to the entry (0,0)",
         ),
     ],
@@ -348,7 +348,7 @@ def test_package_chase_runs_the_chase_after_the_module_was_imported_first() -> N
         "from mazekit.model import Maze\n"
         "import numpy as np\n"
         "walls = np.array([[13, 5, 7]], dtype=np.uint8)\n"
-        "print(mazekit.chase(Maze(walls, (0, 0), (2, 0), 'EE'), only=('pinky',)).result)"
+        "print(mazekit.chase(Maze(walls, (0, 0), (2, 0), 'EE'), only=('pinky',), starts='corners').result)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout == "Outcome(result='caught', tick=0, by='pinky', cell=(0, 0))\n", (

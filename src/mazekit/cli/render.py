@@ -19,7 +19,7 @@ from ..drawing import (
     render_chunks,
 )
 from ..drawing.scene import CHARSETS
-from ..drawing.theme import RGB, parse_color
+from ..drawing.theme import DEFAULT_THEME, RGB, parse_color
 from ..errors import ConfigError, MazeError, printable
 from ._common import (
     display_name,
@@ -139,7 +139,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 @click.option(
     "--theme",
     type=click.Choice(list(THEMES)),
-    default="light",
+    default=DEFAULT_THEME,
     show_default=True,
     help="Colour set: " + "; ".join(f"{t.name}: {t.summary}" for t in THEMES.values()) + ".",
 )

@@ -98,7 +98,7 @@ Examples:
   mazekit render maze.txt -o maze.svg --theme dark --dead-ends
   mazekit solve maze.txt | mazekit render --charset unicode
   mazekit render maze.txt --format png -o - | display
-  mazekit render board.txt --heat betweenness --no-path -o heat.png
+  mazekit render board.txt --heat betweenness -o heat.png
   mazekit render board.txt -o board.html      a page with the chasers, editable
 A COLOR is #RGB, #RRGGBB or a name (red, gold, navy... in any case); unset, the theme's.
 Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
@@ -157,7 +157,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
     type=click.Choice(("betweenness", "distance")),
     default=None,
     help="Colour each reachable cell by its betweenness (top bottlenecks ringed) or its "
-    "distance from the entry, with a legend (png, svg).",
+    "distance from the entry, with a legend (png, svg); no path unless --path.",
 )
 @click.option(
     "--charset",
@@ -220,7 +220,8 @@ def command(
         )
     except ConfigError as error:
         raise click.BadParameter(error.message, param_hint=f"'--{error.source}'") from error
-    maze = read_input(file, ignore_path=show_path is False)  # --no-path: the path line is moot
+    moot = show_path is False or (heat is not None and show_path is None)  # no path drawn
+    maze = read_input(file, ignore_path=moot)  # then the path line is moot
     source = display_name(file)
     check_maze(maze, options, source)  # the size limit, before the dead ends are computed
     if dead_ends:

@@ -19,7 +19,7 @@ from mazekit.drawing.animation import caption
 from mazekit.generators import generate_from_config
 from mazekit.model import Maze
 from mazekit.textformat import dump
-from tests.conftest import Invoke, closed_grid, open_wall
+from tests.conftest import Invoke, open_room
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = str(ROOT / "samples" / "config.txt")
@@ -32,18 +32,6 @@ COLOURS = {
     "inky": (0, 255, 255),
     "clyde": (255, 184, 82),
 }
-
-
-def _room(width: int, height: int, entry: tuple[int, int], exit: tuple[int, int]) -> Maze:
-    """A W x H room with every inner wall open."""
-    walls = closed_grid(width, height)
-    for y in range(height):
-        for x in range(width):
-            if x + 1 < width:
-                open_wall(walls, x, y, "E")
-            if y + 1 < height:
-                open_wall(walls, x, y, "S")
-    return Maze(walls, entry, exit)
 
 
 # --- starts -----------------------------------------------------------------------------------
@@ -60,7 +48,7 @@ def test_by_default_all_four_start_on_the_house() -> None:
 def test_a_centre_entry_moves_the_house_next_to_it() -> None:
     """The entry on the centre cell (2,2) of a 5x5 room: the house is the nearest other cell,
     (2,1) by the (y, x) tie rule, and the runner is not caught at tick 0."""
-    maze = _room(5, 5, (2, 2), (4, 4))
+    maze = open_room(5, 5, (2, 2), (4, 4))
     assert house(maze) == (2, 1)
     run = Simulation(maze, mazekit.chase.ChaseOptions(runner="path"))
     assert {(c.x, c.y) for c in run.current().chasers} == {(2, 1)}

@@ -53,21 +53,6 @@ def _marks(tick: dict[str, Any]) -> dict[tuple[int, int], str]:
     }
 
 
-@pytest.fixture
-def terminals():
-    """Start Terminals; each is closed (its program killed if still running) at the end."""
-    started: list[Terminal] = []
-
-    def start(args: list[str], **options: object) -> Terminal:
-        terminal = Terminal(args, **options)  # type: ignore[arg-type]
-        started.append(terminal)
-        return terminal
-
-    yield start
-    for terminal in started:
-        terminal.close()
-
-
 # --- in a pseudo-terminal -------------------------------------------------------------------
 
 

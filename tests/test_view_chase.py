@@ -15,25 +15,9 @@ from mazekit.textformat import dump
 from mazekit.viewer import Setup, Viewer
 from mazekit.viewer.state import DIM
 from tests.conftest import Invoke
-from tests.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "samples" / "config.txt"
-
-
-@pytest.fixture
-def terminals():
-    """Start Terminals; each is closed (its program killed if still running) at the end."""
-    started: list[Terminal] = []
-
-    def start(args: list[str], **options: object) -> Terminal:
-        terminal = Terminal(args, **options)  # type: ignore[arg-type]
-        started.append(terminal)
-        return terminal
-
-    yield start
-    for terminal in started:
-        terminal.close()
 
 
 def _maze_file(tmp_path: Path, seed: int = 3, perfect: bool = True) -> Path:

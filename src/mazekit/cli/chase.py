@@ -176,8 +176,8 @@ Examples:
   mazekit chase board.txt                       caught by pinky at tick 37 at (5,4)
   mazekit chase board.txt --format jsonl > trace.jsonl
   mazekit chase board.txt --runner patrol --only blinky,inky --ticks 500
-  mazekit chase board.txt --place pinky=10,7 --mode chase --expect escaped
-  mazekit chase board.txt -o chase.gif --fps 12 --cell 12
+  mazekit chase board.txt --starts corners --place pinky=10,7 --mode chase --expect escaped
+  mazekit chase board.txt -o chase.gif --fps 12 --cell 12 --trail 40
 Exit status: 0 done (and the result was the one --expect names), 1 unreadable maze, a maze
 the chasers cannot run on, or another result than --expect; 2 usage error.""",
 )

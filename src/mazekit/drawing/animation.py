@@ -172,8 +172,7 @@ class _Painter:
         self.side = g.cell - g.wall
         self.cross = _cross(self.side)
         self.trails = Trails(options.trail)
-        dot = max(1, self.side // 2)
-        self.dot = np.ones((dot, dot), dtype=bool)
+        self.dot = max(1, self.side // 2)  # the side of a trail's square
 
     def _corner(self, x: int, y: int) -> tuple[int, int]:
         """The top-left pixel of the inside of cell (x, y), which may lie outside the grid."""
@@ -203,35 +202,27 @@ class _Painter:
             target[mask.astype(bool)] = ink
 
     def _actors(self, frame: Pixels, tick: Tick) -> None:
-        """The runner and the chasers; actors sharing a cell each take a part of it."""
-        player = np.rot90(stamp(Ink.PLAYER, self.side), _TURNS[tick.facing])
-        actors: dict[tuple[int, int], list[npt.NDArray[np.uint8]]] = {}
-        actors.setdefault(tick.runner, []).append(player)
+        """The runner and the chasers; actors sharing a cell are drawn smaller, side by side."""
+        turn = _TURNS[tick.facing]
+        actors: dict[tuple[int, int], list[tuple[Ink, int]]] = {tick.runner: [(Ink.PLAYER, turn)]}
         for chaser in tick.chasers:
-            ghost = CHASER_INKS[chaser.name]
-            actors.setdefault((chaser.x, chaser.y), []).append(stamp(ghost, self.side))
-        for (x, y), stamps in actors.items():
+            actors.setdefault((chaser.x, chaser.y), []).append((CHASER_INKS[chaser.name], 0))
+        for (x, y), here in actors.items():
             left, top = self._corner(x, y)
-            if len(stamps) == 1:
-                self._stamp(frame, left, top, stamps[0], None)
-                continue
-            across = 2 if len(stamps) <= 4 else 3
-            small = max(1, self.side // across)
-            for i, picture in enumerate(stamps):
-                # a smaller copy: every across-th pixel of the full-size sprite
-                step = self.side / small
-                picks = np.minimum((np.arange(small) * step + step / 2).astype(int), self.side - 1)
-                shrunk = picture[np.ix_(picks, picks)]
+            across = 1 if len(here) == 1 else 2 if len(here) <= 4 else 3
+            side = max(1, self.side // across)
+            for i, (ink, turns) in enumerate(here):
                 row, column = divmod(i, across)
-                self._stamp(frame, left + column * small, top + row * small, shrunk, None)
+                picture = np.rot90(stamp(ink, side), turns)
+                self._stamp(frame, left + column * side, top + row * side, picture, None)
 
     def frame(self, tick: Tick, outcome: Outcome | None) -> Pixels:
         """The picture of one tick, as Ink values."""
         frame = self.base.copy()
         band = self.layout.band
         self.trails.add(tick)
-        offset = (self.side - self.dot.shape[0]) // 2
-        size = self.dot.shape[0]
+        size = self.dot
+        offset = (self.side - size) // 2
         for chaser in reversed(tick.chasers):  # blinky's trail on top
             cells = self.trails.cells(chaser.name)
             for i, (x, y) in enumerate(cells):  # oldest first: a newer cell paints over it

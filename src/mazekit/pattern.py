@@ -2,16 +2,19 @@
 
 specs/rules.md defines it: a 7x5 block centred at ((W-7)//2, (H-5)//2), 18 fully closed
 cells, present only when W >= 9 and H >= 7 (one corridor cell between block and border).
+``find`` reads a "42" wherever a file draws one (``--pattern subject``): the glyph at any
+offset, or another "4" and "2" of fully closed cells side by side.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from .model import Cell
+from .model import ALL_WALLS, DIRECTIONS, Cell
 
 __all__ = [
     "BLOCK_HEIGHT",
@@ -20,7 +23,11 @@ __all__ = [
     "MIN_HEIGHT",
     "MIN_WIDTH",
     "TOO_SMALL_MESSAGE",
+    "Found",
+    "cells_at",
+    "find",
     "fits",
+    "nearest",
     "origin",
     "pattern_cells",
     "pattern_mask",
@@ -61,6 +68,11 @@ def pattern_cells(width: int, height: int) -> tuple[Cell, ...]:
     corner = origin(width, height)
     if corner is None:
         return ()
+    return cells_at(corner)
+
+
+def cells_at(corner: Cell) -> tuple[Cell, ...]:
+    """The 18 cells of the glyph with its top-left corner at ``corner``, in row-major order."""
     x0, y0 = corner
     return tuple(
         (x0 + dx, y0 + dy)
@@ -85,3 +97,168 @@ def trapped_cells(width: int, height: int) -> tuple[Cell, ...]:
         return ()
     x0, y0 = corner
     return tuple((x0 + dx, y0 + dy) for dx, dy in TRAPPED_OFFSETS)
+
+
+BoolGrid = npt.NDArray[np.bool_]
+_GLYPH = np.array([[mark == "X" for mark in row] for row in GLYPHS])
+
+
+@dataclass(frozen=True)
+class Found:
+    """A "42" read in a grid: its cells (row-major), and whether it is the subject's glyph."""
+
+    cells: tuple[Cell, ...]
+    subject: bool
+
+    @property
+    def corner(self) -> Cell:
+        """The top-left corner of the box around its cells."""
+        return (min(x for x, _ in self.cells), min(y for _, y in self.cells))
+
+    def mask(self, width: int, height: int) -> BoolGrid:
+        """An H x W boolean array, True on its cells."""
+        grid = np.zeros((height, width), dtype=bool)
+        for x, y in self.cells:
+            grid[y, x] = True
+        return grid
+
+
+def _glyph_scores(closed: BoolGrid) -> tuple[npt.NDArray[np.int_], BoolGrid]:
+    """Per top-left corner of the 7x5 block: how many of the glyph's 18 cells are closed, and
+    whether the block matches it exactly (its 17 other cells not closed, so a solid block of
+    closed cells holds no glyph)."""
+    height, width = closed.shape
+    rows, cols = max(height - BLOCK_HEIGHT + 1, 0), max(width - BLOCK_WIDTH + 1, 0)
+    count = np.zeros((rows, cols), dtype=np.int_)
+    match = np.ones((rows, cols), dtype=bool)
+    for dy in range(BLOCK_HEIGHT):
+        for dx in range(BLOCK_WIDTH):
+            window = closed[dy : dy + rows, dx : dx + cols]
+            if _GLYPH[dy, dx]:
+                count += window
+                match &= window
+            else:
+                match &= ~window
+    return count, match
+
+
+def _best(corners: list[Cell], width: int, height: int) -> Cell:
+    """mazekit's own place when it is among ``corners``, else the first in reading order."""
+    own = origin(width, height)
+    return own if own in corners else corners[0]
+
+
+def nearest(walls: npt.NDArray[np.uint8]) -> Cell | None:
+    """The corner of the glyph's placement with the most closed cells, when more than half
+    of its 18 are (a "42" drawn with a few cells left open), else None."""
+    count, _ = _glyph_scores(np.asarray(walls == ALL_WALLS))
+    if not count.size or 2 * int(count.max()) <= len(cells_at((0, 0))):
+        return None
+    top = [(int(x), int(y)) for y, x in np.argwhere(count == count.max())]
+    return _best(top, walls.shape[1], walls.shape[0])
+
+
+def _components(closed: BoolGrid) -> list[list[Cell]]:
+    """The groups of closed cells joined side by side (not by passages: closed cells have
+    none), each in the order found; a plain flood fill, as closed cells are few."""
+    height, width = closed.shape
+    seen = np.zeros_like(closed)
+    groups = []
+    for y, x in np.argwhere(closed):
+        if seen[y, x]:
+            continue
+        seen[y, x] = True
+        group, todo = [], [(int(x), int(y))]
+        while todo:
+            cx, cy = todo.pop()
+            group.append((cx, cy))
+            for direction in DIRECTIONS:
+                nx, ny = cx + direction.dx, cy + direction.dy
+                if 0 <= nx < width and 0 <= ny < height and closed[ny, nx] and not seen[ny, nx]:
+                    seen[ny, nx] = True
+                    todo.append((nx, ny))
+        groups.append(group)
+    return groups
+
+
+def _box(group: list[Cell]) -> tuple[int, int, BoolGrid]:
+    """The group's left column, top row, and its cells as a mask of its bounding box."""
+    left, top = min(x for x, _ in group), min(y for _, y in group)
+    width = max(x for x, _ in group) - left + 1
+    height = max(y for _, y in group) - top + 1
+    mask = np.zeros((height, width), dtype=bool)
+    for x, y in group:
+        mask[y - top, x - left] = True
+    return left, top, mask
+
+
+def _full_runs(mask: BoolGrid) -> list[tuple[int, int]]:
+    """The runs of consecutive rows that are closed across the whole box, as (first, last)."""
+    runs: list[tuple[int, int]] = []
+    for row in np.flatnonzero(mask.all(axis=1)):
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], int(row))
+        else:
+            runs.append((int(row), int(row)))
+    return runs
+
+
+def _is_four(mask: BoolGrid) -> bool:
+    """A "4": one bar across the box, not at its top or bottom; above it the left arm (the
+    box's left column), below it the stem alone (never the left column)."""
+    height, width = mask.shape
+    runs = _full_runs(mask)
+    if width < 3 or height < 4 or len(runs) != 1:
+        return False
+    first, last = runs[0]
+    if first == 0 or last == height - 1:
+        return False
+    return bool(mask[:first, 0].all() and not mask[last + 1 :, 0].any())
+
+
+def _is_two(mask: BoolGrid) -> bool:
+    """A "2": three bars across the box (top, middle, bottom); between the first two only
+    the right side, between the last two only the left side."""
+    height, width = mask.shape
+    runs = _full_runs(mask)
+    if width < 3 or height < 5 or len(runs) != 3:
+        return False
+    (_, top), (middle, lower), (bottom, last) = runs
+    if runs[0][0] != 0 or last != height - 1 or middle == top + 1 or bottom == lower + 1:
+        return False
+    upper, below = mask[top + 1 : middle], mask[lower + 1 : bottom]
+    right_only = upper[:, -1].all() and not upper[:, 0].any()
+    return bool(right_only and below[:, 0].all() and not below[:, -1].any())
+
+
+def _side_by_side(four: tuple[int, int, BoolGrid], two: tuple[int, int, BoolGrid]) -> bool:
+    """The "2" begins right of the "4", a few columns away, and their rows mostly overlap."""
+    (x4, y4, m4), (x2, y2, m2) = four, two
+    gap = x2 - (x4 + m4.shape[1])
+    overlap = min(y4 + m4.shape[0], y2 + m2.shape[0]) - max(y4, y2)
+    return bool(0 <= gap <= max(m4.shape[1], m2.shape[1])) and 2 * overlap >= min(
+        m4.shape[0], m2.shape[0]
+    )
+
+
+def find(walls: npt.NDArray[np.uint8]) -> Found | None:
+    """The "42" drawn in fully closed cells of ``walls``, or None (specs/rules.md, pattern).
+
+    First the subject's glyph at any offset (mazekit's own place first, then reading order);
+    else a "4" and a "2", two separate groups of closed cells side by side.
+    """
+    closed = np.asarray(walls == ALL_WALLS)
+    height, width = closed.shape
+    corners = [(int(x), int(y)) for y, x in np.argwhere(_glyph_scores(closed)[1])]
+    if corners:
+        return Found(cells_at(_best(corners, width, height)), subject=True)
+    groups = _components(closed)
+    boxes = [_box(group) for group in groups]
+    fours = [i for i, box in enumerate(boxes) if _is_four(box[2])]
+    twos = [i for i, box in enumerate(boxes) if _is_two(box[2])]
+    for i in sorted(fours, key=lambda i: (boxes[i][1], boxes[i][0])):
+        for j in twos:
+            if _side_by_side(boxes[i], boxes[j]):
+                cells = sorted(groups[i] + groups[j], key=lambda cell: (cell[1], cell[0]))
+                return Found(tuple(cells), subject=False)
+    return None

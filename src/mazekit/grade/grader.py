@@ -22,6 +22,7 @@ from .. import pattern as glyph
 from ..analysis import PatternMode
 from ..config import MANDATORY_KEYS, Config, parse_config
 from ..errors import ConfigError, printable
+from ..textformat import scan
 from .cases import (
     CASE_NAMES,
     CASES,
@@ -61,6 +62,7 @@ DEFAULT_ENTRY = "a_maze_ing.py"
 LINT_SECONDS = 60.0  # `make lint` gets this long, or --timeout when that is longer
 # How much each part weighs in the score (specs/grade.md, Scoring, says why).
 WEIGHTS = {GENERATION: 2, ERRORS: 1, "files": 1}
+_MAZE_BYTES = 4 * 2**20  # a larger new file at the root is not read as a maze
 _ON_42 = next(case for case in CASES if case.on_42)
 _NO_42 = 'no output of a good config of its size draws a "42" to put the entry on'
 # The good configs of entry-on-42's size (in order), whose output gives it the "42" to use.
@@ -215,6 +217,7 @@ class _Grader:
         self.runs: list[Run] = []  # this case's runs, in order
         self.argv: list[str] = []  # the last run's command line, for a rerun by hand
         self.drawn: glyph.Found | None = None  # the "42" of this case's output
+        self.before: dict[str, tuple[int, int]] = {}  # the root's files before the run
 
     def run(self, config_name: str) -> Run:
         self.argv = [self.python, self.options.entry, config_name]
@@ -234,7 +237,7 @@ class _Grader:
             tail(shown.stdout) if shown else "",
             tail(shown.stderr) if shown else "",
             case.part,
-            case.scored,
+            case.scored and verdict != "SKIP",  # a skipped case is no item of the score
         )
 
     def problem(self, run: Run) -> tuple[Verdict, str] | None:
@@ -249,6 +252,28 @@ class _Grader:
         if not self.box.inside(name) or path.is_symlink() or not path.is_file():
             return None
         return path.read_bytes()
+
+    def root_files(self) -> dict[str, tuple[int, int]]:
+        """The regular files at the copy's root (links left out): name -> (size, mtime)."""
+        found = {}
+        with os.scandir(self.box.work) as listing:
+            for entry in listing:
+                if entry.is_file(follow_symlinks=False):
+                    status = entry.stat(follow_symlinks=False)
+                    found[entry.name] = (status.st_size, status.st_mtime_ns)
+        return found
+
+    def wrote_a_maze(self) -> str | None:
+        """Why a run on a broken config fails although it printed a message: it wrote a maze
+        file at the copy's root all the same (a program that ignores its argument)."""
+        for name, status in sorted(self.root_files().items()):
+            if self.before.get(name) == status or status[0] > _MAZE_BYTES:
+                continue
+            data = self.output(name)
+            walls = None if data is None else scan(data).walls
+            if walls is not None and walls.size:
+                return f"wrote a maze to {printable(name)} all the same"
+        return None
 
     def case(self, case: Case, on_42: glyph.Found | None = None) -> Outcome:
         """Run ``case`` and judge it; entry-on-42 puts the entry on ``on_42``'s first cell."""
@@ -271,6 +296,7 @@ class _Grader:
             self.box.write(OUTPUT, PREVIOUS_OUTPUT)
         if case.name == "output-unwritable":
             self.box.make_folder(output)
+        self.before = self.root_files()
         first = self.run(config_name)
         problem = self.problem(first)
         if problem is not None:
@@ -289,9 +315,9 @@ class _Grader:
             after = self.output(OUTPUT)
             if after is None:
                 return f"removed the previous output file {OUTPUT}"
-            return (
-                None if after == PREVIOUS_OUTPUT else f"changed the previous output file {OUTPUT}"
-            )
+            if after != PREVIOUS_OUTPUT:
+                return f"changed the previous output file {OUTPUT}"
+            return self.wrote_a_maze()
         pattern = self.options.pattern
         if case.kind == "output":
             valid = output_problem(self.output(output), case.config, output, pattern) is None

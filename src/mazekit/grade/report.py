@@ -193,16 +193,16 @@ def _suite(grade: Grade) -> ElementTree.Element:
             name=outcome.case,
             time=f"{outcome.seconds:.3f}",
         )
-        if outcome.verdict in ("FAIL", "CRASH", "TIMEOUT"):
+        if outcome.verdict == "SKIP" or not outcome.scored:  # reported, never a failure
+            shown = _failure_text(outcome) if outcome.reason else "not scored"
+            ElementTree.SubElement(case, "skipped", message=f"{outcome.verdict}: {shown}")
+            skipped += 1
+        elif outcome.verdict in ("FAIL", "CRASH", "TIMEOUT"):
             failure = ElementTree.SubElement(
                 case, "failure", type=outcome.verdict, message=_failure_text(outcome)
             )
             failure.text = _failure_text(outcome)
             failures += 1
-        elif outcome.verdict == "SKIP" or not outcome.scored:
-            note = outcome.reason or "not scored"
-            ElementTree.SubElement(case, "skipped", message=f"{outcome.verdict}: {note}")
-            skipped += 1
     if grade.strict:
         for check in grade.files:
             case = ElementTree.SubElement(

@@ -8,6 +8,7 @@ run: the ranking, each submission's telling verdicts, the reports. A few cheap r
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,9 @@ from xml.etree import ElementTree
 
 import pytest
 
-from mazekit.grade import Grade, Limits, Options, grade_all
+from mazekit.grade import FileCheck, Grade, Limits, Options, Outcome, grade_all
+from mazekit.grade.cases import ERRORS
+from mazekit.grade.checks import TAIL_CHARS, tail
 from mazekit.grade.report import as_json, as_junit, as_table, as_text
 from tests.conftest import Invoke
 
@@ -177,19 +180,29 @@ def test_keep_leaves_the_copy_of_one_case_to_rerun_by_hand(invoke: Invoke, tmp_p
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "keep", "message"),
     [
-        (["--case", "bad-perfect", "--case", "bad-entry"], "--keep needs exactly one --case"),
-        (["--case", "bad-perfect", "--all"], "--keep needs exactly one --case"),
-        (["--case", "bad-perfect"], "already exists"),
+        (
+            ["--case", "bad-perfect", "--case", "bad-entry"],
+            "new",
+            "--keep needs exactly one --case",
+        ),
+        (["--case", "bad-perfect", "--all"], "new", "--keep needs exactly one --case"),
+        (["--case", "bad-perfect"], ".", "--keep {keep}: already exists"),
+        (["--case", "bad-perfect"], "no/new", "--keep {keep}: no such folder to make it in"),
     ],
 )
 def test_keep_needs_one_case_and_a_new_folder(
-    invoke: Invoke, tmp_path: Path, args: list[str], message: str
+    invoke: Invoke, tmp_path: Path, args: list[str], keep: str, message: str
 ) -> None:
-    result = invoke(["grade", *args, "--keep", str(tmp_path), str(CLASS / "ada")])
+    target = str(tmp_path / keep)
+    result = invoke(["grade", *args, "--keep", target, str(CLASS / "ada")])
     assert result.exit_code == 2
-    assert message in result.stderr
+    expected = message.format(keep=target)
+    if expected.startswith("--keep needs"):
+        expected += ", without --all"
+    assert result.stderr.splitlines()[-1] == f"Error: {expected}"
+    assert result.stdout == ""
 
 
 def test_pattern_strict_judges_by_mazekits_place(invoke: Invoke) -> None:
@@ -197,3 +210,73 @@ def test_pattern_strict_judges_by_mazekits_place(invoke: Invoke) -> None:
     result = invoke([*args, str(CLASS / "ada")])
     assert result.exit_code == 1
     assert 'FAIL    perfect-20x15: maze.txt:6:7: pattern: cell (6,5) of the "42"' in result.stdout
+
+
+# --- the score, the tails, the own config: no class run needed -------------------------------
+
+
+def outcomes(generation: int, of: int, errors: int, of_errors: int) -> tuple[Outcome, ...]:
+    """Cases passed and failed, so many of each part."""
+    made = [Outcome(f"g{i}", "PASS" if i < generation else "FAIL") for i in range(of)]
+    made += [
+        Outcome(f"e{i}", "PASS" if i < errors else "FAIL", part=ERRORS) for i in range(of_errors)
+    ]
+    return tuple(made)
+
+
+@pytest.mark.parametrize(
+    ("counts", "score", "counted"),
+    [
+        ((7, 7, 13, 13), 100, True),
+        ((7, 7, 0, 13), 66, True),  # every maze, no error handled: 2/3
+        ((1, 7, 13, 13), 42, True),  # (2 x 14.28 + 100) / 3
+        ((0, 7, 13, 13), 0, False),  # prints an error for everything: no maze, no score
+        ((0, 0, 5, 10), 50, True),  # --case picked only broken configs: they count alone
+    ],
+)
+def test_the_score_weighs_generation_twice_and_gates_error_handling(
+    counts: tuple[int, int, int, int], score: int, counted: bool
+) -> None:
+    grade = Grade("s", outcomes(*counts))
+    assert (grade.score, grade.error_handling.counted) == (score, counted)
+    assert (grade.passed, grade.total) == (counts[0] + counts[2], counts[1] + counts[3])
+
+
+def test_strict_makes_the_files_a_third_part_and_unscored_cases_count_for_nothing() -> None:
+    files = (FileCheck("Makefile", True, ""), FileCheck("LICENSE", False, ""))
+    extra = (Outcome("lowercase-keys", "FAIL", scored=False), Outcome("entry-on-42", "SKIP"))
+    grade = Grade("s", outcomes(1, 1, 0, 1) + extra, files, strict=True)
+    assert grade.score == (2 * 100 + 0 + 50) // 4
+    assert (grade.passed, grade.total) == (2, 4)  # neither lowercase-keys nor the SKIP is an item
+    assert as_text(grade).endswith(
+        "s: 2/4 passed, score 62% (generation 1/1, error handling 0/1, files 1/2)\n"
+    )
+
+
+def test_a_tail_is_the_last_five_lines_and_500_characters_at_most() -> None:
+    assert tail("one\n\ntwo\n") == "one\ntwo"
+    assert tail("".join(f"line {n}\n" for n in range(9))) == "\n".join(
+        f"line {n}" for n in range(4, 9)
+    )
+    long = tail("x" * 2000 + "\x1b[31m\n")
+    assert len(long) == TAIL_CHARS and long.startswith("...") and long.endswith("x\\x1b[31m")
+
+
+def test_an_own_config_missing_a_mandatory_key_still_fails(invoke: Invoke, tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    shutil.copytree(CLASS / "ada", folder)
+    (folder / "config.txt").write_text("WIDTH=20\nHEIGHT=15\nENTRY=0,0\nEXIT=19,14\nSEED=\n")
+    result = invoke(["grade", "--python", PYTHON, "--case", "own-config", str(folder)])
+    assert "FAIL    own-config: config.txt: missing mandatory keys OUTPUT_FILE, PERFECT\n" in (
+        result.stdout
+    )
+
+
+def test_junit_of_one_submission_from_the_command_line(invoke: Invoke) -> None:
+    args = ["grade", "--python", PYTHON, "--format", "junit", "--case", "imperfect"]
+    result = invoke([*args, str(CLASS / "ben")])
+    assert result.exit_code == 1
+    suite = ElementTree.fromstring(result.stdout).find("testsuite")
+    assert suite is not None and suite.get("failures") == "1"
+    failure = suite.find("testcase[@name='imperfect']/failure")
+    assert failure is not None and "dead-ends: real dead end" in failure.get("message", "")

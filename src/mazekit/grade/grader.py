@@ -123,7 +123,7 @@ class Grade:
         return sum(1 for outcome in self.outcomes if outcome.verdict == verdict)
 
     def _cases(self, part: str) -> Part:
-        scored = [o for o in self.outcomes if o.scored and o.part == part]
+        scored = [o for o in self.outcomes if o.scored and o.verdict != "SKIP" and o.part == part]
         return Part(part, sum(o.verdict == "PASS" for o in scored), len(scored))
 
     @property
@@ -234,11 +234,16 @@ class _Grader:
             verdict,
             reason,
             seconds,
-            tail(shown.stdout) if shown else "",
-            tail(shown.stderr) if shown else "",
+            self.tail(shown.stdout) if shown else "",
+            self.tail(shown.stderr) if shown else "",
             case.part,
             case.scored and verdict != "SKIP",  # a skipped case is no item of the score
         )
+
+    def tail(self, text: str) -> str:
+        """The tail of a run's output, the copy's paths shown relative to the submission
+        (``File "a_maze_ing.py"``, not a temporary folder's random name)."""
+        return tail(text.replace(f"{self.box.work}{os.sep}", ""))
 
     def problem(self, run: Run) -> tuple[Verdict, str] | None:
         limits = self.options.limits

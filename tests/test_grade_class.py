@@ -30,9 +30,13 @@ BROKEN = ("eve", "finn", "gus")
 
 
 @pytest.fixture(scope="module")
-def class_grades() -> dict[str, Grade]:
-    """Every submission of the class, graded once with --all -j 2."""
-    grades = grade_all(CLASS, Options(python=PYTHON, limits=Limits(timeout=15)), jobs=2)
+def class_grades(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Grade]:
+    """The submissions of WORKING and BROKEN, graded once with --all -j 2 (a folder of links
+    to them: a fixture that needs other options joins the lists with those options)."""
+    folder = tmp_path_factory.mktemp("class")
+    for name in WORKING + BROKEN:
+        (folder / name).symlink_to(CLASS / name, target_is_directory=True)
+    grades = grade_all(folder, Options(python=PYTHON, limits=Limits(timeout=15)), jobs=2)
     return {Path(g.submission).name: g for g in grades}
 
 

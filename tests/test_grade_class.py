@@ -284,3 +284,21 @@ def test_junit_of_one_submission_from_the_command_line(invoke: Invoke) -> None:
     assert suite is not None and suite.get("failures") == "1"
     failure = suite.find("testcase[@name='imperfect']/failure")
     assert failure is not None and "dead-ends: real dead end" in failure.get("message", "")
+
+
+def test_a_copy_that_cannot_be_kept_is_an_error_of_the_run(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The folder appeared between the check of --keep and the end of the case."""
+    monkeypatch.setattr("mazekit.cli.grade._check_keep", lambda *args: None)
+    args = ["grade", "--python", PYTHON, "--case", "bad-perfect", "--keep", str(tmp_path)]
+    result = invoke([*args, str(CLASS / "gus")])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == f"Error: {tmp_path}: cannot keep the copy: File exists"
+
+
+def test_junit_names_a_submission_that_could_not_be_graded() -> None:
+    root = ElementTree.fromstring(as_junit([Grade("a", error="no entry script a_maze_ing.py")]))
+    assert (root.get("tests"), root.get("errors")) == ("1", "1")
+    error = root.find("testsuite/testcase[@name='grading']/error")
+    assert error is not None and error.get("message") == "no entry script a_maze_ing.py"

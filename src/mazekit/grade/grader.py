@@ -261,11 +261,14 @@ class _Grader:
     def root_files(self) -> dict[str, tuple[int, int]]:
         """The regular files at the copy's root (links left out): name -> (size, mtime)."""
         found = {}
-        with os.scandir(self.box.work) as listing:
-            for entry in listing:
-                if entry.is_file(follow_symlinks=False):
-                    status = entry.stat(follow_symlinks=False)
-                    found[entry.name] = (status.st_size, status.st_mtime_ns)
+        try:
+            with os.scandir(self.box.work) as listing:
+                for entry in listing:
+                    if entry.is_file(follow_symlinks=False):
+                        status = entry.stat(follow_symlinks=False)
+                        found[entry.name] = (status.st_size, status.st_mtime_ns)
+        except OSError:  # the run removed its copy, or left it unreadable: nothing to list
+            pass
         return found
 
     def wrote_a_maze(self) -> str | None:

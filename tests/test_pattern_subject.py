@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from mazekit import dump_maze, generate
+from mazekit.analysis import find_42 as find
 from mazekit.model import Maze
-from mazekit.pattern import cells_at, find, origin, pattern_cells
+from mazekit.pattern import cells_at, origin, pattern_cells
 from mazekit.rules import validate
 from tests.conftest import Invoke, open_wall
 
@@ -133,3 +134,13 @@ def test_no_42_in_subject_mode_and_one_with_a_cell_left_open(invoke: Invoke) -> 
         '<stdin>:6:12: pattern: cell (11,5) of the "42" must have all four walls closed (F), '
         "but its E wall is open (D)"
     )
+
+
+@pytest.mark.parametrize(("width", "height"), [(9, 7), (10, 8), (31, 12), (50, 40)])
+def test_every_maze_mazekit_makes_has_its_42_found_where_strict_puts_it(
+    width: int, height: int
+) -> None:
+    for perfect in (True, False):
+        found = find(generate(width, height, perfect=perfect, seed=width).walls)
+        assert found is not None and found.subject
+        assert found.cells == pattern_cells(width, height)

@@ -18,9 +18,17 @@ import numpy.typing as npt
 from . import pattern as glyph
 from .board import DeadEnds, classify_dead_ends
 from .model import ALL_WALLS, DEGREE, Cell, Maze
-from .search import component_labels, count_loops, distances, open_bits, passages
+from .search import closed_groups, component_labels, count_loops, distances, open_bits, passages
 
-__all__ = ["PATTERN_MODES", "Analysis", "BoolGrid", "PatternMode", "cells_of_mask", "dead_ends"]
+__all__ = [
+    "PATTERN_MODES",
+    "Analysis",
+    "BoolGrid",
+    "PatternMode",
+    "cells_of_mask",
+    "dead_ends",
+    "find_42",
+]
 
 PatternMode = Literal["strict", "subject", "any", "none"]
 PATTERN_MODES: tuple[PatternMode, ...] = ("strict", "subject", "any", "none")
@@ -34,6 +42,12 @@ def cells_of_mask(mask: BoolGrid, limit: int | None = None) -> list[Cell]:
         flat = flat[:limit]
     width = mask.shape[1]
     return [(int(i % width), int(i // width)) for i in flat]
+
+
+def find_42(walls: npt.NDArray[np.uint8]) -> glyph.Found | None:
+    """The "42" that ``walls`` draw, wherever and in whatever glyph (pattern.find over the
+    groups of closed cells of search.closed_groups), or None."""
+    return glyph.find(walls, closed_groups(walls))
 
 
 @dataclass(eq=False)
@@ -79,7 +93,7 @@ class Analysis:
     @cached_property
     def found_42(self) -> glyph.Found | None:
         """The "42" the file draws, wherever it is (pattern.find), or None."""
-        return glyph.find(self.maze.walls)
+        return find_42(self.maze.walls)
 
     @cached_property
     def pattern(self) -> BoolGrid:

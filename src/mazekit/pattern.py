@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from .model import ALL_WALLS, DIRECTIONS, Cell
+from .model import ALL_WALLS, Cell
 
 __all__ = [
     "BLOCK_HEIGHT",
@@ -158,38 +158,37 @@ def nearest(walls: npt.NDArray[np.uint8]) -> Cell | None:
     return _best(top, walls.shape[1], walls.shape[0])
 
 
-def _components(closed: BoolGrid) -> list[list[Cell]]:
-    """The groups of closed cells joined side by side (not by passages: closed cells have
-    none), each in the order found; a plain flood fill, as closed cells are few."""
-    height, width = closed.shape
-    seen = np.zeros_like(closed)
-    groups = []
-    for y, x in np.argwhere(closed):
-        if seen[y, x]:
-            continue
-        seen[y, x] = True
-        group, todo = [], [(int(x), int(y))]
-        while todo:
-            cx, cy = todo.pop()
-            group.append((cx, cy))
-            for direction in DIRECTIONS:
-                nx, ny = cx + direction.dx, cy + direction.dy
-                if 0 <= nx < width and 0 <= ny < height and closed[ny, nx] and not seen[ny, nx]:
-                    seen[ny, nx] = True
-                    todo.append((nx, ny))
-        groups.append(group)
-    return groups
+# The fewest cells of a "4" (bar of 3, arm of 1, stem of 2 below) and the smallest box of one.
+_FEWEST = 7
+_Box = tuple[int, int, BoolGrid]  # left column, top row, the group's cells in its box
 
 
-def _box(group: list[Cell]) -> tuple[int, int, BoolGrid]:
-    """The group's left column, top row, and its cells as a mask of its bounding box."""
-    left, top = min(x for x, _ in group), min(y for _, y in group)
-    width = max(x for x, _ in group) - left + 1
-    height = max(y for _, y in group) - top + 1
-    mask = np.zeros((height, width), dtype=bool)
-    for x, y in group:
-        mask[y - top, x - left] = True
-    return left, top, mask
+def _boxes(closed: BoolGrid, groups: npt.NDArray[np.int32]) -> list[_Box]:
+    """The groups of closed cells big enough to be a digit, each as its box, in reading order
+    of their boxes' corners; counted and bounded in whole-array steps, so a grid of
+    many closed cells costs no loop per cell."""
+    ys, xs = np.nonzero(closed)
+    if not ys.size:
+        return []
+    labels, inverse, sizes = np.unique(groups[ys, xs], return_inverse=True, return_counts=True)
+    edges = []
+    for reduce, values, start in (
+        (np.minimum, xs, closed.shape[1]),
+        (np.maximum, xs, -1),
+        (np.minimum, ys, closed.shape[0]),
+        (np.maximum, ys, -1),
+    ):
+        edge = np.full(labels.size, start, dtype=np.int64)
+        reduce.at(edge, inverse, values)
+        edges.append(edge)
+    left, right, top, bottom = edges
+    big = (sizes >= _FEWEST) & (right - left >= 2) & (bottom - top >= 3)
+    found = []
+    for i in np.flatnonzero(big):
+        window = (slice(int(top[i]), int(bottom[i]) + 1), slice(int(left[i]), int(right[i]) + 1))
+        mask = closed[window] & (groups[window] == labels[i])
+        found.append((int(left[i]), int(top[i]), mask))
+    return sorted(found, key=lambda box: (box[1], box[0]))
 
 
 def _full_runs(mask: BoolGrid) -> list[tuple[int, int]]:
@@ -231,7 +230,7 @@ def _is_two(mask: BoolGrid) -> bool:
     return bool(right_only and below[:, 0].all() and not below[:, -1].any())
 
 
-def _side_by_side(four: tuple[int, int, BoolGrid], two: tuple[int, int, BoolGrid]) -> bool:
+def _side_by_side(four: _Box, two: _Box) -> bool:
     """The "2" begins right of the "4", a few columns away, and their rows mostly overlap."""
     (x4, y4, m4), (x2, y2, m2) = four, two
     gap = x2 - (x4 + m4.shape[1])
@@ -241,24 +240,28 @@ def _side_by_side(four: tuple[int, int, BoolGrid], two: tuple[int, int, BoolGrid
     )
 
 
-def find(walls: npt.NDArray[np.uint8]) -> Found | None:
+def find(walls: npt.NDArray[np.uint8], groups: npt.NDArray[np.int32]) -> Found | None:
     """The "42" drawn in fully closed cells of ``walls``, or None (specs/rules.md, pattern).
 
     First the subject's glyph at any offset (mazekit's own place first, then reading order);
-    else a "4" and a "2", two separate groups of closed cells side by side.
+    else a "4" and a "2", two separate groups of closed cells side by side. ``groups`` labels
+    the closed cells by the groups they form (search.closed_groups; analysis.find_42 passes it).
     """
     closed = np.asarray(walls == ALL_WALLS)
     height, width = closed.shape
     corners = [(int(x), int(y)) for y, x in np.argwhere(_glyph_scores(closed)[1])]
     if corners:
         return Found(cells_at(_best(corners, width, height)), subject=True)
-    groups = _components(closed)
-    boxes = [_box(group) for group in groups]
-    fours = [i for i, box in enumerate(boxes) if _is_four(box[2])]
-    twos = [i for i, box in enumerate(boxes) if _is_two(box[2])]
-    for i in sorted(fours, key=lambda i: (boxes[i][1], boxes[i][0])):
-        for j in twos:
-            if _side_by_side(boxes[i], boxes[j]):
-                cells = sorted(groups[i] + groups[j], key=lambda cell: (cell[1], cell[0]))
-                return Found(tuple(cells), subject=False)
+    boxes = _boxes(closed, groups)
+    fours = [box for box in boxes if _is_four(box[2])]
+    twos = [box for box in boxes if _is_two(box[2])]
+    for four in fours:
+        for two in twos:
+            if _side_by_side(four, two):
+                cells = [
+                    (left + int(x), top + int(y))
+                    for left, top, mask in (four, two)
+                    for y, x in np.argwhere(mask)
+                ]
+                return Found(tuple(sorted(cells, key=lambda cell: (cell[1], cell[0]))), False)
     return None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .. import pattern as glyph
-from ..analysis import PatternMode
+from ..analysis import PatternMode, find_42
 from ..board import MAX_DEAD_ENDS
 from ..config import Config
 from ..errors import printable
@@ -112,7 +112,7 @@ def run_problem(run: Run, limits: Limits, wall: float) -> tuple[Verdict, str] | 
 def drawn_42(data: bytes | None) -> glyph.Found | None:
     """The "42" an output file draws (pattern.find), or None: no file, no grid, no "42"."""
     walls = None if data is None else scan(data).walls
-    return None if walls is None or walls.size == 0 else glyph.find(walls)
+    return None if walls is None or walls.size == 0 else find_42(walls)
 
 
 def output_problem(

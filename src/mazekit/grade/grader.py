@@ -45,7 +45,7 @@ from .checks import (
     tail,
 )
 from .files import FileCheck, find_config, required_files
-from .sandbox import GradeError, Limits, Run, Sandbox, _copy_tree, stop_all
+from .sandbox import GradeError, Limits, Run, Sandbox, _copy_tree, _CopyFailed, stop_all
 
 __all__ = [
     "DEFAULT_ENTRY",
@@ -416,13 +416,15 @@ def _version(box: Sandbox) -> str:
 
 
 def _keep(box: Sandbox, target: str) -> None:
-    """Copy the box's copy, as the case left it, to ``target`` (a new folder)."""
+    """Copy the box's copy, as the case left it, to ``target`` (a new folder), with the
+    sandbox's own copier (links stay links, no parent folder made)."""
     try:
         _copy_tree(os.fspath(box.work), target)
+    except _CopyFailed as failed:  # one file of the copy (a named pipe the program made)
+        where = os.path.relpath(failed.source, box.work)
+        raise GradeError(f"cannot keep the copy: {where}: {failed.why}", target) from None
     except OSError as error:
         raise GradeError(f"cannot keep the copy: {error.strerror or error}", target) from None
-    except Exception as error:  # _CopyFailed: one file of the copy
-        raise GradeError(f"cannot keep the copy: {error.args[-1]}", target) from None
 
 
 def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs: int = 1) -> Grade:

@@ -302,3 +302,16 @@ def test_junit_names_a_submission_that_could_not_be_graded() -> None:
     assert (root.get("tests"), root.get("errors")) == ("1", "1")
     error = root.find("testsuite/testcase[@name='grading']/error")
     assert error is not None and error.get("message") == "no entry script a_maze_ing.py"
+
+
+def test_a_named_pipe_in_the_copy_cannot_be_kept(invoke: Invoke, tmp_path: Path) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    (folder / "a_maze_ing.py").write_text("import os\nos.mkfifo('pipe')\nprint('Error: no')\n")
+    kept = tmp_path / "kept"
+    args = ["grade", "--python", PYTHON, "--case", "bad-perfect", "--keep", str(kept)]
+    result = invoke([*args, str(folder)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: {kept}: cannot keep the copy: pipe: `pipe` is a named pipe"
+    )

@@ -422,7 +422,8 @@ def _keep(box: Sandbox, target: str) -> None:
         _copy_tree(os.fspath(box.work), target)
     except _CopyFailed as failed:  # one file of the copy (a named pipe the program made)
         where = os.path.relpath(failed.source, box.work)
-        raise GradeError(f"cannot keep the copy: {where}: {failed.why}", target) from None
+        why = failed.why.replace(f"{box.work}{os.sep}", "")  # the copy's folder is no more
+        raise GradeError(f"cannot keep the copy: {where}: {why}", target) from None
     except OSError as error:
         raise GradeError(f"cannot keep the copy: {error.strerror or error}", target) from None
 

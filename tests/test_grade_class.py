@@ -315,3 +315,15 @@ def test_a_named_pipe_in_the_copy_cannot_be_kept(invoke: Invoke, tmp_path: Path)
     assert result.stderr.splitlines()[-1] == (
         f"Error: {kept}: cannot keep the copy: pipe: `pipe` is a named pipe"
     )
+
+
+@pytest.mark.parametrize(("name", "line"), [("ada", "PASS    entry-on-42\n"), ("gus", "SKIP    ")])
+def test_entry_on_42_alone_first_runs_a_good_config_for_its_42(
+    invoke: Invoke, name: str, line: str
+) -> None:
+    """ada refuses an entry on its own "42" at (7,5): a PASS shows the entry was put there."""
+    result = invoke(["grade", "--python", PYTHON, "--case", "entry-on-42", str(CLASS / name)])
+    cases = [row for row in result.stdout.splitlines(keepends=True) if "entry-on-42" in row]
+    assert len(cases) == 1 and cases[0].startswith(line)
+    assert "perfect-20x15" not in result.stdout
+    assert result.exit_code == 0

@@ -677,7 +677,7 @@ def test_all_grades_every_folder_best_first(invoke: Invoke, tmp_path: Path) -> N
     assert body(stdout) == (
         "score  generation  error_handling  passed  total  fail  crash  timeout  submission  error\n"
         f"  100         100               -       1      1     0      0        0  {tmp_path / 'b-good'}\n"
-        f"    0           0               -       0      1     2      0        0  {tmp_path / 'a-bad'}\n"
+        f"    0           0               -       0      1     1      0        0  {tmp_path / 'a-bad'}\n"
         f"    0           -               -       0      0     0      0        0  {tmp_path / 'c-empty'}"
         "  no entry script a_maze_ing.py\n"
     )

@@ -144,3 +144,14 @@ def test_every_maze_mazekit_makes_has_its_42_found_where_strict_puts_it(
         found = find(generate(width, height, perfect=perfect, seed=width).walls)
         assert found is not None and found.subject
         assert found.cells == pattern_cells(width, height)
+
+
+def test_closed_groups_join_closed_cells_side_by_side_only() -> None:
+    from mazekit.search import closed_groups
+
+    walls = closed_cells(("XX.X", "X..X", "..X."), (0, 0))
+    labels = closed_groups(walls)
+    groups = {(x, y): int(labels[y, x]) for y in range(3) for x in range(4) if walls[y, x] == 15}
+    assert groups[(0, 0)] == groups[(1, 0)] == groups[(0, 1)]
+    assert groups[(3, 0)] == groups[(3, 1)] != groups[(0, 0)]
+    assert groups[(2, 2)] not in (groups[(0, 0)], groups[(3, 0)])  # corners do not join

@@ -130,7 +130,8 @@ _COLUMNS = (
 
 
 def _row(grade: Grade) -> list[str]:
-    counts = [grade.count(v) for v in ("FAIL", "CRASH", "TIMEOUT")]
+    scored = [o.verdict for o in grade.outcomes if o.scored]  # as passed and total count
+    counts = [scored.count(v) for v in ("FAIL", "CRASH", "TIMEOUT")]
     parts = [
         str(part.percent) if part.counted and part.total else "-"
         for part in (grade.generation, grade.error_handling)

@@ -163,7 +163,9 @@ def command(
     Runs `PYTHON SCRIPT CONFIG` in a copy of the folder, once per case (valid, broken and
     inconsistent configs), each with a time limit and resource limits, and checks every output
     with the rules of `validate --config`. These limits stop careless programs, not hostile
-    ones: grade untrusted code inside a container or VM (specs/grade.md).
+    ones: grade untrusted code inside a container or VM (specs/grade.md). The score weighs
+    generation (the good configs) twice as much as error handling (the broken ones), which
+    counts only once some maze was valid.
     """
     if not every and output_format == "csv":
         raise click.UsageError("--format csv needs --all")

@@ -327,3 +327,12 @@ def test_entry_on_42_alone_first_runs_a_good_config_for_its_42(
     assert len(cases) == 1 and cases[0].startswith(line)
     assert "perfect-20x15" not in result.stdout
     assert result.exit_code == 0
+
+
+def test_junit_is_well_formed_whatever_a_program_named() -> None:
+    """A control character in an OUTPUT_FILE a student chose would make XML 1.0 unreadable."""
+    failed = Outcome("own-config", "FAIL", "wrote no output file a\x0bb")
+    root = ElementTree.fromstring(as_junit(Grade("s\x01", (failed,))))
+    failure = root.find("testsuite/testcase/failure")
+    assert failure is not None and failure.get("message") == "wrote no output file a\\x0bb"
+    assert root.find("testsuite").get("name") == "s\\x01"  # type: ignore[union-attr]

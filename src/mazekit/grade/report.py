@@ -169,8 +169,9 @@ def as_csv(grades: list[Grade]) -> str:
 
 
 def _failure_text(outcome: Outcome) -> str:
-    """A failed case's reason, then its output tails, as the body of a JUnit failure."""
-    lines = [outcome.reason]
+    """A failed case's reason, then its output tails, as the body of a JUnit failure (escaped:
+    XML 1.0 cannot hold most control characters)."""
+    lines = [printable(outcome.reason)]
     for stream, text in (("stdout", outcome.stdout_tail), ("stderr", outcome.stderr_tail)):
         if text:
             lines += [f"{stream}:", *(f"  {line}" for line in text.splitlines())]
@@ -210,7 +211,9 @@ def _suite(grade: Grade) -> ElementTree.Element:
                 suite, "testcase", classname=f"{name}.files", name=check.name
             )
             if not check.ok:
-                ElementTree.SubElement(case, "failure", type="MISSING", message=check.detail)
+                ElementTree.SubElement(
+                    case, "failure", type="MISSING", message=printable(check.detail)
+                )
                 failures += 1
     suite.set("tests", str(len(suite)))
     suite.set("failures", str(failures))

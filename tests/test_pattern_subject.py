@@ -11,6 +11,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mazekit import dump_maze, generate
 from mazekit.analysis import find_42 as find
@@ -155,3 +157,46 @@ def test_closed_groups_join_closed_cells_side_by_side_only() -> None:
     assert groups[(0, 0)] == groups[(1, 0)] == groups[(0, 1)]
     assert groups[(3, 0)] == groups[(3, 1)] != groups[(0, 0)]
     assert groups[(2, 2)] not in (groups[(0, 0)], groups[(3, 0)])  # corners do not join
+
+
+@given(
+    width=st.integers(9, 40),
+    height=st.integers(7, 30),
+    data=st.data(),
+)
+def test_the_glyph_is_found_wherever_it_is_put(
+    width: int, height: int, data: st.DataObject
+) -> None:
+    x0 = data.draw(st.integers(0, width - 7), label="x0")
+    y0 = data.draw(st.integers(0, height - 5), label="y0")
+    walls = np.zeros((height, width), dtype=np.uint8)
+    for x, y in cells_at((x0, y0)):
+        walls[y, x] = 15
+    found = find(walls)
+    assert found is not None and found.subject and found.cells == cells_at((x0, y0))
+
+
+@given(scale=st.integers(1, 3), gap=st.integers(1, 3), closed_top=st.booleans())
+def test_a_4_and_a_2_of_any_stroke_and_gap_are_a_42(scale: int, gap: int, closed_top: bool) -> None:
+    four = (
+        ("X.X", "X.X", "XXX", "..X", "..X") if closed_top else ("X..", "X..", "XXX", "..X", "..X")
+    )
+    two = ("XXX", "..X", "XXX", "X..", "XXX")
+
+    def wide(part: str) -> str:
+        return "".join(mark * scale for mark in part)
+
+    rows = tuple(
+        wide(left) + "." * gap + wide(right)
+        for left, right in zip(four, two, strict=True)
+        for _ in range(scale)
+    )
+    walls = np.zeros((5 * scale + 4, 6 * scale + gap + 4), dtype=np.uint8)
+    for dy, row in enumerate(rows):
+        for dx, mark in enumerate(row):
+            if mark == "X":
+                walls[2 + dy, 2 + dx] = 15
+    found = find(walls)
+    assert found is not None and found.corner == (2, 2)
+    assert len(found.cells) == sum(row.count("X") for row in rows)
+    assert found.subject == (scale == 1 and gap == 1 and not closed_top)

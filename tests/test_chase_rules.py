@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 import mazekit
-from mazekit.chase import (
+from mazekit.chasers import (
     ChaseOptions,
     Simulation,
     Tick,
@@ -181,7 +179,7 @@ def _period(cells: list[tuple[int, int]], longest: int) -> int | None:
 
 def test_scatter_circles_each_chaser_near_its_corner() -> None:
     board = mazekit.read_maze(BOARD)  # a pacmanized 30x20 board, entry and exit mid-edge
-    _, ticks = chase(board, runner="patrol", mode="scatter", ticks=400)
+    _, ticks = chase(board, runner="patrol", mode="scatter", ticks=400, starts="corners")
     trace = list(ticks)
     assert len(trace) == 401
     corners = {"blinky": (29, 0), "pinky": (0, 0), "inky": (29, 19), "clyde": (0, 19)}
@@ -226,7 +224,7 @@ def test_first_named_chaser_catches() -> None:
 
 
 def test_a_chaser_on_the_entry_catches_at_tick_zero() -> None:
-    result, ticks = chase(CORRIDOR, only=("pinky",))
+    result, ticks = chase(CORRIDOR, only=("pinky",), starts="corners")
     assert result == ("caught", 0, "pinky", (0, 0))
     assert [t.event for t in ticks] == ["caught:pinky"]
 
@@ -304,7 +302,7 @@ def test_tick_zero_and_the_jsonl_keys() -> None:
         ),
         (
             build(4, 2, row(0, 0, 3), (0, 0), (3, 0)),
-            {"only": ("clyde", "inky")},
+            {"only": ("clyde", "inky"), "starts": "corners"},
             "inky cannot reach the runner: no open way leads from its start (3,1) to the entry (0,0)",
         ),
     ],
@@ -339,18 +337,3 @@ def test_options_are_values() -> None:
 def test_bad_option_values_are_value_errors(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         ChaseOptions(**options)  # type: ignore[arg-type]
-
-
-def test_package_chase_runs_the_chase_after_the_module_was_imported_first() -> None:
-    # importing mazekit.chase makes the package's attribute the module: it must still run
-    code = (
-        "import mazekit.chase, mazekit\n"
-        "from mazekit.model import Maze\n"
-        "import numpy as np\n"
-        "walls = np.array([[13, 5, 7]], dtype=np.uint8)\n"
-        "print(mazekit.chase(Maze(walls, (0, 0), (2, 0), 'EE'), only=('pinky',)).result)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.stdout == "Outcome(result='caught', tick=0, by='pinky', cell=(0, 0))\n", (
-        result.stderr
-    )

@@ -9,7 +9,7 @@ from ..errors import ExitStatus, FormatError, MazeError, printable
 from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
 from ..textformat import parse, read_bytes, source_name
-from ._common import json_format_option, seed_option
+from ._common import PASSAGES, json_format_option, seed_option
 
 __all__ = ["command"]
 
@@ -91,7 +91,8 @@ verdict other than --expect; 2 usage error.""",
     default="strict",
     show_default=True,
     help='Where the "42" is looked for, as validate\'s --pattern: strict (the 18 cells of '
-    "specs/rules.md), any (every fully closed cell), none.",
+    'specs/rules.md), subject (the "42" the file draws, anywhere), any (every fully closed '
+    "cell), none.",
 )
 @click.option(
     "--expect",
@@ -108,14 +109,14 @@ verdict other than --expect; 2 usage error.""",
 )
 @click.option(
     "--top",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="N",
     help="With --graph: list N bottleneck cells and passages.  [default: 5]",
 )
 @click.option(
     "--samples",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="K",
     help="With --graph: estimate from K sources on a maze with loops and more than "

@@ -54,6 +54,7 @@ COLORMAP: tuple[tuple[int, int, int], ...] = (
 )
 _RING = (255, 255, 255)  # the ring of a marked bottleneck, edged in the wall ink
 BAND_PIXELS = 1 << 20  # pixels of a PNG coloured at a time
+SQUARES = 1 << 16  # cells of an SVG's heat written at a time
 
 
 @dataclass(frozen=True)
@@ -236,12 +237,19 @@ def _svg_chunks(scene: Scene, heat: Heat) -> Iterator[str]:
     del scaled
     side = g.cell - g.wall
     first = g.margin + g.wall
-    # heat under everything the normal picture draws; rings and legend on top
-    for level in np.unique(levels[painted]).tolist():
-        level_color = _rgb(colors_for(level / 63))
+    # heat under everything the normal picture draws; rings and legend on top: the painted
+    # cells in reading order, sorted by level (a stable sort keeps that order in each)
+    cells = np.flatnonzero(painted).astype(np.int32)
+    levels = levels.ravel()[cells]
+    order = np.argsort(levels, kind="stable")
+    cells, levels = cells[order], levels[order]
+    del order
+    starts = np.flatnonzero(np.diff(levels, prepend=-1)).tolist()
+    for start, stop in zip(starts, [*starts[1:], levels.size], strict=True):
+        level_color = _rgb(colors_for(int(levels[start]) / 63))
         yield f'<path fill="{hex_color(level_color)}" d="'
         # a cell and its west and north wall lines, as the PNG paints them
-        yield from _cell_squares(g, painted & (levels == level))
+        yield from _cell_squares(g, cells[start:stop])
         yield '"/>\n'
     end = next(pieces)
     for piece in pieces:  # the picture's own elements: all pieces but the closing tag
@@ -292,15 +300,14 @@ def _svg_chunks(scene: Scene, heat: Heat) -> Iterator[str]:
     yield end
 
 
-def _cell_squares(g: Geometry, mask: npt.NDArray[np.bool_]) -> Iterator[str]:
-    """Path data of a whole cell square (``M{x} {y}h{c}v{c}h-{c}z``) over every cell of
-    ``mask``, a block of rows at a time (svg's writer: a level can hold most of the maze)."""
-    from .svg import BLOCK, _boxes, _boxes_path
+def _cell_squares(g: Geometry, cells: npt.NDArray[np.int32]) -> Iterator[str]:
+    """Path data of a whole cell square (``M{x} {y}h{c}v{c}h-{c}z``) over each of ``cells``
+    (flat indices), a block at a time through svg's rectangle writer."""
+    from .svg import _boxes, _boxes_path
 
-    for top in range(0, mask.shape[0], BLOCK):
-        ys, xs = np.nonzero(mask[top : top + BLOCK])
-        x, y = g.margin + xs * g.cell, g.margin + (top + ys) * g.cell
-        yield _boxes_path(_boxes(x, y, g.cell, g.cell))
+    for first in range(0, cells.size, SQUARES):
+        ys, xs = np.divmod(cells[first : first + SQUARES].astype(np.int64), g.columns)
+        yield _boxes_path(_boxes(g.margin + xs * g.cell, g.margin + ys * g.cell, g.cell, g.cell))
 
 
 def _n(value: float) -> str:

@@ -11,12 +11,15 @@ import io
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import mazekit
+from mazekit.board import house
+from mazekit.chase import ChaseOptions
 from mazekit.drawing.html import board_data, render_html
 from mazekit.errors import MazeError
 from mazekit.graph import betweenness, cop_number, gini
@@ -67,6 +70,32 @@ class Tab:
         text: str = self.page.locator("#status").inner_text()
         return text
 
+    def load(self, maze: Maze, options: dict[str, Any] | None = None) -> None:
+        """Show another board (and chase options), its figures in (the worker's too)."""
+        self.js(
+            """async ([data, options]) => {
+                mazekit.app.load(data);
+                if (options) mazekit.app.configure(options);
+                await mazekit.app.ready();
+            }""",
+            [board_data(maze), options],
+        )
+
+    def ready(self) -> None:
+        """Wait for the worker's figures of the board as it is now."""
+        self.js("mazekit.app.ready()")
+
+    def app_figures(self) -> dict[str, Any]:
+        """``mazekit.app.figures()`` once the worker's figures are in."""
+        found: dict[str, Any] = self.js("mazekit.app.ready().then(() => mazekit.app.figures())")
+        return found
+
+
+def _loaded(tab: Tab) -> list[str]:
+    """What the page loaded: its requests but the figures worker's script, which the page
+    makes from its own text (a ``blob:`` URL, no request leaves the browser)."""
+    return [url for url in tab.requests if not url.startswith("blob:")]
+
 
 def _open(where: Any, path: Path) -> Tab:
     """Load the page in a new tab of ``where`` (a browser, or a context to share)."""
@@ -79,6 +108,7 @@ def _open(where: Any, path: Path) -> Tab:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url))
     page.goto(path.resolve().as_uri())
+    page.evaluate("mazekit.app.ready()")
     return Tab(page, errors, requests)
 
 
@@ -94,9 +124,7 @@ def fresh(tab: Tab) -> Tab:
     """The module's page with the sample board loaded anew (no edits, tick 0) and the chase
     options at their defaults: the tab is shared, and an earlier test's options (a chaser
     placed, a tick limit) would change this one's figures."""
-    tab.js(
-        "data => { mazekit.app.load(data); mazekit.app.configure({}); }", board_data(read(BOARD))
-    )
+    tab.load(read(BOARD), {})
     return tab
 
 
@@ -157,7 +185,7 @@ def _solve(maze: Maze) -> str:
 
 def test_the_page_loads_alone_without_errors(tab: Tab, page_file: Path) -> None:
     assert tab.errors == []
-    assert tab.requests == [page_file.resolve().as_uri()]  # the page itself, nothing else
+    assert _loaded(tab) == [page_file.resolve().as_uri()]  # the page itself, nothing else
     # ARIA: the drawing has a text alternative, the state is in a live region and tables
     canvas = tab.page.locator("#board")
     assert canvas.get_attribute("role") == "img"
@@ -179,7 +207,8 @@ def test_the_tables_show_the_board_as_python_measures_it(fresh: Tab) -> None:
     assert fresh.js("mazekit.app.figures().path") == _solve(maze)  # the same tie rule
     actors = fresh.table("actors")
     assert [row[0] for row in actors] == ["runner", "blinky", "pinky", "inky", "clyde"]
-    assert actors[1][:2] == ["blinky", "(29,0)"] and actors[4][:2] == ["clyde", "(0,19)"]
+    home = "({},{})".format(*house(maze))  # every chaser starts in the house
+    assert [row[1] for row in actors[1:]] == [home] * 4
 
 
 @pytest.mark.parametrize("size", [(1200, 800), (640, 560)])
@@ -244,6 +273,7 @@ def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
     px, py = _wall_point(g, x, y, letter)
     fresh.page.mouse.click(box["x"] + px, box["y"] + py)
     assert fresh.js("mazekit.app.figures().path") == expected.path
+    fresh.ready()
     assert fresh.figures()["shortest path"] == f"{len(expected.path)} steps"
     assert fresh.figures()["loops"] == str(stats(expected).loops)
     assert fresh.status().startswith(
@@ -253,7 +283,7 @@ def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
 
 
 def test_counts_of_one_are_singular(fresh: Tab) -> None:
-    fresh.js("data => mazekit.app.load(data)", board_data(read("samples/valid-2x1-tiny.txt")))
+    fresh.load(read("samples/valid-2x1-tiny.txt"))
     assert fresh.figures()["shortest path"] == "1 step"  # as stats prints it
     assert "shortest path 1 step." in fresh.page.locator("#board-text").inner_text()
     maze = mazekit.generate(15, 10, seed=4)  # a tree: opening one wall makes one loop
@@ -264,9 +294,10 @@ def test_counts_of_one_are_singular(fresh: Tab) -> None:
         if maze.walls[y, x] & BY_LETTER["E"].bit
         and 15 not in (maze.walls[y, x], maze.walls[y, x + 1])
     )
-    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    fresh.load(maze)
     assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
-    assert fresh.status().endswith(", 1 loop, cop number 2.")
+    fresh.ready()
+    assert ", 1 loop, cop number 2, betweenness peak " in fresh.status()
 
 
 @pytest.mark.parametrize(
@@ -351,6 +382,7 @@ def test_download_maze_gives_a_valid_file_with_the_path_re_solved(
 
 def test_save_page_keeps_the_edited_board(fresh: Tab, tmp_path: Path) -> None:
     assert fresh.js("mazekit.app.toggleWall(3, 4, 'E')") is True
+    fresh.ready()
     text = fresh.js("mazekit.app.mazeText()")
     with fresh.page.expect_download() as caught:
         fresh.page.click("#save")
@@ -359,7 +391,7 @@ def test_save_page_keeps_the_edited_board(fresh: Tab, tmp_path: Path) -> None:
     again = _open(fresh.page.context, saved)
     try:
         assert again.js("mazekit.app.mazeText()") == text
-        assert again.errors == [] and len(again.requests) == 1
+        assert again.errors == [] and _loaded(again) == [saved.resolve().as_uri()]
         assert again.table("figures") == fresh.table("figures")
     finally:
         again.page.close()
@@ -430,10 +462,7 @@ def test_a_board_chase_refuses_says_no_chase_and_never_runs(
     cli = invoke(["chase", "--format", "jsonl", *_cli_args(options)], input=dump(maze))
     assert cli.exit_code == 1 and cli.stdout == ""
     reason = cli.stderr.strip().removeprefix("Error: <stdin>: ")
-    fresh.js(
-        "([data, options]) => { mazekit.app.load(data); mazekit.app.configure(options); }",
-        [board_data(maze), options],
-    )
+    fresh.load(maze, _same_starts(options))
     assert fresh.figures()["result"] == f"no chase: {reason}"
     for button in ("#play", "#step"):
         fresh.page.click(button)
@@ -524,6 +553,16 @@ def _page_options(args: list[str]) -> dict[str, Any]:
     return options
 
 
+# Where the Python chase's chasers start: where ChaseOptions has no ``starts`` (before the
+# house reached chase), in their corners, which the page then must be told.
+_PYTHON_STARTS = "starts" in {f.name for f in fields(ChaseOptions)}
+
+
+def _same_starts(options: dict[str, Any]) -> dict[str, Any]:
+    """The page's options for a run the Python chase makes with ``options``."""
+    return options if _PYTHON_STARTS else {"starts": "corners", **options}
+
+
 def _page_trace(tab: Tab, maze: Maze, options: dict[str, Any]) -> list[dict[str, Any]]:
     """Run the page's chasers on ``maze`` to the end and read ``window.mazekitTrace``."""
     trace: list[dict[str, Any]] = tab.js(
@@ -533,7 +572,7 @@ def _page_trace(tab: Tab, maze: Maze, options: dict[str, Any]) -> list[dict[str,
             mazekit.app.step(options.ticks ?? 10000);
             return window.mazekitTrace;
         }""",
-        [board_data(maze), options],
+        [board_data(maze), _same_starts(options)],
     )
     return trace
 
@@ -580,9 +619,8 @@ def test_the_page_betweenness_and_gini_are_those_of_stats_graph(tab: Tab, make: 
     measured = betweenness(maze)  # what stats --graph reports (no cop number needed here)
     ((cell, peak),) = measured.top_cells(1)
     expected_gini = gini(measured.cells[measured.reachable])
-    found = tab.js(
-        "data => { mazekit.app.load(data); return mazekit.app.figures(); }", board_data(maze)
-    )
+    tab.load(maze)
+    found = tab.app_figures()
     assert tuple(found["peakCell"]) == cell
     assert found["peak"] == pytest.approx(peak, rel=1e-9)
     assert found["gini"] == pytest.approx(expected_gini, rel=1e-9)
@@ -595,9 +633,10 @@ def test_a_60x60_board_is_measured_again_after_an_edit(tab: Tab) -> None:
     # the largest grid the page measures: an edit gives the edited maze's exact figures
     maze = mazekit.generate(60, 60, perfect=False, seed=6)
     figures = tab.js(
-        """data => {
+        """async data => {
             mazekit.app.load(data);
             mazekit.app.toggleWall(0, 0, 'E');
+            await mazekit.app.ready();
             return mazekit.app.figures();
         }""",
         board_data(maze),
@@ -668,9 +707,8 @@ def test_the_page_cop_number_is_that_of_stats_graph(tab: Tab, invoke: Invoke, ca
     result = invoke(["stats", "--graph", "--format", "json"], input=dump(maze))
     assert result.exit_code == 0, result.stderr
     expected = json.loads(result.stdout)["files"][0]["graph"]["cop_number"]
-    found = tab.js(
-        "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
-    )
+    tab.load(maze)
+    found = tab.app_figures()["cop"]
     assert found == expected
     assert value == (str(expected["value"]) if expected["exact"] else "2-3")
     short = {
@@ -683,17 +721,18 @@ def test_the_page_cop_number_is_that_of_stats_graph(tab: Tab, invoke: Invoke, ca
 
 def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Tab) -> None:
     maze = _perfect()
-    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    fresh.load(maze)
     assert fresh.figures()["cop number"] == "1 (a tree)"
     x, y = _opened_wall(maze)
     box = fresh.page.locator("#board").bounding_box()
     g = fresh.js("mazekit.app.state.geometry")
     px, py = _wall_point(g, x, y, "E")
     fresh.page.mouse.click(box["x"] + px, box["y"] + py)
+    fresh.ready()
     assert fresh.figures()["cop number"] == "2 (solved)"
-    assert fresh.status().endswith(", 1 loop, cop number 2.")
+    assert ", 1 loop, cop number 2, betweenness peak " in fresh.status()
     # the same by the keyboard, on the tree loaded again (the cursor back at (0,0))
-    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    fresh.load(maze)
     assert fresh.figures()["cop number"] == "1 (a tree)"
     fresh.page.locator("#board").focus()
     for _ in range(x):
@@ -701,6 +740,7 @@ def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Ta
     for _ in range(y):
         fresh.page.keyboard.press("ArrowDown")
     fresh.page.keyboard.press("Shift+ArrowRight")
+    fresh.ready()
     assert fresh.figures()["cop number"] == "2 (solved)"
     assert fresh.status().startswith(f"Opened the east wall of ({x},{y})")
     assert fresh.errors == []
@@ -725,11 +765,238 @@ def test_the_page_two_cop_game_agrees_with_the_python_one(tab: Tab, seed: int) -
     maze = _random_loops(seed)
     expected = cop_number(maze)
     assert expected is not None
-    found = tab.js(
-        "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
-    )
+    tab.load(maze)
+    found = tab.app_figures()["cop"]
     assert (found["low"], found["high"], found["reason"]) == (
         expected.low,
         expected.high,
         expected.reason,
     )
+
+
+# --- a laptop's screen, a steady board, what edits say (issue 24) -------------------------
+
+
+def test_at_a_laptops_size_the_board_its_tick_and_its_figures_share_one_screen(
+    fresh: Tab,
+) -> None:
+    fresh.page.set_viewport_size({"width": 1366, "height": 768})
+    fresh.js("() => window.dispatchEvent(new Event('resize'))")
+    try:
+        fresh.js("mazekit.app.step(5)")
+        assert fresh.js("scrollY") == 0
+        for selector in ("#hud", "#board", "#figures", "#play", "#status"):
+            box = fresh.page.locator(selector).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["y"] >= 0, selector
+            assert box["x"] + box["width"] <= 1366 and box["y"] + box["height"] <= 768, selector
+        assert fresh.page.locator("#hud").inner_text() == "tick 5 · SCATTER · running"
+        rows = fresh.figures()
+        for name in ("betweenness peak", "betweenness Gini", "cop number", "shortest path"):
+            assert rows[name] and "computing" not in rows[name]
+        board = fresh.page.locator("#board").bounding_box()
+        figures = fresh.page.locator("#figures").bounding_box()
+        assert figures["x"] >= board["x"] + board["width"]  # beside the board, not under it
+    finally:
+        fresh.page.set_viewport_size({"width": 1200, "height": 800})
+        fresh.js("() => window.dispatchEvent(new Event('resize'))")
+
+
+def test_the_board_does_not_move_when_targets_trails_path_or_heat_are_toggled(
+    fresh: Tab,
+) -> None:
+    fresh.page.set_viewport_size({"width": 1366, "height": 768})
+    fresh.js("() => window.dispatchEvent(new Event('resize'))")
+    try:
+        fresh.js("mazekit.app.step(8)")
+        box = fresh.page.locator("#board").bounding_box()
+        for toggle in ("#targets", "#trails", "#show-path", "#heat", "#peak"):
+            for _ in range(2):
+                fresh.page.click(toggle)
+                assert fresh.page.locator("#board").bounding_box() == box, toggle
+    finally:
+        fresh.page.set_viewport_size({"width": 1200, "height": 800})
+        fresh.js("() => window.dispatchEvent(new Event('resize'))")
+
+
+def _house_cases() -> list[Maze]:
+    """Boards of many sizes and entries, and one whose centre cell is the entry."""
+    boards = [_random_loops(seed) for seed in range(8)]
+    boards.append(mazekit.generate(9, 7, entry=(4, 3), exit=(8, 6), seed=2))
+    boards.append(read(BOARD))
+    return boards
+
+
+def test_the_page_house_is_mazekit_board_house(tab: Tab) -> None:
+    for maze in _house_cases():
+        tab.load(maze)
+        expected = house(maze)
+        found = tab.js("mazekit.app.figures().house")
+        assert (tuple(found) if found else None) == expected
+    centred = _house_cases()[-2]
+    assert centred.entry == ((9 - 1) // 2, (7 - 1) // 2) and house(centred) != centred.entry
+    tab.load(centred)
+    assert tab.table("actors")[1][1] == "({},{})".format(*house(centred))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_page_dead_ends_and_betweenness_are_those_of_python(tab: Tab, seed: int) -> None:
+    maze = _random_loops(seed) if seed < 4 else mazekit.generate(25, 18, perfect=False, seed=seed)
+    tab.load(maze)
+    found = tab.app_figures()
+    expected = dead_ends(maze)
+    assert [tuple(c) for c in found["deadEnds"]] == list(expected.real)
+    assert [tuple(c) for c in found["enclosed"]] == list(expected.enclosed)
+    measured = betweenness(maze)
+    cells = {(x, y): value for x, y, value in found["betweenness"]}
+    reachable = {
+        (x, y) for y in range(maze.height) for x in range(maze.width) if measured.reachable[y, x]
+    }
+    assert set(cells) == reachable
+    for (x, y), value in cells.items():
+        assert value == pytest.approx(float(measured.cells[y, x]), rel=1e-9, abs=1e-12)
+
+
+def test_a_start_field_is_marked_while_wrong_and_cleared_once_corrected(fresh: Tab) -> None:
+    field = fresh.page.locator("#place-pinky")
+    field.fill("40,3")  # typing fires input: checked as typed
+    assert field.get_attribute("aria-invalid") == "true"
+    assert fresh.status() == "pinky's start (40,3) is outside the 30x20 grid."
+    field.fill("4,")
+    assert fresh.status() == "The start of pinky is a cell x,y, e.g. 3,4."
+    field.fill("4,3")
+    assert field.get_attribute("aria-invalid") == "false"
+    assert fresh.status() == ""
+    field.dispatch_event("change")
+    assert fresh.table("actors")[2][:2] == ["pinky", "(4,3)"]
+
+
+def test_opening_a_wall_already_open_is_said_and_changes_nothing(fresh: Tab) -> None:
+    maze = read(BOARD)
+    letter = maze.path[0]
+    x, y = maze.entry
+    before = fresh.js("mazekit.app.mazeText()")
+    assert fresh.js(f"mazekit.app.openWall({x}, {y}, '{letter}')") is False
+    name = dict(N="north", E="east", S="south", W="west")[letter]
+    assert fresh.status() == f"The {name} wall of ({x},{y}) is already open: nothing changed."
+    # by the keyboard: "o" then the arrow, on the cursor's cell
+    fresh.page.locator("#board").focus()
+    for _ in range(x):
+        fresh.page.keyboard.press("ArrowRight")
+    for _ in range(y):
+        fresh.page.keyboard.press("ArrowDown")
+    fresh.page.keyboard.press("o")
+    arrow = dict(N="ArrowUp", E="ArrowRight", S="ArrowDown", W="ArrowLeft")[letter]
+    fresh.page.keyboard.press(arrow)
+    assert fresh.status() == f"The {name} wall of ({x},{y}) is already open: nothing changed."
+    fresh.page.keyboard.press("c")
+    fresh.page.keyboard.press(arrow)
+    fresh.ready()
+    assert fresh.status().startswith(f"Closed the {name} wall of ({x},{y}): shortest path")
+    assert fresh.js("mazekit.app.mazeText()") != before
+
+
+def _peak_text(maze: Maze) -> tuple[str, float, str]:
+    """The share of the peak, the share as a number, and the Gini as the page words them."""
+    measured = betweenness(maze)
+    ((_, peak),) = measured.top_cells(1)
+    return f"{100 * peak:.2f}%", peak, f"{gini(measured.cells[measured.reachable]):.4f}"
+
+
+def test_an_edit_says_how_the_peak_and_the_gini_changed(fresh: Tab) -> None:
+    maze = read(BOARD)
+    x, y = _opened_wall(maze)
+    edited = _toggled(maze, x, y, "E")
+    assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
+    fresh.ready()
+    (p0, _, g0), (p1, _, g1) = _peak_text(maze), _peak_text(edited)
+    peak = f"unchanged at {p0}" if p0 == p1 else f"{p0} → {p1}"
+    gini_text = f"unchanged at {g1}" if g0 == g1 else f"{g0} → {g1}"
+    ((cell, _),) = betweenness(edited).top_cells(1)
+    assert fresh.status().endswith(
+        f", betweenness peak {peak} at ({cell[0]},{cell[1]}), Gini {gini_text}."
+    )
+
+
+def test_close_the_busiest_passage_closes_what_edit_close_bottleneck_closes(
+    fresh: Tab, invoke: Invoke
+) -> None:
+    for maze in (read(BOARD), _pacmanized(invoke)):
+        fresh.load(maze)
+        expected = _edited(invoke, maze, "--close-bottleneck", "1")
+        fresh.page.click("#busiest")
+        fresh.page.wait_for_function(
+            "() => /busiest passage,/.test(document.getElementById('status').textContent)"
+        )
+        fresh.ready()
+        assert fresh.js("mazekit.app.mazeText()") == dump(expected)
+        assert fresh.status().startswith("Closed the busiest passage, the ")
+    fresh.load(_perfect())  # a tree: every passage is a bridge
+    assert fresh.js("mazekit.app.closeBusiest()") is False
+    assert fresh.status() == "No passage can be closed without cutting the maze in two."
+
+
+def _board_for_relief(invoke: Invoke, seed: int) -> Maze:
+    """Issue 24's boards: a 30x20 imperfect maze of a seed, pacmanized with 30 loops."""
+    made = invoke(
+        ["generate", "--width", "30", "--height", "20", "--seed", str(seed), "--imperfect"]
+    )
+    assert made.exit_code == 0, made.stderr
+    board = invoke(["pacmanize", "--min-loops", "30"], input=made.stdout)
+    assert board.exit_code == 0, board.stderr
+    return parse(board.stdout)
+
+
+def test_relieve_lowers_the_peak_without_disconnecting_and_says_so_when_it_cannot(
+    fresh: Tab, invoke: Invoke
+) -> None:
+    lowered = 0
+    for seed in range(1, 7):
+        maze = _board_for_relief(invoke, seed)
+        fresh.load(maze)
+        before = _peak_text(maze)
+        closed = fresh.js("mazekit.app.relieve()")
+        fresh.ready()
+        if not closed:
+            assert fresh.status() == (
+                f"Relieve: no single closure lowers the peak below {before[0]}."
+            )
+            continue
+        after = parse(fresh.js("mazekit.app.mazeText()"))
+        assert stats(after).reachable_cells == stats(maze).reachable_cells  # still one piece
+        assert _peak_text(after)[1] < before[1]
+        assert fresh.status().startswith("Relieved: closed the ")
+        assert f"betweenness peak {before[0]} → {_peak_text(after)[0]}" in fresh.status()
+        lowered += 1
+    assert lowered >= 5
+    tree = _perfect()
+    fresh.load(tree)
+    assert fresh.js("mazekit.app.relieve()") is False
+    assert fresh.status() == (
+        f"Relieve: no single closure lowers the peak below {_peak_text(tree)[0]}."
+    )
+
+
+def test_the_heat_overlay_and_the_trails_show_on_the_board(fresh: Tab) -> None:
+    from mazekit.drawing.heat import COLORMAP
+
+    fresh.page.click("#heat")
+    image, g = _canvas_pixels(fresh)
+    px, py = fresh.js("mazekit.app.figures().peakCell")
+    corner = (
+        g["origin"] + px * g["cell"] + g["wall"] + 1,
+        g["origin"] + py * g["cell"] + g["wall"] + 1,
+    )
+    assert _shows(image, corner, COLORMAP[-1])  # the busiest cell: the top of the colour map
+    fresh.page.click("#heat")
+    image, _ = _canvas_pixels(fresh)
+    assert not _shows(image, corner, COLORMAP[-1])
+    # trails: each chaser's last cells, gone when the trails are turned off
+    fresh.js("mazekit.app.step(6)")
+    trail = fresh.js("mazekit.app.state.trails.blinky")
+    assert 2 <= len(trail) <= fresh.js("mazekit.app.state.data.rules.chase.trail")
+    spot = _cell_centre(g, *trail[0])
+    with_trails, _ = _canvas_pixels(fresh)
+    fresh.page.click("#trails")
+    without, _ = _canvas_pixels(fresh)
+    fresh.page.click("#trails")
+    assert with_trails.getpixel(spot) != without.getpixel(spot)

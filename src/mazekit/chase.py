@@ -4,7 +4,8 @@ Steps of a tick: the runner steps along its path; the mode is read, and a change
 every chaser reverse; each chaser in turn picks its target and moves one cell, to the open
 neighbour (never back, unless forced) nearest its target, ties in N, W, S, E order; then a
 chaser on the runner's cell catches it. numpy serves only the setup (open steps, components);
-the tick itself is a tight loop over flat tables of Python ints.
+the tick itself is a tight loop over flat tables of Python ints. Its JavaScript twin is the
+page's src/mazekit/drawing/page/chase.js (the browser tests hold the two traces equal).
 """
 
 from __future__ import annotations
@@ -23,10 +24,14 @@ from .search import component_labels, flat_open_bits, shortest_path
 
 __all__ = [
     "DEFAULT_SCHEDULE",
+    "DEFAULT_STARTS",
+    "DEFAULT_TRAIL",
     "LETTERS",
     "MODES",
     "NAMES",
     "RESULTS",
+    "ROLES",
+    "START_RULES",
     "Chase",
     "ChaseOptions",
     "ChaserTick",
@@ -47,6 +52,20 @@ NAMES: tuple[str, ...] = ("blinky", "pinky", "inky", "clyde")
 MODES: tuple[str, ...] = ("scatter", "chase")
 RESULTS: tuple[str, ...] = ("caught", "escaped", "running")
 DEFAULT_SCHEDULE: tuple[int, ...] = (56, 160, 56, 160, 40, 160, 40)
+# Where the chasers start: all on the house cell (mazekit.board.house), or each in its corner.
+START_RULES: tuple[str, ...] = ("house", "corners")
+DEFAULT_STARTS = "house"
+# Cells of each chaser's fading trail: 10 ticks show a scatter loop being walked on a 20x15 board.
+DEFAULT_TRAIL = 10
+# What each chaser does, for help texts and the page.
+ROLES: Mapping[str, str] = MappingProxyType(
+    {
+        "blinky": "the direct chaser",
+        "pinky": "the ambush",
+        "inky": "the two-body chaser",
+        "clyde": "the distance switcher",
+    }
+)
 
 # The chasers' directions, in their tie order N, W, S, E; the opposite of d is d ^ 2.
 LETTERS = "NWSE"

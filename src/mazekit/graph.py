@@ -13,6 +13,9 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 3. Gini of the cells' values; the busiest cells and passages, ties by (y, x).
 4. Cop number: 1 for a tree; else the two-cop game solved on bit sets of all states (cops'
    cells, robber's cell) up to COP_LIMIT grid cells; else 2-3, the planar bound.
+
+JavaScript twins in the page: betweenness and Gini in src/mazekit/drawing/page/graph.js, the
+cop number in src/mazekit/drawing/page/cops.js (the browser tests compare them).
 """
 
 from __future__ import annotations

@@ -154,10 +154,16 @@
     ctx.fill();
   }
 
-  /** A ghost: a round head, a body with a scalloped skirt, two eyes. */
-  function drawGhost(ctx, g, cell, color, palette) {
-    const [cx, cy] = centre(g, cell);
-    const r = (g.cell - g.wall) * 0.45;
+  /** A ghost: a round head, a body with a scalloped skirt, two eyes; in quarter 0-3 of its
+   * cell (half its size) when it shares the cell, else filling it. */
+  function drawGhost(ctx, g, cell, color, palette, quarter = -1) {
+    let [cx, cy] = centre(g, cell);
+    let r = (g.cell - g.wall) * 0.45;
+    if (quarter >= 0) {
+      r /= 2;
+      cx += (quarter % 2 ? 1 : -1) * r;
+      cy += (quarter >= 2 ? 1 : -1) * r;
+    }
     ctx.fillStyle = color;
     ctx.beginPath();
     ctx.arc(cx, cy - r * 0.1, r, Math.PI, 0);
@@ -506,9 +512,18 @@
       }
       drawRunner(ctx, g, run.runner, palette, view.isBoard ? null : palette.wall);
       this.dirty.push(cellRect(run.runner.cell));
+      // chasers sharing a cell (all four in the house at first) each get a quarter of it
+      const sharing = new Map();
       for (const chaser of run.chasers) {
-        drawGhost(ctx, g, chaser.cell, palette[view.inks[chaser.name]], palette);
-        this.dirty.push(cellRect(chaser.cell));
+        const key = `${chaser.cell[0]},${chaser.cell[1]}`;
+        sharing.set(key, [...(sharing.get(key) ?? []), chaser]);
+      }
+      for (const group of sharing.values()) {
+        group.forEach((chaser, k) => {
+          const quarter = group.length > 1 ? k : -1;
+          drawGhost(ctx, g, chaser.cell, palette[view.inks[chaser.name]], palette, quarter);
+        });
+        this.dirty.push(cellRect(group[0].cell));
       }
       if (view.showTargets) {
         for (const chaser of run.chasers) {

@@ -1000,3 +1000,31 @@ def test_the_heat_overlay_and_the_trails_show_on_the_board(fresh: Tab) -> None:
     without, _ = _canvas_pixels(fresh)
     fresh.page.click("#trails")
     assert with_trails.getpixel(spot) != without.getpixel(spot)
+
+
+@pytest.mark.parametrize("make", [lambda: read(BOARD), _perfect, lambda: _random_loops(3)])
+def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, make: Any) -> None:
+    # an edit updates the distances to the exit where they changed (specs/html.md,
+    # "Editing"): after each of 150 seeded toggles they equal a whole new search, and the
+    # path walked down them is the canonical one
+    bad = tab.js(
+        """([data, seed]) => {
+            const app = mazekit.app, mb = mazekit.board;
+            app.load(data);
+            const board = app.state.board;
+            let s = seed;
+            const next = (n) => { s = (s * 1103515245 + 12345) % 2147483648; return s % n; };
+            const bad = [];
+            for (let k = 0; k < 150; k += 1) {
+                app.toggleWall(next(board.width), next(board.height), "NESW"[next(4)]);
+                const full = mb.distances(board, board.exit[0], board.exit[1]);
+                const kept = app.state.toExit.dist;
+                const path = mb.shortestPath(board, board.entry, board.exit);
+                if (full.some((d, i) => d !== kept[i]) || app.figures().path !== path) bad.push(k);
+            }
+            return bad;
+        }""",
+        [board_data(make()), 7],
+    )
+    assert bad == []
+    tab.ready()

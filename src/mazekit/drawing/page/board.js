@@ -212,8 +212,8 @@
   /** Distances to the exit kept through wall edits at the cost of what changed: an opened
    * wall lowers the distances beyond it (a search over the cells that come nearer only); a
    * closed wall changes nothing unless it was the one way one step nearer for its farther
-   * cell, and only then is the whole search made again. Equal to `distances` from the exit
-   * after every edit (the browser tests compare them). */
+   * cell, and then only the cells that lost their way are searched again. Equal to
+   * `distances` from the exit after every edit (the browser tests compare them). */
   class ExitDistances {
     constructor(board) {
       this.board = board;
@@ -247,17 +247,75 @@
       }
     }
 
-    /** After the wall between cell indexes a and b was closed. */
+    /** After the wall between cell indexes a and b was closed: the cells that lost every
+     * way one step nearer (found from the farther end, in order of distance) get their
+     * distances again from their nearest neighbours that kept theirs, by a breadth-first
+     * merge; nothing else changes. */
     closed(a, b) {
       const { dist } = this, { width, open } = this.board;
       if (dist[a] < 0 || Math.abs(dist[a] - dist[b]) !== 1) return;
       const far = dist[a] > dist[b] ? a : b;
-      for (let k = 0; k < 4; k += 1) {
-        const w = far + DIRECTIONS[k].dy * width + DIRECTIONS[k].dx;
-        if ((open[far] & (1 << k)) !== 0 && dist[w] === dist[far] - 1) return; // another way
+      const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
+      if (!this.lost || this.lost.length !== open.length) this.lost = new Uint8Array(open.length);
+      const { lost } = this;
+      const supported = (v) => {
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (dist[w] === dist[v] - 1 && !lost[w]) return true;
+        }
+        return false;
+      };
+      if (supported(far)) return; // another way one step nearer: no distance changes
+      const affected = [far];
+      lost[far] = 1;
+      for (let head = 0; head < affected.length; head += 1) {
+        const v = affected[head];
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (dist[w] === dist[v] + 1 && !lost[w] && !supported(w)) {
+            lost[w] = 1;
+            affected.push(w);
+          }
+        }
       }
-      const { exit } = this.board;
-      this.dist = distances(this.board, exit[0], exit[1]);
+      // each lost cell's distance through its nearest kept neighbour (-1: none yet)
+      const seeds = [];
+      for (const v of affected) {
+        let best = -1;
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (!lost[w] && dist[w] >= 0 && (best < 0 || dist[w] + 1 < best)) best = dist[w] + 1;
+        }
+        dist[v] = best;
+        if (best >= 0) seeds.push(v);
+      }
+      seeds.sort((p, q) => dist[p] - dist[q]);
+      // settle in order of distance: the seeds (sorted) merged with the cells they reach
+      const reached = [];
+      let i = 0, j = 0;
+      while (i < seeds.length || j < reached.length) {
+        const fromSeeds = j >= reached.length || (i < seeds.length && dist[seeds[i]] <= dist[reached[j]]);
+        const v = fromSeeds ? seeds[i++] : reached[j++];
+        if (!lost[v]) continue; // settled already
+        lost[v] = 0;
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (lost[w] && (dist[w] < 0 || dist[w] > dist[v] + 1)) {
+            dist[w] = dist[v] + 1;
+            reached.push(w);
+          }
+        }
+      }
+      for (const v of affected) {
+        if (lost[v]) {
+          lost[v] = 0; // cut off from the exit
+          dist[v] = -1;
+        }
+      }
     }
   }
 

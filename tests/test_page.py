@@ -11,6 +11,7 @@ import io
 import json
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,18 @@ def fresh(tab: Tab) -> Tab:
     return tab
 
 
+@contextmanager
+def _window(tab: Tab, width: int, height: int) -> Iterator[None]:
+    """The tab's window at another size for a while, resized as a person does, then back."""
+    tab.page.set_viewport_size({"width": width, "height": height})
+    tab.js("() => window.dispatchEvent(new Event('resize'))")
+    try:
+        yield
+    finally:
+        tab.page.set_viewport_size({"width": 1200, "height": 800})
+        tab.js("() => window.dispatchEvent(new Event('resize'))")
+
+
 def _canvas_pixels(tab: Tab) -> tuple[Any, dict[str, int]]:
     """A screenshot of the drawing as shown, and the page's geometry of it."""
     from PIL import Image
@@ -214,9 +227,7 @@ def test_the_tables_show_the_board_as_python_measures_it(fresh: Tab) -> None:
 @pytest.mark.parametrize("size", [(1200, 800), (640, 560)])
 def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, int]) -> None:
     tab = fresh
-    tab.page.set_viewport_size({"width": size[0], "height": size[1]})
-    tab.js("() => window.dispatchEvent(new Event('resize'))")  # as a person resizing it
-    try:
+    with _window(tab, *size):
         maze = read(BOARD)
         image, g = _canvas_pixels(tab)
         assert abs(image.width - g["width"]) <= 1 and abs(image.height - g["height"]) <= 1
@@ -238,26 +249,17 @@ def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, 
         assert _shows(image, (g["width"] // 2, g["origin"] // 2), (255, 255, 255))
         assert not _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))
         assert tab.errors == []
-    finally:
-        tab.page.set_viewport_size({"width": 1200, "height": 800})
-        tab.js("() => window.dispatchEvent(new Event('resize'))")
 
 
 def test_scrolling_the_page_does_not_resize_the_board(fresh: Tab) -> None:
     # a window whose height sets the board's size; a person scrolls to the tables and steps
-    fresh.page.set_viewport_size({"width": 1400, "height": 650})
-    fresh.js("() => window.dispatchEvent(new Event('resize'))")
-    try:
+    with _window(fresh, 1400, 650):
         before = fresh.js("mazekit.app.state.geometry")
         assert fresh.js("mazekit.app.state.geometry.height") <= 650
         fresh.js("window.scrollTo(0, 200)")
         assert fresh.js("scrollY") > 0  # the page is taller than the window
         fresh.js("mazekit.app.step(1)")
         assert fresh.js("mazekit.app.state.geometry") == before
-    finally:
-        fresh.js("window.scrollTo(0, 0)")
-        fresh.page.set_viewport_size({"width": 1200, "height": 800})
-        fresh.js("() => window.dispatchEvent(new Event('resize'))")
 
 
 def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
@@ -780,9 +782,7 @@ def test_the_page_two_cop_game_agrees_with_the_python_one(tab: Tab, seed: int) -
 def test_at_a_laptops_size_the_board_its_tick_and_its_figures_share_one_screen(
     fresh: Tab,
 ) -> None:
-    fresh.page.set_viewport_size({"width": 1366, "height": 768})
-    fresh.js("() => window.dispatchEvent(new Event('resize'))")
-    try:
+    with _window(fresh, 1366, 768):
         fresh.js("mazekit.app.step(5)")
         assert fresh.js("scrollY") == 0
         for selector in ("#hud", "#board", "#figures", "#play", "#status"):
@@ -796,26 +796,18 @@ def test_at_a_laptops_size_the_board_its_tick_and_its_figures_share_one_screen(
         board = fresh.page.locator("#board").bounding_box()
         figures = fresh.page.locator("#figures").bounding_box()
         assert figures["x"] >= board["x"] + board["width"]  # beside the board, not under it
-    finally:
-        fresh.page.set_viewport_size({"width": 1200, "height": 800})
-        fresh.js("() => window.dispatchEvent(new Event('resize'))")
 
 
 def test_the_board_does_not_move_when_targets_trails_path_or_heat_are_toggled(
     fresh: Tab,
 ) -> None:
-    fresh.page.set_viewport_size({"width": 1366, "height": 768})
-    fresh.js("() => window.dispatchEvent(new Event('resize'))")
-    try:
+    with _window(fresh, 1366, 768):
         fresh.js("mazekit.app.step(8)")
         box = fresh.page.locator("#board").bounding_box()
         for toggle in ("#targets", "#trails", "#show-path", "#heat", "#peak"):
             for _ in range(2):
                 fresh.page.click(toggle)
                 assert fresh.page.locator("#board").bounding_box() == box, toggle
-    finally:
-        fresh.page.set_viewport_size({"width": 1200, "height": 800})
-        fresh.js("() => window.dispatchEvent(new Event('resize'))")
 
 
 def _house_cases() -> list[Maze]:

@@ -1,10 +1,11 @@
 /* mazekit page, board.js: the maze model, its text format and the figures of a board.
  * The same definitions as the Python core (specs/format.md, specs/solve.md,
  * specs/dead-ends.md, specs/stats.md): a wall is open only when both cells say so, and
- * the shortest path is the first in N, E, S, W order. `house` is the twin of
- * mazekit.board.house, `deadEnds` of mazekit.board.classify_dead_ends (through
- * mazekit.pacman.dead_ends), `loops` of mazekit.measures' loop count. Runs in the page and
- * in its figures worker (no `document` here). */
+ * the shortest path is the first in N, E, S, W order. `distances`, `shortestPath` and
+ * `loops` are the twins of mazekit.search's breadth-first search, canonical path and loop
+ * count, `house` of mazekit.board.house, `deadEnds` of mazekit.board.classify_dead_ends
+ * (through mazekit.pacman.dead_ends). Runs in the page and in its figures worker (no
+ * `document` here). */
 "use strict";
 (function (mk) {
   const NORTH = 1, EAST = 2, SOUTH = 4, WEST = 8, ALL_WALLS = 15;

@@ -810,9 +810,23 @@ def test_the_board_does_not_move_when_targets_trails_path_or_heat_are_toggled(
                 assert fresh.page.locator("#board").bounding_box() == box, toggle
 
 
+def _walled_centre() -> Maze:
+    """A 15x11 maze whose middle 7x5 cells are walled in: the house lies outside them."""
+    maze = mazekit.generate(15, 11, seed=5)
+    for y in range(3, 8):
+        for x in range(4, 11):
+            for d in BY_LETTER.values():
+                maze.walls[y, x] |= d.bit
+                if maze.contains((x + d.dx, y + d.dy)):
+                    maze.walls[y + d.dy, x + d.dx] |= d.opposite
+    return maze
+
+
 def _house_cases() -> list[Maze]:
-    """Boards of many sizes and entries, and one whose centre cell is the entry."""
+    """Boards of many sizes and entries, one with a walled-in middle, and one whose centre
+    cell is the entry."""
     boards = [_random_loops(seed) for seed in range(8)]
+    boards.append(_walled_centre())
     boards.append(mazekit.generate(9, 7, entry=(4, 3), exit=(8, 6), seed=2))
     boards.append(read(BOARD))
     return boards
@@ -824,6 +838,8 @@ def test_the_page_house_is_mazekit_board_house(tab: Tab) -> None:
         expected = house(maze)
         found = tab.js("mazekit.app.figures().house")
         assert (tuple(found) if found else None) == expected
+    walled = house(_walled_centre())
+    assert walled is not None and not (4 <= walled[0] <= 10 and 3 <= walled[1] <= 7)
     centred = _house_cases()[-2]
     assert centred.entry == ((9 - 1) // 2, (7 - 1) // 2) and house(centred) != centred.entry
     tab.load(centred)
@@ -1012,7 +1028,9 @@ def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, 
                 const full = mb.distances(board, board.exit[0], board.exit[1]);
                 const kept = app.state.toExit.dist;
                 const path = mb.shortestPath(board, board.entry, board.exit);
-                if (full.some((d, i) => d !== kept[i]) || app.figures().path !== path) bad.push(k);
+                const count = full.filter((d) => d >= 0).length;
+                if (full.some((d, i) => d !== kept[i]) || app.figures().path !== path
+                    || app.state.toExit.reached !== count) bad.push(k);
             }
             return bad;
         }""",

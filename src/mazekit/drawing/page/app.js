@@ -127,9 +127,12 @@
     const board = state.board;
     const toExit = state.toExit.dist;
     const path = walk(board, toExit, board.entry);
-    const reach = path === null ? distances(board, board.entry[0], board.entry[1]) : toExit;
-    let reachable = 0;
-    for (let i = 0; i < reach.length; i += 1) if (reach[i] >= 0) reachable += 1;
+    let reach = toExit, reachable = state.toExit.reached;
+    if (path === null) {
+      reach = distances(board, board.entry[0], board.entry[1]);
+      reachable = 0;
+      for (let i = 0; i < reach.length; i += 1) if (reach[i] >= 0) reachable += 1;
+    }
     state.version += 1;
     state.figures = {
       reach, path, reachable, pending: true,

@@ -219,6 +219,8 @@
     constructor(board) {
       this.board = board;
       this.dist = distances(board, board.exit[0], board.exit[1]);
+      this.reached = 0; // how many cells reach the exit, kept as the distances are
+      for (let i = 0; i < this.dist.length; i += 1) if (this.dist[i] >= 0) this.reached += 1;
     }
 
     /** After the wall between cell indexes a and b was opened. */
@@ -230,6 +232,7 @@
       let head = 0, tail = 0;
       for (const [from, to] of [[a, b], [b, a]]) {
         if (dist[from] >= 0 && (dist[to] < 0 || dist[to] > dist[from] + 1)) {
+          if (dist[to] < 0) this.reached += 1;
           dist[to] = dist[from] + 1;
           queue[tail++] = to;
         }
@@ -241,6 +244,7 @@
           if ((open[v] & (1 << k)) === 0) continue;
           const w = v + offsets[k];
           if (dist[w] < 0 || dist[w] > next) {
+            if (dist[w] < 0) this.reached += 1;
             dist[w] = next;
             queue[tail++] = w;
           }
@@ -315,6 +319,7 @@
         if (lost[v]) {
           lost[v] = 0; // cut off from the exit
           dist[v] = -1;
+          this.reached -= 1;
         }
       }
     }
@@ -377,18 +382,27 @@
     const { width, height } = board;
     if (!board.contains(board.entry[0], board.entry[1])) return null;
     const skip = [board.entry, board.exit].map(([x, y]) => (board.contains(x, y) ? y * width + x : -1));
-    let best = -1, bestFar = Infinity;
-    for (let i = 0; i < reach.length; i += 1) {
-      if (reach[i] < 0 || i === skip[0] || i === skip[1]) continue;
-      const x = i % width, y = (i - x) / width;
-      // doubled coordinates keep the half-cell centre of an even side exact in integers
-      const far = (2 * x - (width - 1)) ** 2 + (2 * y - (height - 1)) ** 2;
-      if (far < bestFar) {
-        bestFar = far;
-        best = i;
+    // boxes around the centre, each twice as wide: a cell outside a box of half-width h (in
+    // doubled coordinates 2h) lies farther than (2h)^2, so a best cell within that is the one
+    for (let h = 1; ; h *= 2) {
+      const x0 = Math.max(0, Math.ceil((width - 1 - 2 * h) / 2)), x1 = Math.min(width - 1, Math.floor((width - 1 + 2 * h) / 2));
+      const y0 = Math.max(0, Math.ceil((height - 1 - 2 * h) / 2)), y1 = Math.min(height - 1, Math.floor((height - 1 + 2 * h) / 2));
+      let best = -1, bestFar = Infinity;
+      for (let y = y0; y <= y1; y += 1) {
+        for (let x = x0; x <= x1; x += 1) {
+          const i = y * width + x;
+          if (reach[i] < 0 || i === skip[0] || i === skip[1]) continue;
+          // doubled coordinates keep the half-cell centre of an even side exact in integers
+          const far = (2 * x - (width - 1)) ** 2 + (2 * y - (height - 1)) ** 2;
+          if (far < bestFar) {
+            bestFar = far;
+            best = i;
+          }
+        }
       }
+      const whole = x0 === 0 && y0 === 0 && x1 === width - 1 && y1 === height - 1;
+      if ((best >= 0 && bestFar <= 4 * h * h) || whole) return best < 0 ? null : [best % width, Math.floor(best / width)];
     }
-    return best < 0 ? null : [best % width, Math.floor(best / width)];
   }
 
   mk.board = {

@@ -1038,3 +1038,32 @@ def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, 
     )
     assert bad == []
     tab.ready()
+
+
+def test_the_figures_compute_in_a_worker_and_never_block_the_board(tab: Tab) -> None:
+    # a board with loops: its exact betweenness takes the worker a while, and (the answer is a
+    # message: it cannot arrive while this script runs)
+    # meanwhile the table says so and the chase still steps
+    maze = mazekit.generate(40, 40, perfect=False, seed=3)
+    state = tab.js(
+        """data => {
+            mazekit.app.load(data);
+            mazekit.app.step(3);
+            return {
+                pending: mazekit.app.state.figures.pending,
+                tick: mazekit.app.state.chase.tick,
+                busy: document.getElementById("figures").getAttribute("aria-busy"),
+                shown: !document.getElementById("computing").hidden,
+                rows: [...document.querySelectorAll("#figures tr")].map((tr) => tr.innerText),
+            };
+        }""",
+        board_data(maze),
+    )
+    rows = state.pop("rows")
+    assert state == {"pending": True, "tick": 3, "busy": "true", "shown": True}
+    assert f"shortest path\t{len(_solve(maze))} steps" in rows  # at once
+    assert "betweenness peak\tcomputing…" in rows and "cop number\tcomputing…" in rows
+    tab.ready()
+    assert tab.page.locator("#computing").is_hidden()
+    ((cell, peak),) = betweenness(maze).top_cells(1)
+    assert tab.figures()["betweenness peak"] == f"{100 * peak:.2f}% at ({cell[0]},{cell[1]})"

@@ -192,11 +192,18 @@
   function ranked(board, graph, sums, tolerance) {
     const cut = bridges(board, graph);
     const all = passages(board, graph, sums).filter((p) => !cut.has(`${p.cell},${p.letter}`));
-    let top = 0;
-    for (const p of all) top = Math.max(top, p.value);
-    // a stable sort on values rounded to the tolerance keeps reading order among ties
-    const step = top * tolerance || 1;
-    return all.sort((a, b) => Math.round((b.value - a.value) / step) === 0 ? 0 : b.value - a.value);
+    const byPlace = (a, b) => a.cell - b.cell || (a.letter < b.letter ? -1 : a.letter > b.letter ? 1 : 0);
+    all.sort((a, b) => b.value - a.value || byPlace(a, b));
+    // values within the tolerance of a run's first tie: the run goes in (y, x), E before S
+    const out = [];
+    for (let i = 0; i < all.length;) {
+      const floor = all[i].value - tolerance * Math.abs(all[i].value);
+      let j = i + 1;
+      while (j < all.length && all[j].value >= floor) j += 1;
+      out.push(...all.slice(i, j).sort(byPlace));
+      i = j;
+    }
+    return out;
   }
 
   /** A small seeded generator (mulberry32): the sampled sources of Relieve. */

@@ -141,6 +141,15 @@ def _window(tab: Tab, width: int, height: int) -> Iterator[None]:
         tab.js("() => window.dispatchEvent(new Event('resize'))")
 
 
+def _cursor_to(tab: Tab, x: int, y: int) -> None:
+    """Focus the board and move its cursor from (0,0) to (x, y) by the arrow keys."""
+    tab.page.locator("#board").focus()
+    for _ in range(x):
+        tab.page.keyboard.press("ArrowRight")
+    for _ in range(y):
+        tab.page.keyboard.press("ArrowDown")
+
+
 def _canvas_pixels(tab: Tab) -> tuple[Any, dict[str, int]]:
     """A screenshot of the drawing as shown, and the page's geometry of it."""
     from PIL import Image
@@ -736,11 +745,7 @@ def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Ta
     # the same by the keyboard, on the tree loaded again (the cursor back at (0,0))
     fresh.load(maze)
     assert fresh.figures()["cop number"] == "1 (a tree)"
-    fresh.page.locator("#board").focus()
-    for _ in range(x):
-        fresh.page.keyboard.press("ArrowRight")
-    for _ in range(y):
-        fresh.page.keyboard.press("ArrowDown")
+    _cursor_to(fresh, x, y)
     fresh.page.keyboard.press("Shift+ArrowRight")
     fresh.ready()
     assert fresh.figures()["cop number"] == "2 (solved)"
@@ -887,11 +892,7 @@ def test_opening_a_wall_already_open_is_said_and_changes_nothing(fresh: Tab) -> 
     name = dict(N="north", E="east", S="south", W="west")[letter]
     assert fresh.status() == f"The {name} wall of ({x},{y}) is already open: nothing changed."
     # by the keyboard: "o" then the arrow, on the cursor's cell
-    fresh.page.locator("#board").focus()
-    for _ in range(x):
-        fresh.page.keyboard.press("ArrowRight")
-    for _ in range(y):
-        fresh.page.keyboard.press("ArrowDown")
+    _cursor_to(fresh, x, y)
     fresh.page.keyboard.press("o")
     arrow = dict(N="ArrowUp", E="ArrowRight", S="ArrowDown", W="ArrowLeft")[letter]
     fresh.page.keyboard.press(arrow)

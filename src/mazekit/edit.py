@@ -4,7 +4,8 @@ specs/edit.md defines it. Steps: open the walls asked for, then close those aske
 both sides; border walls and "42" cells only when forced), then close the busiest passages
 that can go without cutting the graph in two; finally write the canonical shortest path
 (mazekit.solvers.solve, the one ``mazekit solve`` writes) on the path line, refusing an edit
-that cuts the exit off from the entry unless that is allowed.
+that cuts the exit off from the entry unless that is allowed. The page's "Close the busiest
+passage" and "Relieve" are JavaScript twins (src/mazekit/drawing/page/graph.js).
 """
 
 from __future__ import annotations
@@ -17,7 +18,13 @@ from .model import BY_LETTER, Cell, Maze
 from .pattern import pattern_cells
 from .search import distance_between
 
-__all__ = ["WallChange", "close_bottlenecks", "edit"]
+__all__ = ["RELIEVE", "WallChange", "close_bottlenecks", "edit"]
+
+# Relieve (the page's button, and ``edit --relieve`` to come): the candidates are the TOP
+# busiest closable passages and those of the peak cell; each is measured exactly up to EXACT
+# reachable cells, else by Brandes from SAMPLES sources drawn with SEED (the same sources for
+# every candidate, so that they compare alike). specs/html.md, "Relieve".
+RELIEVE: dict[str, int] = {"top": 8, "exact": 2000, "samples": 256, "seed": 0}
 
 _NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 

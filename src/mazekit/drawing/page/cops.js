@@ -1,13 +1,11 @@
 /* mazekit page, cops.js: the cop number of the cells reachable from the entry, as
- * specs/stats.md defines it for `stats --graph` (mazekit.graph.cop_number): 1 for a tree;
- * with a loop, the two-cop game solved on bit sets up to COP_LIMIT grid cells (2 or 3);
- * above it the bounds 2-3; none when no cell is reachable. */
+ * specs/stats.md defines it for `stats --graph`: the twin of mazekit.graph.cop_number. 1 for
+ * a tree; with a loop, the two-cop game solved on bit sets up to the cop limit (Python's
+ * COP_LIMIT, from the page's JSON) of grid cells (2 or 3); above it the bounds 2-3; none when
+ * no cell is reachable. Runs in the figures worker. */
 "use strict";
 (function (mk) {
   const { DIRECTIONS } = mk.board;
-  // Grid cells (W x H) up to which the two-cop game is solved, as mazekit.graph.COP_LIMIT.
-  const COP_LIMIT = 400;
-
   // stats' value, bounds and reason (its JSON `cop_number`), and the page's short form of
   // the reason for its table (specs/html.md).
   const TREE = {
@@ -22,17 +20,17 @@
     value: 3, low: 3, high: 3, exact: true,
     reason: "solved: the robber escapes two cops; 3 suffice on a planar graph", short: "solved",
   };
-  const BOUNDS = {
+  const bounds = (limit) => ({
     value: null, low: 2, high: 3, exact: false,
-    reason: `the game is solved only up to ${COP_LIMIT} grid cells; a loop needs 2, `
+    reason: `the game is solved only up to ${limit} grid cells; a loop needs 2, `
       + "and 3 suffice on every connected planar graph, by Aigner and Fromme",
-    short: `over ${COP_LIMIT} cells`,
-  };
+    short: `over ${limit} cells`,
+  });
 
   /** The cop number of the cells of `board` reachable from the entry (`dist`: each cell's
    * distance from it, -1 when unreachable), or null when none is: 1 exactly for a tree
-   * (n - 1 passages), else the two-cop game up to COP_LIMIT grid cells, else the bounds 2-3. */
-  function copNumber(board, dist) {
+   * (n - 1 passages), else the two-cop game up to `limit` grid cells, else the bounds 2-3. */
+  function copNumber(board, dist, limit) {
     const [, east, south] = DIRECTIONS;
     let n = 0, passages = 0;
     for (let y = 0; y < board.height; y += 1) {
@@ -45,7 +43,7 @@
     }
     if (n === 0) return null;
     if (passages === n - 1) return TREE;
-    if (board.width * board.height > COP_LIMIT) return BOUNDS;
+    if (board.width * board.height > limit) return bounds(limit);
     return twoCopsWin(board, mk.graph.reachableGraph(board, dist)) ? TWO : THREE;
   }
 
@@ -194,5 +192,5 @@
     return (row[whole] >>> bit) | (row[whole + 1] << (32 - bit));
   }
 
-  mk.cops = { COP_LIMIT, copNumber, twoCopsWin };
+  mk.cops = { copNumber, twoCopsWin };
 })(globalThis.mazekit ??= {});

@@ -462,7 +462,7 @@ def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
     brandes.BATCH_ENTRIES = entries
     try:
         fast = brandes.split_sources(
-            sources, lambda share: brandes.brandes_cells(moves, flat, maze.width, share)
+            sources, flat.size, lambda share: brandes.brandes_cells(moves, flat, maze.width, share)
         )
         with reference_only(*_GRAPH):
             slow = brandes.brandes_threads(table, sources)
@@ -535,17 +535,17 @@ def _chains_both_ways(
     by the reference, on ``workers`` threads' shares and in batches of ``entries`` (source,
     node) pairs when given."""
     _, flat, table, _ = graph_table.reachable_graph(maze)
-    saved = chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.thread_count
+    saved = chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.share_count
     chain_method.KEY_SHARE = 1.0
     brandes.BATCH_ENTRIES = entries or saved[1]
     if workers:
-        brandes.thread_count = lambda sources: workers
+        brandes.share_count = lambda sources, nodes: workers
     try:
         fast = chain_method.brandes_by_chains(table, flat, maze.width)
         with reference_only(*_GRAPH):
             slow = chain_method.brandes_by_chains(table, flat, maze.width)
     finally:
-        chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.thread_count = saved
+        chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.share_count = saved
     assert (fast is None) == (slow is None)
     return fast or (), slow or ()
 

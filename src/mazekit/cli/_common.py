@@ -171,6 +171,20 @@ def seed_option(help_text: str) -> Callable[[F], F]:
     return click.option("--seed", type=SEED, default=None, metavar="N", help=help_text)
 
 
+def jobs_option(help_text: str, default: int = 1) -> Callable[[F], F]:
+    """``-j``/``--jobs N``, passed as ``jobs``: N workers, 0 for every core this process may
+    use (batch.worker_count says how many): one spelling and one reader wherever it exists."""
+    return click.option(
+        "-j",
+        "--jobs",
+        type=COUNT,
+        default=default,
+        show_default=True,
+        metavar="N",
+        help=help_text,
+    )
+
+
 def read_input(file: str, *, ignore_path: bool = False) -> Maze:
     """Read a maze from FILE or stdin; the reader's MazeError names the file."""
     return read(file, ignore_path=ignore_path)

@@ -19,7 +19,7 @@ from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
-from ._common import COUNT
+from ._common import COUNT, jobs_option
 
 __all__ = ["FORMATS", "SCHEMA_VERSION", "command"]
 
@@ -273,15 +273,7 @@ that matches no file, an internal error. --exit-zero turns 1 into 0.""",
     is_flag=True,
     help="Print the number of violations per rule over all files instead of each one.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=COUNT,
-    default=1,
-    show_default=True,
-    metavar="N",
-    help="Check files in N processes (0: every core); the output stays the same.",
-)
+@jobs_option("Check files in N processes (0: every core); the output stays the same.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a file is invalid.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing for valid files.")
 @click.pass_context

@@ -11,7 +11,7 @@ in a fixed order, so the result does not depend on timing.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,9 @@ from .table import FloatArray, IntArray, Sums
 
 __all__ = [
     "BATCH_ENTRIES",
-    "THREADS",
+    "SHARES",
+    "SPLIT_PAIRS",
+    "SPLIT_SOURCES",
     "Layers",
     "Stored",
     "Weights",
@@ -31,13 +33,16 @@ __all__ = [
     "brandes_threads",
     "forward",
     "padded_columns",
+    "share_count",
     "split_sources",
-    "thread_count",
+    "usable_threads",
 ]
 
 _KERNEL = load("measures")
 BATCH_ENTRIES = 2_000_000  # sources x cells per Brandes batch: about 90 MB of arrays
-THREADS = 2  # Brandes' sources shared among this many threads (at most the usable cores)
+SHARES = 2  # fixed shares of the sources a search is split into, each a thread's work
+SPLIT_SOURCES = 128  # sources from which a search is split into SHARES,
+SPLIT_PAIRS = 1 << 24  # or (source, node) pairs (a 1000x1000 estimate: 20 sources, 20 M)
 
 
 Weights = Callable[[IntArray], FloatArray]
@@ -194,10 +199,24 @@ def brandes_sums(
     return nodes, east, south
 
 
-def thread_count(sources: int) -> int:
-    """Threads for a search from ``sources`` cells: THREADS, at most the usable cores, and
-    one for fewer than 64 sources."""
-    return max(1, min(THREADS, len(os.sched_getaffinity(0)), sources // 64))
+def share_count(sources: int, nodes: int) -> int:
+    """The fixed shares the ``sources`` of a search over ``nodes`` nodes are split into: SHARES
+    when threads pay (at least SPLIT_SOURCES sources, or SPLIT_PAIRS (source, node) pairs),
+    else 1. It depends on the search only, never on -j or the cores: the shares' sums are
+    added in one fixed order, so the bytes are the same however many threads run them."""
+    if sources < 2 or (sources < SPLIT_SOURCES and sources * nodes < SPLIT_PAIRS):
+        return 1
+    return SHARES
+
+
+def usable_threads(threads: int | None) -> int:
+    """``threads``, or every core this process may use when None or 0 (as ``-j 0``)."""
+    if threads:
+        return threads
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
 
 
 def brandes_threads(
@@ -205,27 +224,49 @@ def brandes_threads(
     sources: IntArray,
     weights: Weights | None = None,
     stored: Stored | None = None,
+    threads: int | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """``brandes_sums`` on up to THREADS interleaved shares of the sources, summed in order."""
-    return split_sources(sources, lambda share: brandes_sums(table, share, weights, stored))
+    """``brandes_sums`` on the fixed shares of the sources, summed in order (split_sources)."""
+
+    def search(share: IntArray) -> Sums:
+        """One share's sums."""
+        return brandes_sums(table, share, weights, stored)
+
+    return split_sources(sources, table.shape[0], search, threads)
 
 
-def split_sources(sources: IntArray, search: Callable[[IntArray], Sums]) -> Sums:
-    """``search`` on up to THREADS interleaved shares of the sources, summed in order.
+def split_sources(
+    sources: IntArray,
+    nodes: int,
+    search: Callable[[IntArray], Sums],
+    threads: int | None = None,
+) -> Sums:
+    """``search`` on the share_count interleaved shares of the sources of a graph of ``nodes``
+    nodes, run by up to ``threads`` threads (None: every core), the sums added share by share.
 
     numpy and the kernels let go of the interpreter lock while they search, so threads use
-    the cores; the sums are added in a fixed order, so the result does not depend on timing.
+    the cores; the shares and the order of their sums are fixed, so the result depends on
+    neither the timing nor the threads. One thread searches a share at a time, keeping one
+    share's sums besides the total.
     """
-    workers = thread_count(sources.size)
+    shares = share_count(sources.size, nodes)
+    parts = [sources[k::shares] for k in range(shares)] if shares > 1 else [sources]
+    workers = min(usable_threads(threads), shares)
     if workers == 1:
-        return search(sources)
+        return _added(map(search, parts))
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
-        parts = list(pool.map(lambda k: search(sources[k::workers]), range(workers)))
-    nodes, east, south = parts[0]
-    for more in parts[1:]:
-        nodes, east, south = nodes + more[0], east + more[1], south + more[2]
+        return _added(pool.map(search, parts))
+
+
+def _added(parts: Iterator[Sums]) -> Sums:
+    """The sums of ``parts`` added in order, into the first one (a + b, in place)."""
+    nodes, east, south = next(parts)
+    for more in parts:
+        nodes += more[0]
+        east += more[1]
+        south += more[2]
     return nodes, east, south
 
 

@@ -1,6 +1,6 @@
 """The facts of one maze, each computed once on first use and then shared by every reader.
 
-Rules (mazekit.rules), braiding (mazekit.braid) and the measures (mazekit.measures) all ask the
+Rules (mazekit.rules), braiding (mazekit.braiding) and the measures (mazekit.measures) all ask the
 same questions of a maze: its passages, its components, the cells reached from the entry, its
 loops, its cell degrees, its dead ends. An Analysis answers each once, lazily, so a pacmanize
 run labels the components once for validating and braiding alike.

@@ -9,7 +9,7 @@ from ..errors import ExitStatus, FormatError, MazeError, printable
 from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
 from ..textformat import parse, read_bytes, source_name
-from ._common import jobs_option, json_format_option, seed_option
+from ._common import PASSAGES, jobs_option, json_format_option, seed_option
 
 __all__ = ["command"]
 
@@ -109,14 +109,14 @@ verdict other than --expect; 2 usage error.""",
 )
 @click.option(
     "--top",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="N",
     help="With --graph: list N bottleneck cells and passages.  [default: 5]",
 )
 @click.option(
     "--samples",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="K",
     help="With --graph: estimate from K sources on a maze with loops and more than "
@@ -150,11 +150,6 @@ def command(
     """
     if not graph and (top, samples, seed) != (None, None, None):
         raise click.UsageError("--top, --samples and --seed need --graph")
-    threads: int | None = None
-    if graph:
-        from ..batch import worker_count  # -j as validate reads it
-
-        threads = worker_count(jobs)
     failed = False
     entries: list[dict[str, object]] = []
     blocks: list[list[str]] = []
@@ -176,7 +171,7 @@ def command(
                 top=top or 5,
                 samples=samples,
                 seed=seed or 0,
-                threads=threads,
+                threads=jobs,
             )
         else:
             found = stats(maze, pattern=pattern)

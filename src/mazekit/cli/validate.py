@@ -14,10 +14,9 @@ import click
 
 from ..batch import DEFAULT_CONFIG_NAME, DEFAULT_GLOB, Job, Options, check_all, expand
 from ..batch import submissions as submission_jobs
-from ..batch import worker_count as workers_for
 from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
-from ..errors import ExitStatus, MazeError
+from ..errors import ExitStatus, MazeError, RunError
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
 from ._common import COUNT, jobs_option
 
@@ -347,9 +346,7 @@ def command(
         todo = expand(files or ("-",), config=config, glob=pattern_glob, config_name=config_name)
     if any(job.path == "-" for job in todo) and sys.stdin.isatty():
         click.echo(STDIN_PROMPT, err=True)
-    tally = _emit(
-        todo, check_all(todo, options, workers_for(jobs)), output_format, statistics, quiet
-    )
+    tally = _emit(todo, check_all(todo, options, jobs), output_format, statistics, quiet)
     if tally.not_found:
         ctx.exit(ExitStatus.RUN)
     invalid = tally.valid != tally.files and not exit_zero
@@ -409,9 +406,3 @@ def _emit_one(
     elif not statistics and report.error is None:
         for line in _text_lines(report, quiet):
             click.echo(line)
-
-
-class RunError(click.ClickException):
-    """A problem of the run itself, shown as ``Error: <message>``, exit 2."""
-
-    exit_code = ExitStatus.RUN

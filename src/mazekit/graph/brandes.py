@@ -10,12 +10,12 @@ in a fixed order, so the result does not depend on timing.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 
 import numpy as np
 import numpy.typing as npt
 
+from ..config import every_core
 from ..kernels import load
 from .table import FloatArray, IntArray, Sums
 
@@ -211,12 +211,7 @@ def share_count(sources: int, nodes: int) -> int:
 
 def usable_threads(threads: int | None) -> int:
     """``threads``, or every core this process may use when None or 0 (as ``-j 0``)."""
-    if threads:
-        return threads
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on every platform
-        return max(1, os.cpu_count() or 1)
+    return threads or every_core()
 
 
 def brandes_threads(

@@ -36,6 +36,7 @@ OPTIONS = [
     (["chase", "-o", "run.gif"], "--cell", 4, "10,000"),
     (["stats", "--graph"], "--top", 1, CELL_LIMIT),
     (["stats", "--graph"], "--samples", 1, CELL_LIMIT),
+    (["stats", "--graph"], "--jobs", 0, "1,024"),
     (["edit"], "--close-bottleneck", 1, CELL_LIMIT),
     (["view"], "--width", 1, CELL_LIMIT),
     (["view"], "--height", 1, CELL_LIMIT),

@@ -267,3 +267,25 @@ def test_the_betweenness_is_the_same_bits_for_any_threads(
             found = [betweenness_of(case, samples=60, threads=k) for k in (1, 2, 3, 5)]
             grids = {(f.cells.tobytes(), f.east.tobytes(), f.south.tobytes()) for f in found}
             assert len(grids) == 1
+
+
+def test_stats_hands_every_core_to_its_searches_by_default_and_for_0(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-j 0 and no -j give the searches every core (config.every_core); -j 1 one thread."""
+    from importlib import import_module
+
+    from mazekit.config import every_core
+
+    command = import_module("mazekit.cli.stats")
+    real = command.stats_with_graph
+    seen: list[int | None] = []
+
+    def measuring(*args: object, threads: int | None = None, **kwargs: object) -> object:
+        seen.append(threads)
+        return real(*args, threads=threads, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command, "stats_with_graph", measuring)
+    for jobs in ([], ["-j", "0"], ["-j", "1"], ["-j", "3"]):
+        assert invoke(["stats", "--graph", *jobs, PERFECT]).exit_code == 0
+    assert seen == [every_core(), every_core(), 1, 3]

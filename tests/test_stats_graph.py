@@ -219,11 +219,11 @@ def _threads_of_a_search(threads: int, meeting: int) -> set[int]:
     seen: set[int] = set()
     barrier = threading.Barrier(meeting)
 
-    def search(share: np.ndarray) -> tuple[np.ndarray, ...]:
+    def search(share: np.ndarray, into: tuple[np.ndarray, ...] | None) -> tuple[np.ndarray, ...]:
         seen.add(threading.get_ident())
         if meeting > 1:
             barrier.wait(timeout=30)
-        return brandes.brandes_sums(table, share)
+        return brandes.add_into(into, brandes.brandes_sums(table, share))
 
     brandes.split_sources(sources, table.shape[0], search, threads)
     return seen

@@ -10,7 +10,7 @@ in a fixed order, so the result does not depend on timing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -25,8 +25,10 @@ __all__ = [
     "SPLIT_PAIRS",
     "SPLIT_SOURCES",
     "Layers",
+    "ShareSearch",
     "Stored",
     "Weights",
+    "add_into",
     "batch_size",
     "brandes_cells",
     "brandes_sums",
@@ -223,17 +225,21 @@ def brandes_threads(
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``brandes_sums`` on the fixed shares of the sources, summed in order (split_sources)."""
 
-    def search(share: IntArray) -> Sums:
-        """One share's sums."""
-        return brandes_sums(table, share, weights, stored)
+    def search(share: IntArray, into: Sums | None) -> Sums:
+        """One share's sums, added into ``into`` when given."""
+        return add_into(into, brandes_sums(table, share, weights, stored))
 
     return split_sources(sources, table.shape[0], search, threads)
+
+
+# A share's search: its sums, or (given the sums of the shares before) those plus its own.
+ShareSearch = Callable[[IntArray, Sums | None], Sums]
 
 
 def split_sources(
     sources: IntArray,
     nodes: int,
-    search: Callable[[IntArray], Sums],
+    search: ShareSearch,
     threads: int | None = None,
 ) -> Sums:
     """``search`` on the share_count interleaved shares of the sources of a graph of ``nodes``
@@ -241,28 +247,34 @@ def split_sources(
 
     numpy and the kernels let go of the interpreter lock while they search, so threads use
     the cores; the shares and the order of their sums are fixed, so the result depends on
-    neither the timing nor the threads. One thread searches a share at a time, keeping one
-    share's sums besides the total.
+    neither the timing nor the threads. One thread hands each share the sums of the ones
+    before, so only one set of sums is kept.
     """
     shares = share_count(sources.size, nodes)
     parts = [sources[k::shares] for k in range(shares)] if shares > 1 else [sources]
     workers = min(usable_threads(threads), shares)
     if workers == 1:
-        return _added(map(search, parts))
+        total = search(parts[0], None)
+        for part in parts[1:]:
+            total = search(part, total)
+        return total
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
-        return _added(pool.map(search, parts))
+        found = list(pool.map(lambda part: search(part, None), parts))
+    total = found[0]
+    for more in found[1:]:
+        total = add_into(total, more)
+    return total
 
 
-def _added(parts: Iterator[Sums]) -> Sums:
-    """The sums of ``parts`` added in order, into the first one (a + b, in place)."""
-    nodes, east, south = next(parts)
-    for more in parts:
-        nodes += more[0]
-        east += more[1]
-        south += more[2]
-    return nodes, east, south
+def add_into(into: Sums | None, more: Sums) -> Sums:
+    """``into`` plus ``more``, added in place (a + b, the same floats), or ``more`` alone."""
+    if into is None:
+        return more
+    for total, part in zip(into, more, strict=True):
+        total += part
+    return into
 
 
 def batch_size(n: int, sources: int) -> int:
@@ -271,12 +283,23 @@ def batch_size(n: int, sources: int) -> int:
 
 
 def brandes_cells(
-    moves: npt.NDArray[np.uint8], flat: IntArray, width: int, sources: IntArray
+    moves: npt.NDArray[np.uint8],
+    flat: IntArray,
+    width: int,
+    sources: IntArray,
+    into: Sums | None = None,
 ) -> Sums:
     """``brandes_sums(table, sources)`` of the graph of the cells ``flat`` by the kernel, which
     reads each node's neighbours off the open bits ``moves`` (H x W): no n x 4 table. The sums
-    come laid out on the grid (flat, a cell each: node v's at flat[v], 0 off the graph)."""
-    sums = np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size)
+    come laid out on the grid (flat, a cell each: node v's at flat[v], 0 off the graph), added
+    into ``into`` when given (add_into's floats): by the kernel itself when the sources are one
+    batch, since it then adds their sums once, at its end (a 4000x4000 maze: no second 384 MB
+    of grids)."""
     some = np.ascontiguousarray(sources, dtype=np.int64)  # a thread's share is strided
-    _KERNEL.brandes_cells(moves, width, flat, some, batch_size(flat.size, some.size), *sums)
+    batch = batch_size(flat.size, some.size)
+    one_addition = batch == 1 or some.size <= 1
+    if into is not None and not one_addition:
+        return add_into(into, brandes_cells(moves, flat, width, some))
+    sums = into or (np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size))
+    _KERNEL.brandes_cells(moves, width, flat, some, batch, *sums)
     return sums

@@ -271,7 +271,7 @@ def _estimate_cells(
     used = min(samples or default_samples(n), n)
     sources = _draw(n, used, seed)
     cells, east, south = split_sources(
-        sources, n, lambda share: brandes_cells(moves, flat, width, share), threads
+        sources, n, lambda share, into: brandes_cells(moves, flat, width, share, into), threads
     )
     _scale((cells, east, south), n, n / used)
     method, reported, drawn = _labels(n, used, seed)

@@ -37,6 +37,7 @@ OPTIONS = [
     (["chase", "-o", "run.gif"], "--trail", 0, CELL_LIMIT),
     (["stats", "--graph"], "--top", 1, CELL_LIMIT),
     (["stats", "--graph"], "--samples", 1, CELL_LIMIT),
+    (["stats", "--graph"], "--jobs", 0, "1,024"),
     (["edit"], "--close-bottleneck", 1, CELL_LIMIT),
     (["view"], "--width", 1, CELL_LIMIT),
     (["view"], "--height", 1, CELL_LIMIT),

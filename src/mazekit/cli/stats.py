@@ -9,7 +9,7 @@ from ..errors import ExitStatus, FormatError, MazeError, printable
 from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
 from ..textformat import parse, read_bytes, source_name
-from ._common import PASSAGES, json_format_option, seed_option
+from ._common import PASSAGES, jobs_option, json_format_option, seed_option
 
 __all__ = ["command"]
 
@@ -80,6 +80,7 @@ Examples:
   mazekit generate --imperfect --max-dead-ends 0 | mazekit stats --expect PACMAN-ARCADE
   mazekit pacmanize maze.txt | mazekit stats --expect pacman-arcade
   mazekit stats --graph --top 3 board.txt
+  mazekit stats --graph -j 2 board.txt
 Exit status: 0 measured (whatever the verdict), 1 an unreadable or malformed file, or a
 verdict other than --expect; 2 usage error.""",
 )
@@ -124,6 +125,11 @@ verdict other than --expect; 2 usage error.""",
     "[default: 20,000,000 / reachable cells, at least 16]",
 )
 @seed_option("With --graph: random seed of the sampled sources.  [default: 0]")
+@jobs_option(
+    "With --graph: run the betweenness searches in N threads (0: every core); the output "
+    "stays the same.",
+    default=0,
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -135,6 +141,7 @@ def command(
     top: int | None,
     samples: int | None,
     seed: int | None,
+    jobs: int,
 ) -> None:
     """Measure maze FILEs (stdin when none, or -) and give each a verdict.
 
@@ -160,7 +167,12 @@ def command(
             click.echo(note, err=True)
         if graph:  # specs/stats.md, "Graph measures": computed with the stats, sharing work
             found, figures = stats_with_graph(
-                maze, pattern=pattern, top=top or 5, samples=samples, seed=seed or 0
+                maze,
+                pattern=pattern,
+                top=top or 5,
+                samples=samples,
+                seed=seed or 0,
+                threads=jobs,
             )
         else:
             found = stats(maze, pattern=pattern)

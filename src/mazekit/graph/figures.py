@@ -154,10 +154,12 @@ def graph_stats(
     samples: int | None = None,
     seed: int = 0,
     facts: Analysis | None = None,
+    threads: int | None = None,
 ) -> GraphStats:
     """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
-    caller has one)."""
-    return graph_figures(maze, betweenness(maze, samples=samples, seed=seed, facts=facts), top)
+    caller has one; ``threads``: at most this many search, None for every core)."""
+    found = betweenness(maze, samples=samples, seed=seed, facts=facts, threads=threads)
+    return graph_figures(maze, found, top)
 
 
 def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:

@@ -566,3 +566,15 @@ def test_every_footer_fault_comes_in_one_run(invoke: Invoke) -> None:
         "nothing between them",
         "<stdin>: 3 violations (format 3)",
     ]
+    # the exit alone can be read: it is still checked against the grid
+    alone = invoke(["validate"], input="93\nC6\n\nEx\n(2, 1)\nEE\n")
+    assert (alone.exit_code, alone.stdout.splitlines()) == (
+        1,
+        [
+            "<stdin>:4:1: format: entry must be two non-negative integers x,y, got 'Ex'",
+            "<stdin>:5:1: format: exit must be two non-negative integers x,y, got '(2, 1)': "
+            "write 2,1",
+            "<stdin>:5:1: entry-exit: exit (2,1) is outside the 2x2 grid",
+            "<stdin>: 3 violations (format 2, entry-exit 1)",
+        ],
+    )

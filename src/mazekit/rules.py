@@ -152,19 +152,10 @@ def check_border(ctx: Context, limit: int) -> Findings:
 def check_entry_exit(ctx: Context, limit: int) -> Findings:
     """Entry and exit lie inside the grid, differ, and are not cells of the pattern."""
     maze = ctx.maze
-    found: list[Violation] = []
-    for name, cell, line in (
-        ("entry", maze.entry, ctx.entry_line),
-        ("exit", maze.exit, ctx.exit_line),
-    ):
-        x, y = cell
-        ending = ENTRY_UNUSABLE if name == "entry" else ""
-        if not maze.contains(cell):
-            message = f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid{ending}"
-            found.append(Violation("entry-exit", message, line, 1, cell))
-        elif ctx.pattern[y, x]:  # the 42 (strict) or any fully closed cell (any)
-            message = f'{name} ({x},{y}) lies on the "42" pattern{ending}'
-            found.append(Violation("entry-exit", message, line, 1, cell))
+    found: list[Violation] = [
+        *_misplaced(ctx, "entry", maze.entry, ctx.entry_line),
+        *_misplaced(ctx, "exit", maze.exit, ctx.exit_line),
+    ]
     if maze.entry == maze.exit:
         x, y = maze.exit
         found.append(
@@ -177,6 +168,20 @@ def check_entry_exit(ctx: Context, limit: int) -> Findings:
             )
         )
     return found[:limit], len(found)
+
+
+def _misplaced(ctx: Context, name: str, cell: Cell, line: int) -> list[Violation]:
+    """The entry or the exit outside the grid, or on the pattern (rule entry-exit)."""
+    maze = ctx.maze
+    x, y = cell
+    ending = ENTRY_UNUSABLE if name == "entry" else ""
+    if not maze.contains(cell):
+        message = f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid{ending}"
+        return [Violation("entry-exit", message, line, 1, cell)]
+    if ctx.pattern[y, x]:  # the 42 (strict) or any fully closed cell (any)
+        message = f'{name} ({x},{y}) lies on the "42" pattern{ending}'
+        return [Violation("entry-exit", message, line, 1, cell)]
+    return []
 
 
 def check_pattern(ctx: Context, limit: int) -> Findings:
@@ -759,9 +764,21 @@ def validate(
         blank_lines = scanned.entry_line - scanned.walls.shape[0] - 1
         if scanned.footer_maze is None:
             # The footer cannot be read, the grid can: the rules of the grid alone still run.
-            grid_only = Context(Maze(scanned.walls, (0, 0), (0, 0), ""), pattern)
+            grid_only = Context(
+                Maze(scanned.walls, (0, 0), (0, 0), ""), pattern, blank_lines=max(blank_lines, 1)
+            )
             chosen = set(GRID_RULES) if selected is None else selected & set(GRID_RULES)
             evaluate(grid_only, skip=skipped, select=chosen, limit=limit, report=report)
+            if "entry-exit" not in skipped and (selected is None or "entry-exit" in selected):
+                # the one of the entry and exit that can be read, against the grid alone
+                alone = [
+                    *([] if scanned.entry is None else [("entry", scanned.entry)]),
+                    *([] if scanned.exit is None else [("exit", scanned.exit)]),
+                ]
+                for name, cell in alone:
+                    line = grid_only.entry_line if name == "entry" else grid_only.exit_line
+                    report.violations.extend(_misplaced(grid_only, name, cell, line))
+                report.violations.sort(key=lambda v: RULE_IDS.index(v.rule))  # stable
             return _hinted(report, grid_only.maze)
         # Not in the format, but clear (``(0, 0)``, ``Entry: 0,0``): the format violation
         # says what to write, and every other rule still runs on the cells the footer

@@ -269,12 +269,26 @@ def test_workers_started_by_spawn_give_the_same_reports(tmp_path: Path) -> None:
     assert [entry["valid"] for entry in spawned] == [True, False, True, False]
 
 
+def _left_behind(argument: str) -> str:
+    """The processes whose command line holds ``argument``, once none is left or 30 s have
+    passed: a worker notices within 0.2 s that its parent is gone, later on a loaded
+    machine; the point is that it goes, so wait for that rather than count polls."""
+    import subprocess
+    import time
+
+    deadline = time.monotonic() + 30
+    while True:
+        left = subprocess.run(["pgrep", "-f", argument], capture_output=True, text=True)
+        if not left.stdout or time.monotonic() > deadline:
+            return left.stdout
+        time.sleep(0.1)
+
+
 def test_a_closed_pipe_leaves_no_worker_behind(tmp_path: Path) -> None:
     """Only processes show it: the main process dies of SIGPIPE, its workers must follow."""
     import shlex
     import subprocess
     import sys
-    import time
 
     for index in range(40):
         (tmp_path / f"m{index:02d}.txt").write_text(VALID.read_text())
@@ -282,15 +296,7 @@ def test_a_closed_pipe_leaves_no_worker_behind(tmp_path: Path) -> None:
     shell = f"{mazekit} validate -j 2 {' '.join([shlex.quote(str(tmp_path))] * 10)} | head -1"
     done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=20)
     assert done.stdout == f"{tmp_path}/m00.txt: ok\n"
-    # a worker notices within 0.2 s that its parent is gone, later on a loaded machine: the
-    # point is that it goes, so wait for that rather than count 25 polls
-    deadline = time.monotonic() + 30
-    while True:
-        left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True)
-        if not left.stdout or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert left.stdout == ""
+    assert _left_behind(str(tmp_path)) == ""
 
 
 def test_jsonl_writes_each_file_as_soon_as_it_is_done() -> None:
@@ -560,13 +566,7 @@ def test_a_signal_to_the_parent_of_workers_leaves_nothing(
             process.kill()
             process.wait()
     assert (process.returncode, stderr) == (status, b"")
-    deadline = time.monotonic() + 30
-    while True:
-        left = subprocess.run(["pgrep", "-f", str(folder)], capture_output=True, text=True)
-        if not left.stdout or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert left.stdout == ""
+    assert _left_behind(str(folder)) == ""
 
 
 DEPTH = 100_000

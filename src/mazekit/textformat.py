@@ -160,9 +160,15 @@ _LABEL = re.compile(rb"(?i)(entry|exit)\s*[:=]\s*(.*)")
 _PAIR = re.compile(rb"(\d{1,18})\s*,\s*(\d{1,18})")
 _QUOTED = re.compile(rb"""(['"])(\d{1,18})\1\s*,\s*(['"])(\d{1,18})\3""")
 _STEPS = re.compile(rb"(?i)[NESW]+")
-_SEPARATED_STEPS = re.compile(
-    rb"""(?i)[\[(]?\s*['"]?[NESW]['"]?(\s*[,; ]\s*['"]?[NESW]['"]?)+\s*[\])]?"""
-)
+_BETWEEN_STEPS = b" \t,;'\"[]()"  # what students put between and around their steps
+
+
+def _separated_steps(line: bytes) -> bool:
+    """Whether ``line`` is steps in any case with something between or around them
+    (``n,e,s``, ``['N', 'E']``): bytes.translate, linear in the line, not a regular
+    expression that could backtrack on a long line of blanks."""
+    letters = line.translate(None, _BETWEEN_STEPS)
+    return 0 < len(letters) < len(line) and not letters.upper().translate(None, b"NESW")
 
 
 def _lenient_pair(line: bytes) -> tuple[str | None, tuple[int, int]] | None:
@@ -208,7 +214,7 @@ def _coordinates(
         else:
             message += f": write {x},{y}"
             note = f"{what} written as {_excerpt(line)}: read as {x},{y}"
-    elif _STEPS.fullmatch(line) or _SEPARATED_STEPS.fullmatch(line):
+    elif _STEPS.fullmatch(line) or _separated_steps(line):
         message += ": the entry and exit lines come before the path line"
     problems.append(Problem(index + 1, 1, message, True, note=note))
     return None, lenient
@@ -496,7 +502,7 @@ def _path_problem(line: bytes, column: int, index: int) -> Problem:
     if _STEPS.fullmatch(line):
         message = f"path: {_excerpt(line)} is not a path: write the letters N E S W in capitals"
         column = 0
-    elif _SEPARATED_STEPS.fullmatch(line):
+    elif _separated_steps(line):
         message = (
             f"path: {_excerpt(line)} is not a path: "
             "write the letters N E S W with nothing between them"

@@ -528,7 +528,13 @@ def _bits(walls: Any, moves: dict[int, int]) -> Any:
 
 
 def test_the_hint_comes_first_in_text_and_in_json(invoke: Invoke, tmp_path: Path) -> None:
+    from importlib.resources import files
+
+    import jsonschema
+
     from mazekit import generate
+
+    schema = files("mazekit") / "schemas" / "validate.schema.json"
 
     maze = generate(20, 15, seed=3)
     wrong = Maze(_bits(maze.walls, {1: 4, 4: 1}), maze.entry, maze.exit, maze.path)
@@ -540,6 +546,7 @@ def test_the_hint_comes_first_in_text_and_in_json(invoke: Invoke, tmp_path: Path
         "and S were read the other way round (the file writes N=4, S=1): write N=1, S=4"
     )
     document = json.loads(invoke(["validate", "--format", "json", str(tmp_path)]).stdout)
+    jsonschema.validate(document, json.loads(schema.read_text()))  # hints is in the schema
     assert document["files"][0]["hints"] == [text.stdout.splitlines()[0].split(": hint: ")[1]]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mazekit.chase import DEFAULT_SCHEDULE, NAMES, runner_path
+from mazekit.chasers import DEFAULT_SCHEDULE, NAMES, runner_path
 from mazekit.model import BY_LETTER, Maze
 
 ORDER = "NWSE"

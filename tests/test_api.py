@@ -36,6 +36,63 @@ def test_api_functions_stay_functions_after_their_packages_load() -> None:
     assert result.stdout == "True True\n", result.stderr
 
 
+# Every public function, called in a fresh interpreter after every submodule was imported in a
+# given order: a submodule named like a public function would replace it on import (issue 27).
+_CALL_EVERY_PUBLIC_FUNCTION = r"""
+import importlib, inspect, pkgutil, random, sys, tempfile
+from pathlib import Path
+
+import mazekit
+
+order = sys.argv[1]
+names = sorted(m.name for m in pkgutil.walk_packages(mazekit.__path__, "mazekit."))
+if order == "reversed":
+    names.reverse()
+elif order.startswith("shuffled"):
+    random.Random(order).shuffle(names)
+if order != "none":
+    for name in names:
+        importlib.import_module(name)
+
+m = mazekit
+folder = Path(tempfile.mkdtemp())
+config = folder / "config.txt"
+config.write_text("WIDTH=12\nHEIGHT=9\nENTRY=0,0\nEXIT=11,8\nOUTPUT_FILE=maze.txt\nPERFECT=True\nSEED=3\n")
+perfect = m.generate(12, 9, seed=3)
+board = m.pacmanize(perfect, seed=1)
+results = {
+    "generate": isinstance(perfect, m.Maze) and perfect.walls.shape == (9, 12),
+    "generate_from_config": m.generate_from_config(config).walls.shape == (9, 12),
+    "load_config": m.load_config(config).width == 12,
+    "braid": isinstance(m.braid(perfect, max_dead_ends=0, min_loops=2), m.Maze),
+    "pacmanize": isinstance(board, m.Maze) and m.validate(board, pacman=True).valid,
+    "chase": m.chase(board, ticks=5).result.result in ("caught", "escaped", "running"),
+    "dead_ends": isinstance(m.dead_ends(perfect), m.DeadEnds),
+    "dump_maze": m.parse_maze(m.dump_maze(perfect)).path == perfect.path,
+    "parse_maze": isinstance(m.parse_maze(m.dump_maze(board)), m.Maze),
+    "write_maze": m.write_maze(perfect, folder / "maze.txt") is None,
+    "read_maze": m.read_maze(folder / "maze.txt").path == perfect.path,
+    "render": m.render(perfect, folder / "maze.svg") is None and (folder / "maze.svg").exists(),
+    "render_bytes": m.render_bytes(perfect, "svg").startswith(b"<"),
+    "solve": m.solve(perfect) == perfect.path,
+    "stats": isinstance(m.stats(perfect), m.Stats),
+    "validate": isinstance(m.validate(perfect), m.Report),
+}
+public = [n for n in m.__all__ if inspect.isfunction(getattr(m, n))]
+classes = [n for n in m.__all__ if inspect.isclass(getattr(m, n))]
+print(sorted(public) == sorted(results), all(results.values()), len(public) + len(classes) + 1 == len(m.__all__))
+print(sorted(n for n, ok in results.items() if not ok))
+"""
+
+
+@pytest.mark.parametrize("order", ["none", "sorted", "reversed", "shuffled-1", "shuffled-2"])
+def test_every_public_function_runs_whatever_was_imported_first(order: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", _CALL_EVERY_PUBLIC_FUNCTION, order], capture_output=True, text=True
+    )
+    assert result.stdout == "True True True\n[]\n", result.stderr
+
+
 def test_read_validate_write_round_trip(tmp_path: Path) -> None:
     source = tmp_path / "in.txt"
     source.write_text(SMALL_MAZE)

@@ -15,7 +15,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mazekit.analysis import Analysis
-from mazekit.braid import braid
+from mazekit.braiding import braid
 from mazekit.errors import BoardError, ConfigError
 from mazekit.generators import ALGORITHMS, flood, generate
 from mazekit.generators.grid import Grid
@@ -25,7 +25,7 @@ from tests.conftest import closed_grid, open_3x3_but_one
 from tests.kernels import reference_only, require_kernel
 
 # The module, not the function mazekit re-exports under the same name.
-braiding = importlib.import_module("mazekit.braid")
+braiding = importlib.import_module("mazekit.braiding")
 Outcome = tuple[object, ...]
 
 

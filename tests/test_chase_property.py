@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
-from mazekit.chase import NAMES, ChaseOptions, Simulation
+from mazekit.chasers import NAMES, ChaseOptions, Simulation
 from mazekit.model import Maze
 from mazekit.search import open_bits
 from tests import chase_oracle as oracle

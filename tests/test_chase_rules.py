@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 import mazekit
-from mazekit.chase import (
+from mazekit.chasers import (
     ChaseOptions,
     Simulation,
     Tick,
@@ -339,18 +337,3 @@ def test_options_are_values() -> None:
 def test_bad_option_values_are_value_errors(options: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         ChaseOptions(**options)  # type: ignore[arg-type]
-
-
-def test_package_chase_runs_the_chase_after_the_module_was_imported_first() -> None:
-    # importing mazekit.chase makes the package's attribute the module: it must still run
-    code = (
-        "import mazekit.chase, mazekit\n"
-        "from mazekit.model import Maze\n"
-        "import numpy as np\n"
-        "walls = np.array([[13, 5, 7]], dtype=np.uint8)\n"
-        "print(mazekit.chase(Maze(walls, (0, 0), (2, 0), 'EE'), only=('pinky',)).result)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert result.stdout == "Outcome(result='caught', tick=0, by='pinky', cell=(0, 0))\n", (
-        result.stderr
-    )

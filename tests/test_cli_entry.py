@@ -1,7 +1,5 @@
-"""The CLI entry maps errors once: a MazeError from any command becomes one message and exit 1.
-
-Commands written against the 0.1 helpers (``fail``, ``CommandError``) keep their output.
-"""
+"""The CLI entry maps errors once: every error class of mazekit.errors becomes one message and
+the exit code of its class, whichever command raised it."""
 
 from __future__ import annotations
 
@@ -9,22 +7,19 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from mazekit import errors
 from mazekit.cli import LazyGroup
-from mazekit.cli._common import CommandError, fail
-from mazekit.errors import MazeError
+from mazekit.errors import ExitStatus, MazeError, PlacedError
 
 
 @click.command()
-@click.argument("how")
-def _probe(how: str) -> None:
-    """A command that fails the way ``how`` says."""
-    if how == "core":
-        raise MazeError("no such thing", "maze.txt")
-    if how == "fail-text":
-        fail("refusing to do that")
-    if how == "fail-error":
-        fail(MazeError("bad value", "--opt"))
-    raise CommandError("raised directly")
+@click.argument("kind")
+def _probe(kind: str) -> None:
+    """A command that raises the error class named ``kind``, from maze.txt."""
+    cls = getattr(errors, kind)
+    if issubclass(cls, PlacedError):
+        raise cls("bad digit", 3, 7, "maze.txt")
+    raise cls("no such thing", "maze.txt")
 
 
 class _Group(LazyGroup):
@@ -37,15 +32,35 @@ class _Group(LazyGroup):
         return _probe if cmd_name == "probe" else None
 
 
-@pytest.mark.parametrize(
-    ("how", "message"),
-    [
-        ("core", "Error: maze.txt: no such thing\n"),
-        ("fail-text", "Error: refusing to do that\n"),
-        ("fail-error", "Error: --opt: bad value\n"),
-        ("direct", "Error: raised directly\n"),
-    ],
-)
-def test_errors_become_one_message_and_exit_1(how: str, message: str) -> None:
-    result = CliRunner().invoke(_Group("mazekit"), ["probe", how])
-    assert (result.exit_code, result.stdout, result.stderr) == (1, "", message)
+# Every error class and its exit code: 1 a problem of the input, 2 a problem of the run.
+EXIT_CODES = {
+    "MazeError": 1,
+    "PlacedError": 1,
+    "FormatError": 1,
+    "ConfigError": 1,
+    "NoPathError": 1,
+    "TooLargeError": 1,
+    "BoardError": 1,
+    "InvalidMazeError": 1,
+    "RunError": 2,
+    "GradeError": 2,
+}
+
+
+def test_every_error_class_of_errors_py_has_its_exit_code_listed() -> None:
+    classes = {
+        name
+        for name in errors.__all__
+        if isinstance(getattr(errors, name), type) and issubclass(getattr(errors, name), MazeError)
+    }
+    assert classes == set(EXIT_CODES)
+
+
+@pytest.mark.parametrize(("kind", "code"), sorted(EXIT_CODES.items()))
+def test_errors_become_one_message_and_the_exit_code_of_their_class(kind: str, code: int) -> None:
+    result = CliRunner().invoke(_Group("mazekit"), ["probe", kind])
+    placed = issubclass(getattr(errors, kind), PlacedError)
+    shown = "maze.txt:3:7: bad digit" if placed else "maze.txt: no such thing"
+    assert (result.exit_code, result.stdout, result.stderr) == (code, "", f"Error: {shown}\n")
+    assert code == getattr(errors, kind).exit_code
+    assert code in (ExitStatus.INVALID, ExitStatus.RUN)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from mazekit import pattern
 from mazekit.analysis import Analysis
-from mazekit.braid import braid
+from mazekit.braiding import braid
 from mazekit.errors import BoardError, ConfigError
 from mazekit.generators import (
     ALGORITHMS,

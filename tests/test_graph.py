@@ -4,6 +4,7 @@ with and without loops and on hand-made boards."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from itertools import product
 
 import networkx as nx
@@ -13,11 +14,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mazekit import graph
+from mazekit.analysis import Analysis
 from mazekit.generators import generate
-from mazekit.graph import betweenness, cop_number, gini, graph_stats
+from mazekit.graph import betweenness, brandes, centrality, cop_number, gini, graph_stats
+from mazekit.graph import chains as chain_method
+from mazekit.graph import table as graph_table
 from mazekit.model import Maze
 from tests import brute
 from tests.conftest import closed_grid, open_wall, ring, serpentine
+from tests.kernels import reference_only
 
 
 def _nx_graph(maze: Maze) -> nx.Graph:
@@ -73,13 +78,36 @@ def test_betweenness_matches_networkx(width: int, height: int, seed: int, loops:
     _assert_like_networkx(maze)
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    width=st.integers(2, 9),
+    height=st.integers(1, 7),
+    seed=st.integers(0, 10_000),
+    loops=st.integers(0, 2),
+)
+def test_one_tree_test_for_the_betweenness_the_cops_and_the_analysis(
+    width: int, height: int, seed: int, loops: int
+) -> None:
+    """Analysis.tree is the one tree test: the betweenness takes the tree method and the cop
+    number is 1 exactly when networkx finds the reachable cells a tree, kernel or not."""
+    maze = _with_loops(generate(width, height, seed=seed), np.random.default_rng(seed), loops)
+    is_tree = nx.is_tree(_nx_graph(maze))
+    assert Analysis(maze).tree == is_tree
+    assert (betweenness(maze).method == "tree") == is_tree
+    with reference_only(brandes, centrality, chain_method):
+        assert (betweenness(maze).method == "tree") == is_tree
+    cop = cop_number(maze)
+    assert cop is not None
+    assert (cop.text == "1") == is_tree
+
+
 def test_tree_formula_matches_brandes() -> None:
     maze = generate(15, 11, seed=3)
     tree = betweenness(maze)
     assert tree.method == "tree"
-    _, flat, table, _ = graph._graph(maze)
+    _, flat, table, _ = graph_table.reachable_graph(maze)
     n = flat.size
-    nodes, east, south = graph._brandes(table, np.arange(n))
+    nodes, east, south = brandes.brandes_sums(table, np.arange(n))
     assert np.allclose(tree.cells.ravel()[flat], nodes / ((n - 1) * (n - 2)), atol=1e-12)
     assert np.allclose(tree.east.ravel()[flat], east / (n * (n - 1)), atol=1e-12)
     assert np.allclose(tree.south.ravel()[flat], south / (n * (n - 1)), atol=1e-12)
@@ -88,7 +116,7 @@ def test_tree_formula_matches_brandes() -> None:
 def test_sampled_estimate_is_seeded_and_scaled(monkeypatch: pytest.MonkeyPatch) -> None:
     maze = _with_loops(generate(12, 10, seed=5), np.random.default_rng(5), 15)
     exact = betweenness(maze)
-    monkeypatch.setattr(graph, "EXACT_LIMIT", 10)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 10)
     first = betweenness(maze, samples=40, seed=7)
     assert (first.method, first.exact, first.samples, first.seed) == ("sampled", False, 40, 7)
     assert np.array_equal(first.cells, betweenness(maze, samples=40, seed=7).cells)
@@ -209,22 +237,22 @@ def test_cop_number_above_the_limit_gives_the_bounds() -> None:
 def test_chain_method_matches_networkx(width: int, height: int, seed: int, loops: int) -> None:
     """The searches from key cells only, forced on every maze with a key cell."""
     maze = _with_loops(generate(width, height, seed=seed), np.random.default_rng(seed), loops)
-    saved = graph._KEY_SHARE
-    graph._KEY_SHARE = 1.0
+    saved = chain_method.KEY_SHARE
+    chain_method.KEY_SHARE = 1.0
     try:
         _assert_like_networkx(maze)
     finally:
-        graph._KEY_SHARE = saved
+        chain_method.KEY_SHARE = saved
 
 
 def test_chain_method_on_a_loop_hanging_off_one_cell() -> None:
     """A ring whose one key cell has a spur: the chain leaves and returns to the same cell."""
     maze = ring(5, 4)
     open_wall(maze.walls, 1, 0, "S")  # a spur into the middle
-    _, flat, table, _ = graph._graph(maze)
-    found = graph._brandes_chains(table, flat, maze.width)
+    _, flat, table, _ = graph_table.reachable_graph(maze)
+    found = chain_method.brandes_by_chains(table, flat, maze.width)
     assert found is not None
-    plain = graph._brandes(table, np.arange(flat.size))
+    plain = brandes.brandes_sums(table, np.arange(flat.size))
     for mine, theirs in zip(found, plain, strict=True):
         assert np.allclose(mine, theirs, atol=1e-9)
     _assert_like_networkx(maze)
@@ -265,3 +293,104 @@ def test_faces_tell_the_bridges_like_networkx(width: int, height: int, digits: l
         else:  # south passage: the wall from corner (y+1, x) across to (y+1, x+1)
             same = face[y + 1, x] == face[y + 1, x + 1]
         assert same == (frozenset({(x1, y1), (x2, y2)}) in bridges)
+
+
+# Ties by the rule (specs/stats.md, "Ties"): exact ties rank by (y, x), whatever the floats.
+
+
+def _by_the_rule(values: dict[tuple[int, ...], float]) -> list[tuple[int, ...]]:
+    """The keys of ``values`` in the documented order, written plainly: from the highest down,
+    a value within 1e-9 (relative) of its group's first joins the group; a group by its keys."""
+    rest = sorted(values, key=lambda key: -values[key])
+    order: list[tuple[int, ...]] = []
+    while rest:
+        head = values[rest[0]]
+        group = [key for key in rest if values[key] >= head - head * 1e-9]
+        order += sorted(group)
+        rest = [key for key in rest if key not in group]
+    return order
+
+
+def _tie_mazes() -> dict[str, Maze]:
+    """Mazes whose loads tie exactly: an open 15x2 ladder, a ring (every cell the same load),
+    open grids with mirror-symmetric loads."""
+    return {
+        "ladder": _open_grid(15, 2),
+        "ring": ring(4, 5),
+        "grid 5x5": _open_grid(5, 5),
+        "grid 6x4": _open_grid(6, 4),
+    }
+
+
+def _rule_of_networkx(maze: Maze) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+    """The cells as (y, x) and the passages as (y, x, 0 for E or 1 for S), in the rule's order
+    over networkx's betweenness values."""
+    g = _nx_graph(maze)
+    cells = {(y, x): v for (x, y), v in nx.betweenness_centrality(g, normalized=True).items()}
+    passages: dict[tuple[int, ...], float] = {}
+    for ((x1, y1), (x2, y2)), value in nx.edge_betweenness_centrality(g).items():
+        passages[(min(y1, y2), min(x1, x2), 0 if y1 == y2 else 1)] = value
+    return _by_the_rule(cells), _by_the_rule(passages)
+
+
+@pytest.mark.parametrize("name", list(_tie_mazes()))
+def test_exact_ties_rank_by_the_rule(name: str) -> None:
+    """Every cell and passage ranks as the rule orders networkx's values, kernel or not, and
+    any --top is a prefix of that one order."""
+    maze = _tie_mazes()[name]
+    cells, passages = _rule_of_networkx(maze)
+    for kernel in (True, False):
+        with nullcontext() if kernel else reference_only(brandes, centrality, chain_method):
+            found = betweenness(maze)
+        assert [(y, x) for (x, y), _ in found.top_cells(len(cells))] == cells
+        ranked = found.top_passages(len(passages))
+        assert [(y, x, "ES".index(letter)) for (x, y), letter, _ in ranked] == passages
+        for top in (1, 2, 5):
+            assert [(y, x) for (x, y), _ in found.top_cells(top)] == cells[:top]
+
+
+def test_the_ladder_peaks_at_7_0_and_the_heat_map_rings_the_same_cells() -> None:
+    from mazekit.drawing.heat import MARKED, heat_for
+
+    ladder = _open_grid(15, 2)
+    figures = graph_stats(ladder)
+    assert figures.text_lines()[0].startswith("  betweenness: peak 26.50% at (7,0), Gini ")
+    cells, _ = _rule_of_networkx(ladder)
+    assert heat_for(ladder, "betweenness").marked == tuple((x, y) for y, x in cells[:MARKED])
+
+
+def test_close_bottleneck_takes_the_first_passage_by_the_rule() -> None:
+    """On the ladder every passage lies on a loop: the first by the rule is (6,0) E, tied with
+    (7,0) E, (6,1) E and (7,1) E."""
+    from mazekit.edit import edit
+
+    ladder = _open_grid(15, 2)
+    _, passages = _rule_of_networkx(ladder)
+    assert passages[:4] == [(0, 6, 0), (0, 7, 0), (1, 6, 0), (1, 7, 0)]
+    _, done = edit(ladder, close_bottleneck=1)
+    assert [(c.y, c.x, c.letter) for c in done] == [(0, 6, "E")]
+
+
+def test_a_gini_of_zero_is_never_negative() -> None:
+    """A ring's cells carry equal loads; their sum in floats can leave the formula at -2e-16."""
+    values = betweenness(ring(4, 5)).cells[betweenness(ring(4, 5)).reachable]
+    assert gini(values) == 0.0 and str(gini(values)) == "0.0"
+    figures = graph_stats(ring(4, 5))
+    assert ", Gini 0.000 (" in figures.text_lines()[0]
+    assert figures.to_dict()["gini"] == 0.0 and repr(figures.to_dict()["gini"]) == "0.0"
+
+
+def test_sampling_every_source_is_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    maze = _with_loops(generate(12, 10, seed=5), np.random.default_rng(5), 15)
+    exact = betweenness(maze)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 10)
+    for samples in (exact.nodes, exact.nodes + 1, 10**6):
+        found = betweenness(maze, samples=samples, seed=3)
+        assert (found.method, found.exact, found.samples, found.seed) == (
+            "brandes",
+            True,
+            None,
+            None,
+        )
+        np.testing.assert_allclose(found.cells, exact.cells, rtol=0, atol=1e-12)
+    assert betweenness(maze, samples=exact.nodes - 1).method == "sampled"

@@ -15,11 +15,16 @@ from mazekit import graph, measures
 from mazekit.analysis import Analysis
 from mazekit.drawing import RenderOptions, render_bytes, svg
 from mazekit.generators import generate
+from mazekit.graph import brandes, centrality, ranking
+from mazekit.graph import chains as chain_method
+from mazekit.graph import table as graph_table
 from mazekit.model import DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze
 from mazekit.search import UNREACHED, distance_between, open_bits
 from tests.conftest import open_wall, ring
 from tests.kernels import reference_only, require_kernel
 
+# The graph modules that bind the measures kernel (tests.kernels.reference_only).
+_GRAPH = (brandes, centrality, chain_method, ranking)
 _OPPOSITE = {NORTH: SOUTH, EAST: WEST, SOUTH: NORTH, WEST: EAST}
 _STEP = {NORTH: (0, -1), EAST: (1, 0), SOUTH: (0, 1), WEST: (-1, 0)}
 
@@ -79,9 +84,9 @@ def test_the_path_of_a_tree_is_what_the_peeling_leaves(maze: Maze) -> None:
 
 @given(grids())
 def test_tree_betweenness_matches_the_reference(maze: Maze) -> None:
-    require_kernel(graph)
+    require_kernel(centrality)
     fast = graph.betweenness(maze)
-    with reference_only(graph):
+    with reference_only(*_GRAPH):
         slow = graph.betweenness(maze)
     assert (fast.method, fast.samples, fast.seed) == (slow.method, slow.samples, slow.seed)
     for name in ("cells", "east", "south", "reachable", "east_open", "south_open"):
@@ -225,10 +230,10 @@ def test_busiest_passages_are_the_first_of_all_passages_sorted(
 def test_kth_largest_is_numpys_partition(values: list[float], count: int) -> None:
     """The heap's count-th largest is np.partition's, equal values counted apart; NaN when a
     value is NaN (the caller then asks numpy)."""
-    require_kernel(graph)
+    require_kernel(centrality)
     array = np.array(values)
     count = min(count, array.size)
-    found = graph._KERNEL.kth_largest(array, count)
+    found = centrality._KERNEL.kth_largest(array, count)
     if np.isnan(array).any():
         assert np.isnan(found)
     else:
@@ -236,13 +241,13 @@ def test_kth_largest_is_numpys_partition(values: list[float], count: int) -> Non
 
 
 def test_kth_largest_refuses_bad_arguments() -> None:
-    require_kernel(graph)
+    require_kernel(centrality)
     with pytest.raises(ValueError):
-        graph._KERNEL.kth_largest(np.zeros(3), 4)
+        centrality._KERNEL.kth_largest(np.zeros(3), 4)
     with pytest.raises(ValueError):
-        graph._KERNEL.kth_largest(np.zeros(3), 0)
+        centrality._KERNEL.kth_largest(np.zeros(3), 0)
     with pytest.raises(ValueError):
-        graph._KERNEL.kth_largest(np.zeros(3, dtype=np.int32), 1)  # 12 bytes
+        centrality._KERNEL.kth_largest(np.zeros(3, dtype=np.int32), 1)  # 12 bytes
 
 
 @given(
@@ -259,7 +264,7 @@ def test_top_cells_and_passages_match_the_reference(
     """The one-pass threshold of the kernel finds the reference's top cells and passages,
     ties included, and falls back to it when cells outside the graph hold values too, or
     when the values are not floats (``whole``: integers)."""
-    require_kernel(graph)
+    require_kernel(centrality)
     found = graph.betweenness(maze)
     generator = np.random.default_rng(seed)
     values = {
@@ -272,7 +277,7 @@ def test_top_cells_and_passages_match_the_reference(
         values["south"] *= found.south_open
     found = replace(found, **values)
     fast = (found.top_cells(count), found.top_passages(count))
-    with reference_only(graph):
+    with reference_only(*_GRAPH):
         assert fast == (found.top_cells(count), found.top_passages(count))
 
 
@@ -293,7 +298,7 @@ def test_stats_with_graph_match_the_two_steps_and_the_reference(maze: Maze) -> N
     assert found == measures.stats(maze)
     apart = graph.graph_stats(maze, top=3)
     assert (figures.to_dict(), figures.text_lines()) == (apart.to_dict(), apart.text_lines())
-    with reference_only(measures, graph):
+    with reference_only(measures, *_GRAPH):
         slow, slow_figures = measures.stats_with_graph(maze, top=3)
     assert found == slow
     assert figures.to_dict() == slow_figures.to_dict()
@@ -303,7 +308,7 @@ def test_stats_with_graph_match_the_two_steps_and_the_reference(maze: Maze) -> N
 def test_one_tree_walk_gives_the_peeling_of_both_pins(maze: Maze, exit_pin: bool) -> None:
     """The kernel's tree walk reports the longest branch and the cells peeled of the leaf
     peeling pinned at the entry (and the exit), as measures._peel's reference finds them."""
-    require_kernel(graph)
+    require_kernel(centrality)
     facts = Analysis(maze)
     width = maze.width
     entry = maze.entry[1] * width + maze.entry[0]
@@ -319,7 +324,7 @@ def test_one_tree_walk_gives_the_peeling_of_both_pins(maze: Maze, exit_pin: bool
 
 
 def _every_cell_table(maze: Maze) -> np.ndarray:
-    """graph._graph's n x 4 neighbour table (N, E, S, W; -1 none) over every cell of the grid,
+    """graph.table.reachable_graph's n x 4 neighbour table (N, E, S, W; -1 none) over every cell of the grid,
     reachable or not: several components, each searched only from its own sources."""
     width = maze.width
     bits = open_bits(maze.walls).ravel()
@@ -341,14 +346,14 @@ def _brandes_both_ways(
 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
     """_brandes_threads through the kernel and through the reference, in batches of
     ``entries`` (source, node) pairs."""
-    saved = graph._BATCH_ENTRIES
-    graph._BATCH_ENTRIES = entries
+    saved = brandes.BATCH_ENTRIES
+    brandes.BATCH_ENTRIES = entries
     try:
-        fast = graph._brandes_threads(table, sources)
-        with reference_only(graph):
-            slow = graph._brandes_threads(table, sources)
+        fast = brandes.brandes_threads(table, sources)
+        with reference_only(*_GRAPH):
+            slow = brandes.brandes_threads(table, sources)
     finally:
-        graph._BATCH_ENTRIES = saved
+        brandes.BATCH_ENTRIES = saved
     return fast, slow
 
 
@@ -361,10 +366,10 @@ def _brandes_both_ways(
 def test_brandes_sums_are_the_references_to_the_bit(
     maze: Maze, picks: list[int], entries: int
 ) -> None:
-    """graph._brandes' plain case (no weights, nothing stored): the kernel gives numpy's very
+    """graph.brandes.brandes_sums' plain case (no weights, nothing stored): the kernel gives numpy's very
     floats, whatever the sources (repeats included), the batch size and the threads; exact
     equality, since stats prints what rounding would change."""
-    require_kernel(graph)
+    require_kernel(centrality)
     table = _every_cell_table(maze)
     sources = np.array([pick % table.shape[0] for pick in picks], dtype=np.int64)
     _same_bits(*_brandes_both_ways(table, sources, entries))  # batches of 1 to hundreds
@@ -377,11 +382,11 @@ def test_sampled_betweenness_is_the_references_to_the_bit(
 ) -> None:
     """Above EXACT_LIMIT cells (a 110 x 100 maze with loops), the estimate from sampled
     sources is the reference's, float for float."""
-    require_kernel(graph)
+    require_kernel(centrality)
     maze = generate(110, 100, perfect=False, seed=seed)
     fast = graph.betweenness(maze, samples=samples, seed=draw)
     assert fast.method == "sampled"
-    with reference_only(graph):
+    with reference_only(*_GRAPH):
         slow = graph.betweenness(maze, samples=samples, seed=draw)
     _same_bits((fast.cells, fast.east, fast.south), (slow.cells, slow.east, slow.south))
 
@@ -389,8 +394,8 @@ def test_sampled_betweenness_is_the_references_to_the_bit(
 def test_brandes_on_two_threads_and_in_batches_is_the_references() -> None:
     """130 sources: two threads of 65, each in batches of several sources (a 60 x 50 maze
     with loops), so every sum the reference makes in its order is made."""
-    require_kernel(graph)
-    _, _, table, _ = graph._graph(generate(60, 50, perfect=False, seed=4))
+    require_kernel(centrality)
+    _, _, table, _ = graph_table.reachable_graph(generate(60, 50, perfect=False, seed=4))
     sources = np.sort(np.random.default_rng(1).choice(table.shape[0], 130, replace=False))
     _same_bits(*_brandes_both_ways(table, sources, 20 * (table.shape[0] + 1)))
 
@@ -398,13 +403,13 @@ def test_brandes_on_two_threads_and_in_batches_is_the_references() -> None:
 def test_brandes_keeps_numpys_nan_where_path_counts_overflow() -> None:
     """An open 520 x 520 grid has over 1e308 shortest paths corner to corner: the counts
     become inf, 0 * inf is NaN, and the kernel keeps numpy's NaN exactly where numpy has it."""
-    require_kernel(graph)
+    require_kernel(centrality)
     maze = Maze(np.zeros((520, 520), dtype=np.uint8), (0, 0), (519, 519))
-    _, _, table, _ = graph._graph(maze)
+    _, _, table, _ = graph_table.reachable_graph(maze)
     sources = np.array([0, 1], dtype=np.int64)
-    fast = graph._brandes(table, sources)
-    with reference_only(graph), np.errstate(all="ignore"):
-        slow = graph._brandes(table, sources)
+    fast = brandes.brandes_sums(table, sources)
+    with reference_only(*_GRAPH), np.errstate(all="ignore"):
+        slow = brandes.brandes_sums(table, sources)
     assert np.isnan(slow[1]).any() and not np.isnan(slow[1]).all()
     _same_bits(fast, slow)
 
@@ -412,8 +417,8 @@ def test_brandes_keeps_numpys_nan_where_path_counts_overflow() -> None:
 def test_the_brandes_kernel_refuses_bad_buffers() -> None:
     """Neighbours or sources outside the table, a ragged table or short outputs: ValueError,
     never a read outside the arrays."""
-    require_kernel(graph)
-    kernel = graph._KERNEL
+    require_kernel(centrality)
+    kernel = centrality._KERNEL
     table = np.array([[-1, 1, -1, -1], [-1, -1, -1, 0]], dtype=np.int32)
     sources = np.array([0], dtype=np.int64)
     out = [np.empty(2) for _ in range(3)]
@@ -442,27 +447,27 @@ def test_the_brandes_kernel_refuses_bad_buffers() -> None:
 def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
     maze: Maze, every_cell: bool, picks: list[int], entries: int
 ) -> None:
-    """The kernel that reads the neighbours off the open bits (graph._brandes_cells) gives the
+    """The kernel that reads the neighbours off the open bits (brandes.brandes_cells) gives the
     reference's sums over the neighbour table of the same cells, laid out on the grid (0 off
     the graph): the reachable ones (as _graph numbers them) or every cell (several
     components), any sources, batches, threads."""
-    require_kernel(graph)
+    require_kernel(centrality)
     if every_cell:
         flat, table = np.arange(maze.walls.size, dtype=np.int64), _every_cell_table(maze)
     else:
-        _, flat, table, _ = graph._graph(maze)
+        _, flat, table, _ = graph_table.reachable_graph(maze)
     sources = np.array([pick % flat.size for pick in picks], dtype=np.int64)
     moves = open_bits(maze.walls)
-    saved = graph._BATCH_ENTRIES
-    graph._BATCH_ENTRIES = entries
+    saved = brandes.BATCH_ENTRIES
+    brandes.BATCH_ENTRIES = entries
     try:
-        fast = graph._split(
-            sources, lambda share: graph._brandes_cells(moves, flat, maze.width, share)
+        fast = brandes.split_sources(
+            sources, lambda share: brandes.brandes_cells(moves, flat, maze.width, share)
         )
-        with reference_only(graph):
-            slow = graph._brandes_threads(table, sources)
+        with reference_only(*_GRAPH):
+            slow = brandes.brandes_threads(table, sources)
     finally:
-        graph._BATCH_ENTRIES = saved
+        brandes.BATCH_ENTRIES = saved
     laid_out = tuple(np.zeros(maze.walls.size) for _ in slow)
     for grid, part in zip(laid_out, slow, strict=True):
         grid[flat] = part
@@ -472,8 +477,8 @@ def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
 def test_brandes_from_the_open_bits_refuses_bad_buffers() -> None:
     """An open direction out of the grid or to a cell not given, cells not ascending or out
     of the grid, sources outside them, short outputs: ValueError, never a read outside."""
-    require_kernel(graph)
-    kernel = graph._KERNEL
+    require_kernel(centrality)
+    kernel = centrality._KERNEL
     moves = np.array([[EAST, WEST, 0]], dtype=np.uint8)  # cells 0 and 1 joined, 2 alone
     flat, sources = np.array([0, 1], dtype=np.int64), np.array([0], dtype=np.int64)
     out = [np.zeros(3) for _ in range(3)]  # a grid cell each: the sums are added there
@@ -507,17 +512,17 @@ def test_the_chain_method_on_boards_is_the_references(
 ) -> None:
     """The chain method on boards without dead ends, as `stats --graph` meets them (its own
     key share): the kernel's exact betweenness is the reference's, to the bit."""
-    require_kernel(graph)
+    require_kernel(centrality)
     maze = generate(width, height, perfect=False, seed=seed, max_dead_ends=0)
-    _, flat, table, _ = graph._graph(maze)
-    saved = graph._BATCH_ENTRIES
-    graph._BATCH_ENTRIES = entries
+    _, flat, table, _ = graph_table.reachable_graph(maze)
+    saved = brandes.BATCH_ENTRIES
+    brandes.BATCH_ENTRIES = entries
     try:
-        chains = graph._brandes_chains(table, flat, width)
-        with reference_only(graph):
-            slow_chains = graph._brandes_chains(table, flat, width)
+        chains = chain_method.brandes_by_chains(table, flat, width)
+        with reference_only(*_GRAPH):
+            slow_chains = chain_method.brandes_by_chains(table, flat, width)
     finally:
-        graph._BATCH_ENTRIES = saved
+        brandes.BATCH_ENTRIES = saved
     assert (chains is None) == (slow_chains is None)
     if chains is not None and slow_chains is not None:
         _same_bits(chains, slow_chains)
@@ -526,21 +531,21 @@ def test_the_chain_method_on_boards_is_the_references(
 def _chains_both_ways(
     maze: Maze, workers: int = 0, entries: int = 0
 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
-    """graph._brandes_chains (forced on any maze with a key cell) by the kernel's one walk and
+    """chain_method.brandes_by_chains (forced on any maze with a key cell) by the kernel's one walk and
     by the reference, on ``workers`` threads' shares and in batches of ``entries`` (source,
     node) pairs when given."""
-    _, flat, table, _ = graph._graph(maze)
-    saved = graph._KEY_SHARE, graph._BATCH_ENTRIES, graph._workers
-    graph._KEY_SHARE = 1.0
-    graph._BATCH_ENTRIES = entries or saved[1]
+    _, flat, table, _ = graph_table.reachable_graph(maze)
+    saved = chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.thread_count
+    chain_method.KEY_SHARE = 1.0
+    brandes.BATCH_ENTRIES = entries or saved[1]
     if workers:
-        graph._workers = lambda sources: workers
+        brandes.thread_count = lambda sources: workers
     try:
-        fast = graph._brandes_chains(table, flat, maze.width)
-        with reference_only(graph):
-            slow = graph._brandes_chains(table, flat, maze.width)
+        fast = chain_method.brandes_by_chains(table, flat, maze.width)
+        with reference_only(*_GRAPH):
+            slow = chain_method.brandes_by_chains(table, flat, maze.width)
     finally:
-        graph._KEY_SHARE, graph._BATCH_ENTRIES, graph._workers = saved
+        chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.thread_count = saved
     assert (fast is None) == (slow is None)
     return fast or (), slow or ()
 
@@ -560,7 +565,7 @@ def test_chain_kernel_is_the_references_to_the_bit(
     """The chain method's one kernel walk (searches kept only while needed, weights, backward
     passes, the loop over the chains) gives the reference's very floats: mazes with dead ends,
     junctions and loops, the sources shared among 1 to 3 threads, in batches of any size."""
-    require_kernel(graph)
+    require_kernel(centrality)
     maze = generate(width, height, seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(opened if width > 1 else 0):  # open walls at random: loops and junctions
@@ -575,7 +580,7 @@ def test_chain_kernel_on_a_long_loop_hanging_off_one_cell(width: int, height: in
     """A ring with a spur: its one chain leaves and returns to one cell after 18 and 144 steps,
     so the kernel's copy of numpy's pairwise sum (of 17 and 143 items) runs its blocks of 8
     and its halving."""
-    require_kernel(graph)
+    require_kernel(centrality)
     maze = ring(width, height)
     open_wall(maze.walls, 1, 0, "S")  # the spur
     fast, slow = _chains_both_ways(maze)
@@ -585,8 +590,8 @@ def test_chain_kernel_on_a_long_loop_hanging_off_one_cell(width: int, height: in
 
 def test_the_chain_kernel_refuses_bad_buffers() -> None:
     """A chain naming a row, node or end outside the arrays, or short outputs: ValueError."""
-    require_kernel(graph)
-    kernel = graph._KERNEL
+    require_kernel(centrality)
+    kernel = centrality._KERNEL
     # a ring of 4 with a spur: key nodes 0 (degree 3) and 4 (the spur's end)
     table = np.array(
         [[-1, 1, 2, 4], [-1, -1, 3, 0], [0, 3, -1, -1], [1, -1, -1, 2], [-1, 0, -1, -1]],

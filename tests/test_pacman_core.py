@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from mazekit import pattern
 from mazekit.analysis import Analysis, dead_ends
 from mazekit.board import DeadEnds
-from mazekit.braid import braid, braid_walls
+from mazekit.braiding import braid, braid_walls
 from mazekit.errors import BoardError
 from mazekit.generators import ALGORITHMS, generate
 from mazekit.model import ALL_WALLS, Maze

@@ -188,8 +188,8 @@ def test_a_file_gets_colour_only_with_always(invoke: Invoke, tmp_path: Path) -> 
          "cell size (16), got 16"),
         (["--cell", "4", "--wall", "4"], "Invalid value for '--wall': must be at least 1 and "
          "less than the cell size (4), got 4"),
-        (["--cell", "1"], "Invalid value for '--cell': 1 is not in the range x>=2."),
-        (["--margin", "-1"], "Invalid value for '--margin': -1 is not in the range x>=0."),
+        (["--cell", "1"], "--cell must be an integer of at least 2, got '1'"),
+        (["--margin", "-1"], "--margin must be a non-negative integer, got '-1'"),
         (["--wall-color", "blu"], "Invalid value for '--wall-color': 'blu' is not a colour: use "
          "#RGB, #RRGGBB or a name (black, blue, cyan, gold, gray, green, lime, magenta, maroon, "
          "navy, olive, orange, purple, red, silver, teal, white, yellow)"),

@@ -10,13 +10,13 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from mazekit import graph
 from mazekit.generators import generate
+from mazekit.graph import centrality
 from mazekit.model import Maze
 from mazekit.textformat import dump
 from tests import brute
 from tests.conftest import Invoke, closed_grid, serpentine
-from tests.test_graph import _with_loops
+from tests.test_graph import _rule_of_networkx, _tie_mazes, _with_loops
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PERFECT = str(SAMPLES / "valid-20x15-perfect.txt")
@@ -68,7 +68,7 @@ def test_json_entry_agrees_with_networkx(invoke: Invoke) -> None:
 
 
 def test_an_estimate_is_marked(invoke: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(graph, "EXACT_LIMIT", 50)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 50)
     board = dump(_with_loops(generate(12, 9, seed=5), np.random.default_rng(5), 12))
     result = invoke(["stats", "--graph", "--samples", "30", "--seed", "4", "-"], input=board)
     assert result.exit_code == 0, result.stderr
@@ -115,7 +115,7 @@ def test_graph_options_need_graph(invoke: Invoke, option: list[str]) -> None:
 def test_top_below_one_is_a_usage_error(invoke: Invoke) -> None:
     result = invoke(["stats", "--graph", "--top", "0", PERFECT])
     assert result.exit_code == 2
-    assert "Invalid value for '--top'" in result.stderr
+    assert result.stderr.endswith("Error: --top must be a positive integer, got '0'\n")
 
 
 def test_a_single_cell(invoke: Invoke) -> None:
@@ -127,3 +127,49 @@ def test_a_single_cell(invoke: Invoke) -> None:
         "  busiest passages: none",
         "  cop number: 1 (the reachable cells form a tree)",
     ]
+
+
+@pytest.mark.parametrize("name", list(_tie_mazes()))
+def test_exact_ties_print_by_the_rule_and_never_a_negative_zero(invoke: Invoke, name: str) -> None:
+    """Text and JSON list the cells and passages in the rule's order over networkx's values
+    (ties by (y, x)), and no figure prints as -0.000, -0.00% or -0.0."""
+    maze = _tie_mazes()[name]
+    cells, passages = _rule_of_networkx(maze)
+    text = invoke(["stats", "--graph", "--top", "7", "-"], input=dump(maze)).stdout
+    doc = json.loads(
+        invoke(["stats", "--graph", "--top", "7", "--format", "json", "-"], input=dump(maze)).stdout
+    )
+    entry = doc["files"][0]["graph"]
+    assert [tuple(item["cell"][::-1]) for item in entry["bottlenecks"]] == cells[:7]
+    assert [
+        (item["cell"][1], item["cell"][0], "ES".index(item["direction"]))
+        for item in entry["passages"]
+    ] == passages[:7]
+    (y, x) = cells[0]
+    assert f" at ({x},{y}), Gini " in text
+    assert "-0.0" not in text and "-0.0" not in json.dumps(doc)
+    if name == "ring":  # every cell carries the same load
+        assert ", Gini 0.000 (exact, Brandes)" in text and entry["gini"] == 0.0
+
+
+def test_samples_covering_every_source_are_exact(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 50)
+    board = dump(_with_loops(generate(12, 9, seed=5), np.random.default_rng(5), 12))
+    exact = invoke(["stats", "--graph", "-"], input=board).stdout
+    for samples in ("90", "1000"):
+        args = ["stats", "--graph", "--samples", samples, "--seed", "4", "-"]
+        result = invoke(args, input=board)
+        assert result.exit_code == 0, result.stderr
+        assert "~" not in result.stdout
+        assert "(exact, Brandes)" in result.stdout
+        assert result.stdout.splitlines()[-3:] == exact.splitlines()[-3:]
+        entry = json.loads(invoke([*args[:-1], "--format", "json", "-"], input=board).stdout)
+        graph = entry["files"][0]["graph"]
+        assert (graph["method"], graph["exact"], graph["samples"], graph["seed"]) == (
+            "brandes",
+            True,
+            None,
+            None,
+        )

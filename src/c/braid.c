@@ -1,4 +1,4 @@
-/* mazekit._cbraid: the sequential loops of braiding (mazekit.braid) and of the flood generator
+/* mazekit._cbraid: the sequential loops of braiding (mazekit.braiding) and of the flood generator
  * (mazekit.generators.flood), as compiled kernels.
  *
  * Each function is a line-by-line copy of its Python reference, which stays beside it: the

@@ -28,7 +28,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "load_config": ("mazekit.config", "load_config"),
     "generate": ("mazekit.generators", "generate"),
     "dead_ends": ("mazekit.analysis", "dead_ends"),
-    "braid": ("mazekit.braid", "braid"),
+    "braid": ("mazekit.braiding", "braid"),
     "pacmanize": ("mazekit.pacman", "pacmanize"),
     "stats": ("mazekit.measures", "stats"),
     "Stats": ("mazekit.measures", "Stats"),
@@ -39,9 +39,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "render_bytes": ("mazekit.drawing", "picture_bytes"),
     "generate_from_config": ("mazekit.generators", "generate_from_config"),
     # issue 12: the chase
-    "chase": ("mazekit.chase", "chase"),
-    "ChaseOptions": ("mazekit.chase", "ChaseOptions"),
-    "Simulation": ("mazekit.chase", "Simulation"),
+    "chase": ("mazekit.chasers", "chase"),
+    "ChaseOptions": ("mazekit.chasers", "ChaseOptions"),
+    "Simulation": ("mazekit.chasers", "Simulation"),
 }
 
 __all__ = [
@@ -80,8 +80,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only
 
     from .analysis import dead_ends
     from .board import DeadEnds
-    from .braid import braid
-    from .chase import ChaseOptions, Simulation, chase
+    from .braiding import braid
+    from .chasers import ChaseOptions, Simulation, chase
     from .config import load_config
     from .drawing import picture_bytes as render_bytes
     from .drawing import render

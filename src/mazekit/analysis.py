@@ -1,6 +1,6 @@
 """The facts of one maze, each computed once on first use and then shared by every reader.
 
-Rules (mazekit.rules), braiding (mazekit.braid) and the measures (mazekit.measures) all ask the
+Rules (mazekit.rules), braiding (mazekit.braiding) and the measures (mazekit.measures) all ask the
 same questions of a maze: its passages, its components, the cells reached from the entry, its
 loops, its cell degrees, its dead ends. An Analysis answers each once, lazily, so a pacmanize
 run labels the components once for validating and braiding alike.
@@ -121,6 +121,12 @@ class Analysis:
             return np.zeros(self.maze.walls.shape, dtype=bool)
         x, y = self.maze.entry
         return np.asarray(self.labels == self.labels[y, x])
+
+    @cached_property
+    def tree(self) -> bool:
+        """Whether the cells reached from the entry form a tree: the entry lies inside and no
+        loop joins them. The one tree test of the measures, the graph figures and the cops."""
+        return self.entry_ok and self.loops == 0
 
     @cached_property
     def depth(self) -> npt.NDArray[np.int32]:

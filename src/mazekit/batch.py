@@ -29,7 +29,6 @@ __all__ = [
     "check_all",
     "expand",
     "submissions",
-    "worker_count",
 ]
 
 DEFAULT_GLOB = "*.txt"
@@ -281,16 +280,6 @@ def _start_worker(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, daemon=True).start()
-
-
-def worker_count(jobs: int) -> int:
-    """The number of processes ``-j N`` means: N, or every core this process may use for 0."""
-    if jobs > 0:
-        return jobs
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on every platform
-        return max(1, os.cpu_count() or 1)
 
 
 def check_all(

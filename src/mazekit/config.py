@@ -10,6 +10,7 @@ option or the argument. Each message is listed in specs/errors.md.
 from __future__ import annotations
 
 import math
+import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -23,17 +24,21 @@ if TYPE_CHECKING:
     from os import PathLike
 
 __all__ = [
+    "CELL_LIMIT",
     "KNOWN_KEYS",
     "MANDATORY_KEYS",
     "MAX_DIGITS",
+    "MAX_JOBS",
     "Config",
     "Origin",
     "check_count",
     "check_geometry",
+    "check_integer",
     "check_seed",
     "check_size",
     "dump_config",
     "echo",
+    "every_core",
     "is_cell_text",
     "load_config",
     "looks_like_config",
@@ -41,6 +46,8 @@ __all__ = [
     "parse_config",
     "parse_config_bytes",
     "parse_count",
+    "parse_integer",
+    "parse_jobs",
     "parse_seed",
     "parse_size",
 ]
@@ -126,26 +133,52 @@ def _integer(text: str, *, signed: bool = False) -> int | None:
     return -value if text.startswith("-") else value
 
 
+# Why a count or a side is bounded by MAX_CELLS, as its message says.
+CELL_LIMIT = "the cell limit"
+# -j at most: more processes than this would only share the same cores.
+MAX_JOBS = 1024
+
+
+def _at_least(low: int) -> str:
+    """What an integer setting of at least ``low`` must be, as its messages say it."""
+    if low == 0:
+        return "a non-negative integer"
+    return "a positive integer" if low == 1 else f"an integer of at least {low}"
+
+
+def check_integer(
+    name: str, value: int, got: str, low: int, high: int, limit: str = "", source: str | None = None
+) -> int:
+    """An integer setting from ``low`` to ``high``: the one range check of every count, size,
+    tick, frame rate, pixel size and ``-j``. ``got`` is the value as the message quotes it;
+    ``limit`` says why ``high`` (``the cell limit``), or nothing."""
+    if value < low:
+        raise ConfigError(f"{name} must be {_at_least(low)}, got {got}", source)
+    if value > high:
+        why = f" ({limit})" if limit else ""
+        raise ConfigError(f"{name} must be at most {high:,}{why}, got {got}", source)
+    return value
+
+
+def parse_integer(
+    name: str, text: str, low: int, high: int, limit: str = "", source: str | None = None
+) -> int:
+    """An integer setting (a config key or an option) from its text: ASCII digits only, spaces
+    around it ignored; ConfigError naming ``name`` otherwise, or out of ``low`` .. ``high``."""
+    value = _integer(text.strip(_BLANKS))
+    if value is None:
+        raise ConfigError(f"{name} must be {_at_least(low)}, got {_excerpt(text)}", source)
+    return check_integer(name, value, _excerpt(text), low, high, limit, source)
+
+
 def check_size(name: str, value: int, got: str, source: str | None = None) -> int:
     """A width or height: 1 .. the cell limit. ``got`` is the value as the message quotes it."""
-    if value < 1:
-        raise ConfigError(f"{name} must be a positive integer, got {got}", source)
-    if value > MAX_CELLS:
-        raise ConfigError(
-            f"{name} must be at most {MAX_CELLS:,} (the cell limit), got {got}", source
-        )
-    return value
+    return check_integer(name, value, got, 1, MAX_CELLS, CELL_LIMIT, source)
 
 
 def check_count(name: str, value: int, got: str, source: str | None = None) -> int:
     """A number of dead ends: 0 .. the cell limit."""
-    if value < 0:
-        raise ConfigError(f"{name} must be a non-negative integer, got {got}", source)
-    if value > MAX_CELLS:
-        raise ConfigError(
-            f"{name} must be at most {MAX_CELLS:,} (the cell limit), got {got}", source
-        )
-    return value
+    return check_integer(name, value, got, 0, MAX_CELLS, CELL_LIMIT, source)
 
 
 def check_seed(name: str, value: int, got: str, source: str | None = None) -> int:
@@ -158,22 +191,27 @@ def check_seed(name: str, value: int, got: str, source: str | None = None) -> in
 
 
 def parse_size(name: str, text: str, source: str | None = None) -> int:
-    """WIDTH or HEIGHT (or ``--width``...) from its text; ConfigError naming ``name``.
-
-    Spaces around the number are ignored, as around every value of a config file.
-    """
-    value = _integer(text.strip(_BLANKS))
-    if value is None:
-        raise ConfigError(f"{name} must be a positive integer, got {_excerpt(text)}", source)
-    return check_size(name, value, _excerpt(text), source)
+    """WIDTH or HEIGHT (or ``--width``...) from its text; ConfigError naming ``name``."""
+    return parse_integer(name, text, 1, MAX_CELLS, CELL_LIMIT, source)
 
 
 def parse_count(name: str, text: str, source: str | None = None) -> int:
     """MAX_DEAD_ENDS (or ``--max-dead-ends``) from its text."""
-    value = _integer(text.strip(_BLANKS))
-    if value is None:
-        raise ConfigError(f"{name} must be a non-negative integer, got {_excerpt(text)}", source)
-    return check_count(name, value, _excerpt(text), source)
+    return parse_integer(name, text, 0, MAX_CELLS, CELL_LIMIT, source)
+
+
+def parse_jobs(name: str, text: str, source: str | None = None) -> int:
+    """``-j N``: N processes or threads, 1 .. MAX_JOBS, and 0 for every core this process may
+    use, so every command reads ``-j 0`` alike and its core gets a count it can use."""
+    return parse_integer(name, text, 0, MAX_JOBS, "", source) or every_core()
+
+
+def every_core() -> int:
+    """How many cores this process may run on (its affinity where the platform tells)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
 
 
 def parse_seed(name: str, text: str, source: str | None = None) -> int:

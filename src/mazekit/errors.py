@@ -1,6 +1,7 @@
-"""Typed errors of the core and the exit codes they map to; the CLI translates them once.
+"""Every error class a user can cause, each with its exit code; the CLI translates them once.
 
-Every message text lives in specs/errors.md; the core raises, it never prints or exits.
+Every message text lives in specs/errors.md; the core raises, it never prints or exits. The one
+mapping (mazekit.cli.LazyGroup.invoke) shows ``Error: <str(error)>`` and exits ``exit_code``.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ __all__ = [
     "ConfigError",
     "ExitStatus",
     "FormatError",
+    "GradeError",
     "InvalidMazeError",
     "MazeError",
     "NoPathError",
     "PlacedError",
+    "RunError",
     "TooLargeError",
     "printable",
 ]
@@ -53,7 +56,12 @@ class ExitStatus(IntEnum):
 
 
 class MazeError(Exception):
-    """Base of every error a user can cause; ``message`` is the text after ``<source>: ``."""
+    """Base of every error a user can cause; ``message`` is the text after ``<source>: ``.
+
+    ``exit_code``: a problem of the input (1) unless a subclass says it is one of the run (2).
+    """
+
+    exit_code: ExitStatus = ExitStatus.INVALID
 
     def __init__(self, message: str, source: str | None = None) -> None:
         super().__init__(message)
@@ -110,3 +118,15 @@ class BoardError(MazeError):
 
 class InvalidMazeError(PlacedError):
     """A maze that breaks a rule of validate, so it cannot be made a board; names the first."""
+
+
+class RunError(MazeError):
+    """A problem of the run itself, not of its input: options that exclude each other, no
+    terminal for view, validate's own --config. Exit 2."""
+
+    exit_code = ExitStatus.RUN
+
+
+class GradeError(RunError):
+    """The grading itself cannot run: no submission, the copy failed, or the interpreter
+    cannot start. Exit 2."""

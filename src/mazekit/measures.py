@@ -267,7 +267,7 @@ def _stats(maze: Maze, pattern: PatternMode, facts: Analysis | None, peel: Peel)
     path_length: int | None = None
     tortuosity: float | None = None
     if ctx.entry_ok and maze.contains(maze.exit) and reach[maze.exit[1], maze.exit[0]]:
-        if ctx.loops == 0:  # a tree: the peeling left exactly the path, no search needed
+        if ctx.tree:  # a tree: the peeling left exactly the path, no search needed
             found = reachable_cells - peeled - 1
         else:
             found = distance_between(maze.walls, maze.entry, maze.exit)

@@ -2,14 +2,14 @@
 
 Validate first (every rule but ``path``: a new path is written), then braid with the same
 facts, so the maze is analysed once. The board's vocabulary lives in mazekit.board, the
-braiding engine in mazekit.braid; their names are re-exported here for callers of 0.1.
+braiding engine in mazekit.braiding; their names are re-exported here for callers of 0.1.
 """
 
 from __future__ import annotations
 
 from .analysis import dead_ends
 from .board import CORNER_NAMES, MAX_DEAD_ENDS, MIN_LOOPS, DeadEnds, centre, corners, middle_cells
-from .braid import braid
+from .braiding import braid
 from .errors import BoardError, ConfigError, InvalidMazeError
 from .model import Maze
 from .rng import make_rng

@@ -1,8 +1,9 @@
 """The ``mazekit`` command group: subcommands load lazily, and main() owns the process edges.
 
 The group maps every MazeError a command lets through to ``Error: <source>: <message>`` and
-its exit code, once; main() is where a closed pipe, Ctrl-C and internal errors become quiet
-exits with the codes of specs/errors.md. The commands only parse options and call the core.
+the exit code its class carries (mazekit.errors), once; main() is where a closed pipe, Ctrl-C
+and internal errors become quiet exits with the codes of specs/errors.md. The commands only
+parse options and call the core.
 """
 
 from __future__ import annotations
@@ -69,13 +70,14 @@ class LazyGroup(click.Group):
         raise click.UsageError(f"No such command {name!r}.{hint if close else ''}", ctx)
 
     def invoke(self, ctx: click.Context) -> Any:
-        """Run the subcommand; a MazeError (bad input, exit 1) becomes its one message here."""
-        from ._common import CommandError
-
+        """Run the subcommand. The one mapping of errors: a MazeError becomes
+        ``Error: <source>: <message>`` on stderr and the exit code of its class (1 for the
+        input, 2 for the run: mazekit.errors)."""
         try:
             return super().invoke(ctx)
         except MazeError as error:
-            raise CommandError(str(error)) from error
+            click.echo(f"Error: {error}", err=True)  # str() escapes control characters
+            ctx.exit(error.exit_code)
 
 
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:

@@ -9,27 +9,38 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from ..config import parse_cell, parse_count, parse_seed, parse_size
-from ..errors import ConfigError, ExitStatus, MazeError
+from ..config import (
+    CELL_LIMIT,
+    parse_cell,
+    parse_count,
+    parse_integer,
+    parse_jobs,
+    parse_seed,
+    parse_size,
+)
+from ..errors import ConfigError, MazeError
 from ..model import Maze
-from ..textformat import read, source_name
+from ..textformat import MAX_CELLS, read, source_name
 
 __all__ = [
     "CELL",
     "COUNT",
+    "JOBS",
+    "MAX_PIXELS",
+    "PASSAGES",
     "SEED",
     "SEED_HELP",
     "SIZE",
-    "CommandError",
     "ConfigValue",
     "check_output",
-    "fail",
     "forced",
     "input_argument",
+    "integers",
+    "jobs_option",
     "json_format_option",
     "output_option",
     "read_input",
@@ -43,19 +54,6 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 STDOUT_NAME = "<stdout>"
 SEED_HELP = "Random seed, for repeatable output"  # each command ends it with its default
-
-
-class CommandError(click.ClickException):
-    """A fatal error shown as ``Error: <source>: <message>`` with exit code 1: what the group
-    turns a MazeError into. Raising it directly still works, for commands written before."""
-
-    exit_code = ExitStatus.INVALID
-
-
-def fail(error: MazeError | str) -> NoReturn:
-    """Stop the command with a fatal error (exit 1): raises ``error`` (a text becomes a
-    MazeError), which the group maps like any other. Kept for commands written before 0.2."""
-    raise error if isinstance(error, MazeError) else MazeError(error)
 
 
 class ConfigValue(click.ParamType):  # type: ignore[type-arg]
@@ -78,11 +76,39 @@ class ConfigValue(click.ParamType):  # type: ignore[type-arg]
             raise click.UsageError(error.message, ctx) from None
 
 
+def integers(low: int, high: int, limit: str = "") -> ConfigValue:
+    """The type of an integer option from ``low`` to ``high`` (config.parse_integer): how every
+    count, size, tick, frame rate and pixel size is read, with the same spellings and words.
+    ``limit`` says why ``high`` in the message (``the cell limit``)."""
+
+    def read(option: str, text: str) -> int:
+        return parse_integer(option, text, low, high, limit)
+
+    return ConfigValue("integer", read)
+
+
 # The value kinds: one type each, used by every command that takes such a value.
 SIZE = ConfigValue("size", parse_size)  # a positive side length
 COUNT = ConfigValue("count", parse_count)  # a non-negative count (dead ends, loops)
 SEED = ConfigValue("seed", parse_seed)  # any integer of at most 40 digits
 CELL = ConfigValue("cell", parse_cell)  # X,Y
+JOBS = ConfigValue("jobs", parse_jobs)  # -j N: 1 .. 1,024 processes, 0 = every core
+PASSAGES = integers(1, MAX_CELLS, CELL_LIMIT)  # a positive count of cells or passages
+MAX_PIXELS = 10_000  # a cell, a wall or a margin in pixels is at most this
+
+
+def jobs_option(help_text: str) -> Callable[[F], F]:
+    """``-j/--jobs N`` (default 1), passed as ``jobs``: 0 arrives as the number of cores, so
+    the command gets a count it can use. The help says what N counts, and ``0: every core``."""
+    return click.option(
+        "-j",
+        "--jobs",
+        type=JOBS,
+        default=1,
+        show_default=True,
+        metavar="N",
+        help=help_text,
+    )
 
 
 def input_argument(function: F) -> F:

@@ -8,12 +8,20 @@ from typing import Any
 
 import click
 
-from ..chase import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
+from ..chasers import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
 from ..config import is_cell_text, parse_cell
 from ..drawing.theme import THEMES
 from ..errors import ConfigError, MazeError
 from ..model import Cell
-from ._common import display_name, fail, input_argument, output_option, read_input, write_output
+from ._common import (
+    MAX_PIXELS,
+    display_name,
+    input_argument,
+    integers,
+    output_option,
+    read_input,
+    write_output,
+)
 
 __all__ = ["command"]
 
@@ -22,6 +30,7 @@ _SCHEDULE = re.compile(r"\s*[0-9]{1,9}\s*(,\s*[0-9]{1,9}\s*)*")
 _IMAGES = (".gif", ".png", ".apng")  # .png and .apng: an animated PNG
 _LINES_PER_CHUNK = 1000
 _KNOWN = ", ".join(NAMES)
+MAX_TICKS = 10**9  # --ticks at most: a longer run is a slip, not a game
 
 
 def _shown(value: str) -> str:
@@ -171,11 +180,11 @@ the chasers cannot run on, or another result than --expect; 2 usage error.""",
 )
 @click.option(
     "--ticks",
-    type=click.IntRange(min=0),
+    type=integers(0, MAX_TICKS),
     default=10000,
     show_default=True,
     metavar="N",
-    help="Stop after N ticks.",
+    help="Stop after N ticks (at most 1,000,000,000).",
 )
 @output_option(
     "Write to PATH, atomically; a .gif, .png or .apng name draws the run as an animation "
@@ -183,17 +192,17 @@ the chasers cannot run on, or another result than --expect; 2 usage error.""",
 )
 @click.option(
     "--fps",
-    type=click.IntRange(1, 50),
+    type=integers(1, 50),
     default=None,
     metavar="N",
-    help="Frames (ticks) per second of the animation.  [default: 8]",
+    help="Frames (ticks) per second of the animation, 1 to 50.  [default: 8]",
 )
 @click.option(
     "--cell",
-    type=click.IntRange(min=4),
+    type=integers(4, MAX_PIXELS),
     default=None,
     metavar="N",
-    help="Cell size of the animation in pixels.  [default: 16]",
+    help="Cell size of the animation in pixels, 4 to 10,000.  [default: 16]",
 )
 @click.option(
     "--theme",
@@ -274,8 +283,9 @@ def command(
     except MazeError as error:
         if error.source is None:
             error.source = source
-        fail(error)
+        raise
     write_output(data, output)
     outcome = simulation.run()
     if expect is not None and outcome.result != expect:
-        fail(f"{source}: result {outcome.result}, expected {expect} ({outcome.describe()})")
+        result = f"result {outcome.result}, expected {expect} ({outcome.describe()})"
+        raise MazeError(result, source)

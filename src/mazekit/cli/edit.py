@@ -10,8 +10,8 @@ from ..config import echo, is_cell_text, parse_cell
 from ..errors import ConfigError, MazeError
 from ..textformat import dump
 from ._common import (
+    PASSAGES,
     display_name,
-    fail,
     forced,
     input_argument,
     output_option,
@@ -81,7 +81,7 @@ Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""
 )
 @click.option(
     "--close-bottleneck",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="N",
     help="Close the N busiest passages (edge betweenness) that do not cut the maze in two.",
@@ -121,5 +121,5 @@ def command(
         )
     except MazeError as error:
         error.source = display_name(file)
-        fail(error)
+        raise
     write_output(dump(edited), output)

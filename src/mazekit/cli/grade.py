@@ -9,9 +9,9 @@ from typing import Any
 import click
 
 from ..errors import ExitStatus
-from ..grade import CASE_NAMES, DEFAULT_ENTRY, GradeError, Limits, Options, grade, grade_all
+from ..grade import CASE_NAMES, DEFAULT_ENTRY, Limits, Options, grade, grade_all
 from ..grade.report import as_csv, as_json, as_table, as_text
-from ._common import check_output, output_option, write_output
+from ._common import check_output, jobs_option, output_option, write_output
 
 __all__ = ["command"]
 
@@ -29,12 +29,6 @@ class Seconds(click.FloatRange):
         if math.isnan(seconds):
             self.fail(f"{seconds} is not in the range {self._describe_range()}.", param, ctx)
         return seconds
-
-
-class RunError(click.ClickException):
-    """The grading itself could not run: ``Error: <source>: <message>``, exit 2."""
-
-    exit_code = ExitStatus.RUN
 
 
 _CASES_HELP = "\n".join(
@@ -103,14 +97,9 @@ Exit status: 0 every case passed, 1 some case did not, 2 the grading could not r
     show_default=True,
     help="One line per case (a table with --all), one JSON document, or CSV (--all only).",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    metavar="N",
-    help="Run N cases at a time, each in its own copy (N submissions at a time with --all).",
+@jobs_option(
+    "Run N cases at a time, each in its own copy (N submissions at a time with --all; "
+    "0: every core)."
 )
 @output_option()
 @click.pass_context
@@ -146,10 +135,7 @@ def command(
         strict=strict,
     )
     check_output(output)  # a report that cannot be written is refused before the runs
-    try:
-        grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
-    except GradeError as error:
-        raise RunError(str(error)) from None
+    grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
     for warning in sorted({w for g in grades for w in g.warnings}):
         click.echo(f"warning: {warning}", err=True)
     if every:

@@ -22,8 +22,10 @@ from ..drawing.scene import CHARSETS
 from ..drawing.theme import RGB, parse_color
 from ..errors import ConfigError, MazeError, printable
 from ._common import (
+    MAX_PIXELS,
     display_name,
     input_argument,
+    integers,
     output_option,
     read_input,
     write_output,
@@ -114,23 +116,23 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 )
 @click.option(
     "--cell",
-    type=click.IntRange(min=2),
+    type=integers(2, MAX_PIXELS),
     default=16,
     show_default=True,
     metavar="N",
-    help="Cell size in pixels, wall included (png, svg).",
+    help="Cell size in pixels, wall included, 2 to 10,000 (png, svg).",
 )
 @click.option(
     "--wall",
-    type=click.IntRange(min=1),
+    type=integers(1, MAX_PIXELS),
     default=2,
     show_default=True,
     metavar="N",
-    help="Wall thickness in pixels, less than --cell (png, svg).",
+    help="Wall thickness in pixels, at least 1 and less than --cell (png, svg).",
 )
 @click.option(
     "--margin",
-    type=click.IntRange(min=0),
+    type=integers(0, MAX_PIXELS),
     default=8,
     show_default=True,
     metavar="N",

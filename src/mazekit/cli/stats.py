@@ -9,7 +9,7 @@ from ..errors import ExitStatus, MazeError, printable
 from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
 from ..textformat import parse_lenient, read_bytes, source_name
-from ._common import json_format_option, seed_option
+from ._common import PASSAGES, json_format_option, seed_option
 
 __all__ = ["command"]
 
@@ -103,14 +103,14 @@ verdict other than --expect; 2 usage error.""",
 )
 @click.option(
     "--top",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="N",
     help="With --graph: list N bottleneck cells and passages.  [default: 5]",
 )
 @click.option(
     "--samples",
-    type=click.IntRange(min=1),
+    type=PASSAGES,
     default=None,
     metavar="K",
     help="With --graph: estimate from K sources on a maze with loops and more than "

@@ -13,13 +13,12 @@ import click
 
 from ..batch import DEFAULT_CONFIG_NAME, DEFAULT_GLOB, Job, Options, check_all, expand
 from ..batch import submissions as submission_jobs
-from ..batch import worker_count as workers_for
 from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
-from ..errors import ExitStatus, MazeError
+from ..errors import ExitStatus, MazeError, RunError
 from ..report import FORMATS, SCHEMA_VERSION, Output, Tally, document
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
-from ._common import COUNT
+from ._common import COUNT, jobs_option
 
 __all__ = ["FORMATS", "SCHEMA_VERSION", "command"]
 
@@ -161,15 +160,7 @@ that matches no file, an internal error. --exit-zero turns 1 into 0.""",
     is_flag=True,
     help="Print the number of violations per rule over all files instead of each one.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=COUNT,
-    default=1,
-    show_default=True,
-    metavar="N",
-    help="Check files in N processes (0: every core); the output stays the same.",
-)
+@jobs_option("Check files in N processes (0: every core); the output stays the same.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when a file is invalid.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing for valid files.")
 @click.pass_context
@@ -243,9 +234,7 @@ def command(
         todo = expand(files or ("-",), config=config, glob=pattern_glob, config_name=config_name)
     if any(job.path == "-" for job in todo) and sys.stdin.isatty():
         click.echo(STDIN_PROMPT, err=True)
-    tally = _emit(
-        todo, check_all(todo, options, workers_for(jobs)), output_format, statistics, quiet
-    )
+    tally = _emit(todo, check_all(todo, options, jobs), output_format, statistics, quiet)
     if tally.not_found:
         ctx.exit(ExitStatus.RUN)
     invalid = tally.valid != tally.files and not exit_zero
@@ -280,9 +269,3 @@ def _echo(text: str, output_format: str) -> None:
     """Write ``text`` to stdout; CSV as bytes, so its CRLF line ends reach the file as such."""
     if text:
         click.echo(text.encode() if output_format == "csv" else text, nl=False)
-
-
-class RunError(click.ClickException):
-    """A problem of the run itself, shown as ``Error: <message>``, exit 2."""
-
-    exit_code = ExitStatus.RUN

@@ -16,7 +16,7 @@ import click
 from ..config import Config, looks_like_config, parse_config_bytes
 from ..drawing import RenderOptions, check_maze
 from ..drawing.scene import CHARSETS, Charset
-from ..errors import ExitStatus, MazeError
+from ..errors import MazeError, RunError
 from ..generators import ALGORITHMS, build, parse_algorithm
 from ..generators.settings import Plan, resolve
 from ..model import Cell, Maze
@@ -33,12 +33,6 @@ from ._common import (
 )
 
 __all__ = ["command"]
-
-
-class RunError(click.ClickException):
-    """A problem with the run, not the input (no terminal): ``Error: <message>``, exit 2."""
-
-    exit_code = ExitStatus.USAGE
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..chase import Simulation, Tick
+from ..chasers import Simulation, Tick
 from ..errors import ConfigError, TooLargeError
 from ..model import Maze
 from .png import rasterize

@@ -4,7 +4,7 @@ Every algorithm is a module of this package with ``carve(grid, rng)``, which ope
 ``Grid`` (all closed at first, the "42" blocked) with a seeded ``random.Random`` until every
 free cell is reached from the entry, and a flag ``PERFECT`` saying whether it carves a
 spanning tree (no loop). An imperfect maze is the algorithm's maze
-braided into a Pac-Man board by mazekit.braid. specs/generate.md documents the whole command.
+braided into a Pac-Man board by mazekit.braiding. specs/generate.md documents the whole command.
 """
 
 from __future__ import annotations
@@ -184,7 +184,7 @@ def build(request: Request) -> Maze:
         del grid  # its frames (2 bytes a cell) are done with: braiding has its own
         from ..analysis import Analysis
         from ..board import MIN_LOOPS
-        from ..braid import braid
+        from ..braiding import braid
 
         # Every algorithm reaches every free cell, every cell outside the "42" (a perfect one
         # by a spanning tree, without a loop): braiding starts from those facts instead of

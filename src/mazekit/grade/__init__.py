@@ -7,11 +7,12 @@ specs/grade.md is the contract, including what the sandbox does not protect agai
 
 from __future__ import annotations
 
+from ..errors import GradeError
 from .cases import CASE_NAMES, CASES, Case
 from .checks import Outcome
 from .files import FileCheck
 from .grader import DEFAULT_ENTRY, Grade, Options, grade, grade_all
-from .sandbox import GradeError, Limits
+from .sandbox import Limits
 
 __all__ = [
     "CASES",

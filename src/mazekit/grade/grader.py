@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..config import Config, parse_config
-from ..errors import ConfigError, printable
+from ..errors import ConfigError, GradeError, printable
 from .cases import (
     CASE_NAMES,
     CASES,
@@ -28,7 +28,7 @@ from .cases import (
 )
 from .checks import Outcome, Verdict, output_problem, run_problem, says_too_small
 from .files import FileCheck, find_config, required_files
-from .sandbox import GradeError, Limits, Run, Sandbox, stop_all
+from .sandbox import Limits, Run, Sandbox, stop_all
 
 __all__ = ["DEFAULT_ENTRY", "LINT_SECONDS", "Grade", "Options", "grade", "grade_all"]
 

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..errors import MazeError
+from ..errors import GradeError
 
 __all__ = [
     "CAPTURE_BYTES",
     "PROBE_SECONDS",
-    "GradeError",
     "Limits",
     "Run",
     "Sandbox",
@@ -60,10 +59,6 @@ except OSError as error:
     sys.stderr.write(f"mazekit grade: cannot run {sys.argv[5]}: {error.strerror}\\n")
     sys.exit(127)
 """
-
-
-class GradeError(MazeError):
-    """The grading itself cannot run: the copy failed, or the interpreter cannot start."""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from ..rules import validate
 from ..textformat import dump
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
-    from ..chase import Simulation, Tick
+    from ..chasers import Simulation, Tick
 
 __all__ = [
     "KEYS",
@@ -325,7 +325,7 @@ class Viewer:
     def _simulation(self) -> Simulation | None:
         """The chase on the shown maze, started at tick 0 when there is none or it has ended."""
         if self.simulation is None or self.simulation.outcome is not None:
-            from ..chase import Simulation  # only a chase needs it
+            from ..chasers import Simulation  # only a chase needs it
 
             try:
                 self.simulation = Simulation(self.maze)

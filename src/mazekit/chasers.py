@@ -9,12 +9,11 @@ the tick itself is a tight loop over flat tables of Python ints.
 
 from __future__ import annotations
 
-import sys
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from .errors import MazeError
@@ -512,14 +511,3 @@ def chase(maze: Maze, **options: Any) -> Chase:
     settings = ChaseOptions(**options)
     outcome = Simulation(maze, settings).run()
     return Chase(outcome, Simulation(maze, settings).ticks())
-
-
-class _CallableModule(ModuleType):
-    """This module, callable as ``chase()``: importing ``mazekit.chase`` makes the package's
-    ``chase`` attribute this module, and ``mazekit.chase(maze)`` must still run the chase."""
-
-    def __call__(self, maze: Maze, **options: Any) -> Chase:
-        return chase(maze, **options)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,172 @@
+"""The graph figures of ``stats --graph``: the betweenness peak, its Gini, the busiest cells
+and passages, and the cop number, as text lines and as the JSON entry (specs/stats.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..analysis import Analysis
+from ..model import Cell, Maze
+from .centrality import Betweenness, betweenness
+from .cops import TREE_COP, CopNumber, cop_with_loop
+from .table import FloatArray
+
+__all__ = ["GraphStats", "gini", "graph_figures", "graph_stats"]
+
+
+@dataclass(frozen=True)
+class GraphStats:
+    """The graph figures of ``stats --graph``: betweenness, its Gini, top cells and passages."""
+
+    betweenness: Betweenness
+    gini: float
+    top: int
+    cop: CopNumber | None
+
+    @cached_property
+    def _cells(self) -> list[tuple[Cell, float]]:
+        """The top cells, found once for the JSON and the text alike."""
+        return self.betweenness.top_cells(self.top)
+
+    @cached_property
+    def _passages(self) -> list[tuple[Cell, str, float]]:
+        """The top passages, found once for the JSON and the text alike."""
+        return self.betweenness.top_passages(self.top)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``graph`` entry of the stats JSON (specs/stats.md); values to 6 decimals."""
+        found = self.betweenness
+        cells = self._cells
+        peak = cells[0] if cells else None
+        return {
+            "nodes": found.nodes,
+            "method": found.method,
+            "exact": found.exact,
+            "samples": found.samples,
+            "seed": found.seed,
+            "peak": None if peak is None else {"cell": list(peak[0]), "value": _r(peak[1])},
+            "gini": _r(self.gini),
+            "bottlenecks": [{"cell": list(cell), "value": _r(value)} for cell, value in cells],
+            "passages": [
+                {
+                    "cell": list(cell),
+                    "direction": letter,
+                    "to": list(_beyond(cell, letter)),
+                    "value": _r(value),
+                }
+                for cell, letter, value in self._passages
+            ],
+            "cop_number": None
+            if self.cop is None
+            else {
+                "value": self.cop.low if self.cop.exact else None,
+                "low": self.cop.low,
+                "high": self.cop.high,
+                "exact": self.cop.exact,
+                "reason": self.cop.reason,
+            },
+        }
+
+    def text_lines(self) -> list[str]:
+        """The lines ``stats --graph`` adds to a file's text block (specs/stats.md), indented."""
+        found = self.betweenness
+        cop = (
+            "none (no reachable cell)"
+            if self.cop is None
+            else f"{self.cop.text} ({self.cop.reason})"
+        )
+        cells = self._cells
+        if not cells:
+            return ["  betweenness: none (no reachable cell)", f"  cop number: {cop}"]
+        mark = "" if found.exact else "~"
+        if found.exact:
+            method = "exact, tree" if found.method == "tree" else "exact, Brandes"
+        else:
+            method = f"estimated from {found.samples} of {found.nodes} sources, seed {found.seed}"
+        (x, y), peak = cells[0]
+        passages = self._passages
+        return [
+            f"  betweenness: peak {mark}{_pct(peak)} at ({x},{y}), Gini {mark}{self.gini:.3f} "
+            f"({method})",
+            "  bottlenecks: "
+            + ", ".join(f"({cx},{cy}) {mark}{_pct(value)}" for (cx, cy), value in cells),
+            "  busiest passages: "
+            + (
+                ", ".join(
+                    f"({cx},{cy}) {letter} {mark}{_pct(value)}"
+                    for (cx, cy), letter, value in passages
+                )
+                or "none"
+            ),
+            f"  cop number: {cop}",
+        ]
+
+
+def _pct(value: float) -> str:
+    """A share as a percentage with two decimals; never ``-0.00%`` (a float's noise below 0
+    rounds to 0)."""
+    return f"{round(100 * value, 2) + 0.0:.2f}%"  # + 0.0: -0.0 becomes 0.0
+
+
+def _r(value: float) -> float:
+    """Six decimals: enough for the small shares of a large maze; never -0.0."""
+    return round(value, 6) + 0.0  # + 0.0: -0.0 becomes 0.0
+
+
+def _beyond(cell: Cell, letter: str) -> Cell:
+    """The cell across the passage ``letter`` (E or S) of ``cell``."""
+    return (cell[0] + 1, cell[1]) if letter == "E" else (cell[0], cell[1] + 1)
+
+
+def gini(values: npt.ArrayLike) -> float:
+    """Gini coefficient: the mean absolute difference of all pairs over twice the mean.
+
+    0 when all values are equal (or there are none); sorted, it is
+    2 * sum(i * x_i) / (n * sum(x)) - (n + 1) / n with i from 1.
+    """
+    return _gini_sorted(np.sort(np.asarray(values, dtype=np.float64).ravel()))
+
+
+_RANKS = 65_536  # ranks made at a time: a small array, not one of n floats
+
+
+def _gini_sorted(x: FloatArray) -> float:
+    """gini() of values already sorted, ascending (a float64 array it consumes: each value
+    is multiplied by its rank in place, a block of ranks at a time; the same products)."""
+    total = float(x.sum())
+    if x.size == 0 or total <= 0:
+        return 0.0
+    for start in range(0, x.size, _RANKS):
+        part = x[start : start + _RANKS]
+        part *= np.arange(start + 1, start + 1 + part.size, dtype=np.float64)
+    found = float(2.0 * x.sum() / (x.size * total) - (x.size + 1) / x.size)
+    return max(0.0, found)  # equal values can leave -1e-17 (or -0.0): never below 0
+
+
+def graph_stats(
+    maze: Maze,
+    top: int = 5,
+    samples: int | None = None,
+    seed: int = 0,
+    facts: Analysis | None = None,
+) -> GraphStats:
+    """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
+    caller has one)."""
+    return graph_figures(maze, betweenness(maze, samples=samples, seed=seed, facts=facts), top)
+
+
+def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:
+    """The graph figures of ``maze`` from its betweenness ``found``: Gini, top, cop number."""
+    values = found.cells[found.reachable]  # a copy: sorted in place
+    values.sort()
+    cop: CopNumber | None
+    if found.method == "tree":  # betweenness' test is cop_number's: a tree, or no cell at all
+        cop = TREE_COP if found.nodes else None
+    else:  # Brandes runs only on reachable cells that hold a loop
+        cop = cop_with_loop(maze, found.reachable)
+    return GraphStats(betweenness=found, gini=_gini_sorted(values), top=top, cop=cop)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 
 from ..analysis import PATTERN_MODES, PatternMode
-from ..errors import ExitStatus, FormatError, MazeError, printable
+from ..errors import ExitStatus, MazeError, printable
 from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
-from ..textformat import parse, read_bytes, source_name
+from ..textformat import parse_lenient, read_bytes, source_name
 from ._common import PASSAGES, jobs_option, json_format_option, seed_option
 
 __all__ = ["command"]
@@ -47,16 +47,11 @@ def _text(name: str, found: Stats) -> list[str]:
     ]
 
 
-def _read(file: str) -> tuple[Maze, str | None]:
-    """The maze of FILE, and a note when its path line was malformed and ignored (stats does
-    not use the path; the grid, entry and exit must still be readable)."""
+def _read(file: str) -> tuple[Maze, list[str]]:
+    """The maze of FILE, and a note for each thing of its footer read past (stats does not
+    use the path, and reads an entry written ``(0, 0)``); the grid must be readable."""
     name = source_name(file)
-    data = read_bytes(file)
-    try:
-        return parse(data, source=name), None
-    except FormatError as error:
-        maze = parse(data, ignore_path=True, source=name)  # the same error when not the path's
-        return maze, f"note: {error}: the path line was ignored"
+    return parse_lenient(read_bytes(file), source=name)
 
 
 def _verdict_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -157,14 +152,14 @@ def command(
     for file in files or ("-",):
         name = printable(source_name(file))  # control bytes and non-UTF-8 names escaped
         try:
-            maze, note = _read(file)
+            maze, notes = _read(file)
         except MazeError as error:
             failed = True
             click.echo(f"Error: {error}", err=True)  # str() escapes control bytes
             entries.append({"file": name, "error": printable(error.detail)})  # names the file
             continue
-        if note is not None:
-            click.echo(note, err=True)
+        for note in notes:
+            click.echo(f"note: {printable(note)}", err=True)
         if graph:  # specs/stats.md, "Graph measures": computed with the stats, sharing work
             found, figures = stats_with_graph(
                 maze,
@@ -182,6 +177,8 @@ def command(
                 f"Error: {name}: verdict {found.verdict}, expected {expect.upper()}", err=True
             )
         entries.append({"file": name, "error": None, **found.to_dict()})
+        if notes:
+            entries[-1]["notes"] = [printable(note) for note in notes]
         blocks.append(_text(name, found))
         if graph:
             entries[-1]["graph"] = figures.to_dict()

@@ -676,7 +676,9 @@ def test_the_page_cop_number_is_that_of_stats_graph(tab: Tab, invoke: Invoke, ca
     short = {
         "the reachable cells form a tree": "a tree",
         "solved: two cops win, one cannot on a graph with a loop": "solved",
-    }.get(expected["reason"], "over 400 cells")
+        "two cops win on a core of treewidth at most 2, by Joret, Kaminski and Theis; "
+        "one cannot on a graph with a loop": "treewidth 2",
+    }.get(expected["reason"], "core over 400 cells")
     assert tab.figures()["cop number"] == f"{value} ({short})"
     assert tab.errors == []
 
@@ -690,7 +692,7 @@ def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Ta
     g = fresh.js("mazekit.app.state.geometry")
     px, py = _wall_point(g, x, y, "E")
     fresh.page.mouse.click(box["x"] + px, box["y"] + py)
-    assert fresh.figures()["cop number"] == "2 (solved)"
+    assert fresh.figures()["cop number"] == "2 (treewidth 2)"  # one loop: a ring, peeled
     assert fresh.status().endswith(", 1 loop, cop number 2.")
     # the same by the keyboard, on the tree loaded again (the cursor back at (0,0))
     fresh.js("data => mazekit.app.load(data)", board_data(maze))
@@ -701,7 +703,7 @@ def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Ta
     for _ in range(y):
         fresh.page.keyboard.press("ArrowDown")
     fresh.page.keyboard.press("Shift+ArrowRight")
-    assert fresh.figures()["cop number"] == "2 (solved)"
+    assert fresh.figures()["cop number"] == "2 (treewidth 2)"
     assert fresh.status().startswith(f"Opened the east wall of ({x},{y})")
     assert fresh.errors == []
 

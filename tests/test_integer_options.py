@@ -37,6 +37,7 @@ OPTIONS = [
     (["stats", "--graph"], "--top", 1, CELL_LIMIT),
     (["stats", "--graph"], "--samples", 1, CELL_LIMIT),
     (["edit"], "--close-bottleneck", 1, CELL_LIMIT),
+    (["edit"], "--relieve", 1, CELL_LIMIT),
     (["view"], "--width", 1, CELL_LIMIT),
     (["view"], "--height", 1, CELL_LIMIT),
     (["view"], "--max-dead-ends", 0, CELL_LIMIT),

@@ -26,7 +26,7 @@ from mazekit.pacman import dead_ends
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from tests.browser import launch, skip_reason
-from tests.conftest import Invoke
+from tests.conftest import Invoke, closed_grid, open_wall
 
 _REASON = skip_reason()
 pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
@@ -727,6 +727,50 @@ def test_the_page_two_cop_game_agrees_with_the_python_one(tab: Tab, seed: int) -
     maze = _random_loops(seed)
     expected = cop_number(maze)
     assert expected is not None
+    found = tab.js(
+        "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
+    )
+    assert (found["low"], found["high"], found["reason"]) == (
+        expected.low,
+        expected.high,
+        expected.reason,
+    )
+
+
+def _open_blocks(width: int, height: int, corners: list[tuple[int, int]]) -> Maze:
+    """Every wall closed but 3x3 open blocks at ``corners`` (top-left cells), the first joined
+    to each other by a corridor east, then south: a core that is no series-parallel graph
+    (a 3x3 grid holds a K4 minor), away from the grid's corner."""
+    walls = closed_grid(width, height)
+    for left, top in corners:
+        for y in range(top, top + 3):
+            for x in range(left, left + 3):
+                if x < left + 2:
+                    open_wall(walls, x, y, "E")
+                if y < top + 2:
+                    open_wall(walls, x, y, "S")
+    (x0, y0), *rest = corners
+    for x1, y1 in rest:
+        x, y = x0 + 2, y0 + 2
+        while x < x1 + 1:
+            open_wall(walls, x, y, "E")
+            x += 1
+        while y < y1:
+            open_wall(walls, x, y, "S")
+            y += 1
+    return Maze(walls, corners[0], corners[-1])
+
+
+@pytest.mark.parametrize(
+    "maze",
+    [_open_blocks(20, 15, [(13, 2)]), _open_blocks(60, 40, [(3, 2), (54, 35)])],
+    ids=["one-block-20x15", "two-blocks-60x40"],
+)
+def test_the_page_plays_the_game_on_the_core_alone(tab: Tab, maze: Maze) -> None:
+    """The game on the core's bounding box, far from (0,0), and (60x40) on rows of more than
+    32 words: the page's answer is stats'."""
+    expected = cop_number(maze)
+    assert expected is not None and expected.reason.startswith("solved")
     found = tab.js(
         "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
     )

@@ -269,4 +269,7 @@ def cop_with_loop(maze: Maze, reach: npt.NDArray[np.bool_]) -> CopNumber:
     inner = within(moves, core)
     if series_parallel(inner):
         return TWO_BY_WIDTH
-    return TWO_BY_GAME if two_cops_win(inner, core) else THREE_BY_GAME
+    # the game's rows of bits span the core's bounding box only, not the whole grid
+    rows, columns = np.flatnonzero(core.any(axis=1)), np.flatnonzero(core.any(axis=0))
+    box = np.s_[rows[0] : rows[-1] + 1, columns[0] : columns[-1] + 1]
+    return TWO_BY_GAME if two_cops_win(inner[box], core[box]) else THREE_BY_GAME

@@ -138,7 +138,7 @@
    * src/c/cops.c), on bit sets cut to what matters.
    *
    * A state is (cop 1's node, cop 2's node, robber's cell); for each pair of nodes one row of
-   * bits holds the robber's grid cells (y * W + x), so a robber's move is a shift of the row
+   * bits holds the robber's cells of the core's bounding box (y * its width + x), so a robber's move is a shift of the row
    * by the step's offset, masked by the cells that cannot step that way (a closed wall, or a
    * neighbour outside the core). `robber` holds the robber-to-move states the cops win (first
    * the captures), `cops` the cops-to-move ones. Each round, a pair's cops row is the union
@@ -150,14 +150,29 @@
    * win when some pair's cops row holds every core cell, checked every round. Swapping the
    * cops changes nothing, so only the pairs (a, b) with a <= b are kept: half the work. */
   function twoCopsWin(board, graph) {
-    const n = graph.nodes.length, width = board.width, size = board.width * board.height;
+    // the rows of bits span the core's bounding box only, not the whole grid
+    let left = board.width, top = board.height, right = 0, bottom = 0;
+    for (const cell of graph.nodes) {
+      const x = cell % board.width, y = (cell - x) / board.width;
+      left = Math.min(left, x);
+      right = Math.max(right, x);
+      top = Math.min(top, y);
+      bottom = Math.max(bottom, y);
+    }
+    const width = right - left + 1, size = width * (bottom - top + 1);
+    const local = (cell) => {
+      const x = cell % board.width;
+      return ((cell - x) / board.width - top) * width + x - left;
+    };
+    const n = graph.nodes.length;
     const words = (size + 31) >>> 5; // one robber row
     const block = Math.ceil(words / 32), blocks = Math.ceil(words / block);
     const moves = closedNeighbourhoods(graph);
     const robber = new Int32Array(n * n * words), cops = new Int32Array(n * n * words);
-    const reach = new Int32Array(words), inCore = new Uint8Array(size);
+    const reach = new Int32Array(words), inCore = new Uint8Array(board.width * board.height);
     for (const cell of graph.nodes) {
-      reach[cell >>> 5] |= 1 << (cell & 31);
+      const at = local(cell);
+      reach[at >>> 5] |= 1 << (at & 31);
       inCore[cell] = 1;
     }
     // per direction: the row's shift (in words and bits) and the cells that cannot step that way
@@ -165,8 +180,9 @@
       const closed = new Int32Array(words).fill(-1);
       const offset = d.dy * width + d.dx;
       for (const cell of graph.nodes) {
-        const x = cell % width, y = (cell - x) / width;
-        if (board.isOpen(x, y, d) && inCore[cell + offset]) closed[cell >>> 5] &= ~(1 << (cell & 31));
+        const x = cell % board.width, y = (cell - x) / board.width, at = local(cell);
+        const open = board.isOpen(x, y, d) && inCore[cell + d.dy * board.width + d.dx];
+        if (open) closed[at >>> 5] &= ~(1 << (at & 31));
       }
       return { closed, offset };
     });
@@ -186,7 +202,7 @@
     let count = 0;
     for (let a = 0; a < n; a += 1) {
       for (let b = a; b < n; b += 1) {
-        const p = a * n + b, one = graph.nodes[a], two = graph.nodes[b];
+        const p = a * n + b, one = local(graph.nodes[a]), two = local(graph.nodes[b]);
         robber[p * words + (one >>> 5)] |= 1 << (one & 31);
         robber[p * words + (two >>> 5)] |= 1 << (two & 31);
         robberGrew[p] = bit(one) | bit(two);

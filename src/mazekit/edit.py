@@ -66,8 +66,10 @@ class Load:
     @property
     def peak_text(self) -> str:
         """``30.49% at (11,19)``, ``~`` before an estimate."""
+        from .graph.figures import percent  # as stats --graph writes a share
+
         mark = "" if self.exact else "~"
-        return f"{mark}{_percent(self.peak)} at ({self.cell[0]},{self.cell[1]})"
+        return f"{mark}{percent(self.peak)} at ({self.cell[0]},{self.cell[1]})"
 
     @property
     def gini_text(self) -> str:
@@ -96,11 +98,6 @@ class Closure:
             f"{text}: betweenness peak {self.before.peak_text} -> {self.after.peak_text}, "
             f"Gini {self.before.gini_text} -> {self.after.gini_text}"
         )
-
-
-def _percent(value: float) -> str:
-    """A share as stats --graph writes it: two decimals, never ``-0.00%``."""
-    return f"{round(100 * value, 2) + 0.0:.2f}%"
 
 
 def _load(found: Betweenness) -> Load | None:
@@ -282,7 +279,9 @@ def relieve(
                 if after is not None and after.peak < tie_floor(before.peak):
                     tried.append((change, measured, after))
         if before is None or not tried:
-            peak = _percent(before.peak if before is not None else 0.0)
+            from .graph.figures import percent
+
+            peak = percent(before.peak if before is not None else 0.0)
             done = len(closures)
             after_some = f"after {done} closure{'' if done == 1 else 's'}, " if done else ""
             raise MazeError(

@@ -103,8 +103,8 @@ docs: $(DEV_STAMP)
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze.svg
 	$(BIN)/mazekit render $(DOCS_MAZE) -o docs/maze-dark-dead-ends.png --theme dark --dead-ends
 	$(BIN)/mazekit pacmanize $(DOCS_MAZE) | $(BIN)/mazekit render --theme pacman --cell 24 --wall 4 -o docs/board-pacman.png
-	$(BIN)/mazekit render $(DOCS_MAZE) --heat betweenness --no-path -o docs/heat-betweenness.png
-	$(BIN)/mazekit chase samples/valid-30x20-board.txt --place pinky=10,5 --place inky=20,15 --runner patrol --ticks 160 --cell 10 -o docs/chase.gif
+	$(BIN)/mazekit render $(DOCS_MAZE) --heat betweenness -o docs/heat-betweenness.png
+	$(BIN)/mazekit chase samples/valid-20x15-perfect.txt --runner patrol --cell 12 -o docs/chase.gif
 	$(BIN)/mazekit generate $(PAGE_MAZE) -o - | $(BIN)/mazekit render --format html -o docs/board.html
 	$(BIN)/python tests/browser.py docs/board.html docs/board-page.png
 

@@ -65,6 +65,23 @@ def target(
     return runner if far else (-2, h + 1)
 
 
+def house(maze: Maze) -> tuple[int, int]:
+    """The house: of the cells reached from the entry by a plain flood (entry and exit left
+    out), the one nearest ((W-1)/2, (H-1)/2), ties by (y, x)."""
+    seen, todo = {maze.entry}, [maze.entry]
+    while todo:
+        x, y = todo.pop()
+        for letter in ORDER:
+            if can_step(maze, (x, y), letter):
+                step = (x + STEP[letter][0], y + STEP[letter][1])
+                if step not in seen:
+                    seen.add(step)
+                    todo.append(step)
+    cx, cy = (maze.width - 1) / 2, (maze.height - 1) / 2
+    cells = seen - {maze.entry, maze.exit}
+    return min(cells, key=lambda c: ((c[0] - cx) ** 2 + (c[1] - cy) ** 2, c[1], c[0]))
+
+
 def trace(
     maze: Maze,
     runner: str = "path",
@@ -74,6 +91,7 @@ def trace(
     only: tuple[str, ...] = (),
     pass_through: bool = True,
     ticks: int = 10000,
+    starts: str = "house",
 ) -> list[dict[str, Any]]:
     """Every tick of the run as its JSONL object."""
     w, h = maze.width, maze.height
@@ -84,8 +102,10 @@ def trace(
         "inky": (w + 1, h + 1),
         "clyde": (-2, h + 1),
     }
-    corners.update(places or {})
     names = [n for n in NAMES if not only or n in only]
+    if starts == "house" and not all(n in (places or {}) for n in names):
+        corners = dict.fromkeys(NAMES, house(maze))
+    corners.update(places or {})
     path = runner_path(maze)
     cells = [maze.entry]
     for letter in path:

@@ -77,6 +77,38 @@ def open_wall(walls: np.ndarray, x: int, y: int, letter: str) -> None:
     walls[y + dy, x + dx] &= ~np.uint8(opposite)
 
 
+def open_room(
+    width: int, height: int, entry: tuple[int, int] = (0, 0), exit: tuple[int, int] | None = None
+) -> Maze:
+    """A W x H room with every inner wall open (exit: the bottom-right corner by default)."""
+    walls = closed_grid(width, height)
+    for y in range(height):
+        for x in range(width):
+            if x + 1 < width:
+                open_wall(walls, x, y, "E")
+            if y + 1 < height:
+                open_wall(walls, x, y, "S")
+    return Maze(walls, entry, (width - 1, height - 1) if exit is None else exit)
+
+
+@pytest.fixture
+def terminals():
+    """Start tests.terminal Terminals (programs in a pseudo-terminal); each is closed, its
+    program killed if still running, at the end."""
+    from tests.terminal import Terminal
+
+    started: list[Terminal] = []
+
+    def start(args: list[str], **options: object) -> Terminal:
+        terminal = Terminal(args, **options)  # type: ignore[arg-type]
+        started.append(terminal)
+        return terminal
+
+    yield start
+    for terminal in started:
+        terminal.close()
+
+
 def ring(width: int, height: int) -> Maze:
     """A corridor around the border of a W x H grid: one loop of 2(W+H)-4 cells."""
     walls = closed_grid(width, height)

@@ -5,19 +5,7 @@ from __future__ import annotations
 from mazekit.board import house
 from mazekit.generators import generate_from_config
 from mazekit.model import Maze
-from tests.conftest import closed_grid, open_wall
-
-
-def _open_room(width: int, height: int, entry: tuple[int, int], exit: tuple[int, int]) -> Maze:
-    """A W x H room with every inner wall open."""
-    walls = closed_grid(width, height)
-    for y in range(height):
-        for x in range(width):
-            if x + 1 < width:
-                open_wall(walls, x, y, "E")
-            if y + 1 < height:
-                open_wall(walls, x, y, "S")
-    return Maze(walls, entry, exit)
+from tests.conftest import closed_grid, open_room, open_wall
 
 
 def test_the_house_of_the_subjects_maze_is_between_the_4_and_the_2() -> None:
@@ -29,18 +17,18 @@ def test_the_house_of_the_subjects_maze_is_between_the_4_and_the_2() -> None:
 
 
 def test_an_odd_room_has_its_exact_centre() -> None:
-    assert house(_open_room(5, 5, (0, 0), (4, 4))) == (2, 2)
+    assert house(open_room(5, 5, (0, 0), (4, 4))) == (2, 2)
 
 
 def test_even_sides_tie_and_the_tie_goes_to_the_lower_y_then_x() -> None:
     """On 4x4 the four middle cells are equally near (1.5, 1.5): (1,1) comes first by (y, x)."""
-    assert house(_open_room(4, 4, (0, 0), (3, 3))) == (1, 1)
+    assert house(open_room(4, 4, (0, 0), (3, 3))) == (1, 1)
 
 
 def test_the_house_is_never_the_entry_nor_the_exit() -> None:
     """A centre cell that is the entry is passed over for the next nearest."""
-    assert house(_open_room(5, 5, (2, 2), (4, 4))) == (2, 1)
-    assert house(_open_room(5, 5, (0, 0), (2, 2))) == (2, 1)
+    assert house(open_room(5, 5, (2, 2), (4, 4))) == (2, 1)
+    assert house(open_room(5, 5, (0, 0), (2, 2))) == (2, 1)
 
 
 def test_only_cells_reachable_from_the_entry_count() -> None:
@@ -54,4 +42,4 @@ def test_only_cells_reachable_from_the_entry_count() -> None:
 
 
 def test_an_entry_outside_the_grid_has_no_house() -> None:
-    assert house(_open_room(3, 3, (7, 0), (2, 2))) is None
+    assert house(open_room(3, 3, (7, 0), (2, 2))) is None

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import mazekit
-from mazekit.chasers import NAMES, ChaseOptions, Simulation
+from mazekit.chasers import NAMES, STARTS, ChaseOptions, Simulation
 from mazekit.model import Maze
 from mazekit.search import open_bits
 from tests import chase_oracle as oracle
@@ -95,6 +95,7 @@ def test_opposite_corners_part_on_the_first_move_from_a_junction(
     schedule=st.lists(st.integers(1, 30), min_size=0, max_size=5).map(tuple),
     only=st.sets(st.sampled_from(NAMES)).map(lambda names: tuple(sorted(names))),
     pass_through=st.booleans(),
+    starts=st.sampled_from(STARTS),
     data=st.data(),
 )
 def test_the_kernel_agrees_with_the_plain_oracle(
@@ -104,6 +105,7 @@ def test_the_kernel_agrees_with_the_plain_oracle(
     schedule: tuple[int, ...],
     only: tuple[str, ...],
     pass_through: bool,
+    starts: str,
     data: st.DataObject,
 ) -> None:
     degree = degrees(maze)
@@ -117,6 +119,7 @@ def test_the_kernel_agrees_with_the_plain_oracle(
         only=only,
         pass_through=pass_through,
         ticks=400,
+        starts=starts,
     )
     _, ticks = mazekit.chase(maze, **options)
     assert [tick.to_dict() for tick in ticks] == oracle.trace(maze, **options)

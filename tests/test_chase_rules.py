@@ -179,7 +179,7 @@ def _period(cells: list[tuple[int, int]], longest: int) -> int | None:
 
 def test_scatter_circles_each_chaser_near_its_corner() -> None:
     board = mazekit.read_maze(BOARD)  # a pacmanized 30x20 board, entry and exit mid-edge
-    _, ticks = chase(board, runner="patrol", mode="scatter", ticks=400)
+    _, ticks = chase(board, runner="patrol", mode="scatter", ticks=400, starts="corners")
     trace = list(ticks)
     assert len(trace) == 401
     corners = {"blinky": (29, 0), "pinky": (0, 0), "inky": (29, 19), "clyde": (0, 19)}
@@ -224,7 +224,7 @@ def test_first_named_chaser_catches() -> None:
 
 
 def test_a_chaser_on_the_entry_catches_at_tick_zero() -> None:
-    result, ticks = chase(CORRIDOR, only=("pinky",))
+    result, ticks = chase(CORRIDOR, only=("pinky",), starts="corners")
     assert result == ("caught", 0, "pinky", (0, 0))
     assert [t.event for t in ticks] == ["caught:pinky"]
 
@@ -302,7 +302,7 @@ def test_tick_zero_and_the_jsonl_keys() -> None:
         ),
         (
             build(4, 2, row(0, 0, 3), (0, 0), (3, 0)),
-            {"only": ("clyde", "inky")},
+            {"only": ("clyde", "inky"), "starts": "corners"},
             "inky cannot reach the runner: no open way leads from its start (3,1) to the entry (0,0)",
         ),
     ],

@@ -84,11 +84,11 @@ def test_svg_heat_has_the_cells_rings_and_a_legend(invoke: Invoke) -> None:
     fills = [p.get("fill") for p in root.iter(f"{ns}path")]
     assert "#440154" in fills or len(fills) > 10  # many colour levels, one path each
     rings = [r for r in root.iter(f"{ns}rect") if r.get("stroke") == "#ffffff"]
-    assert len(rings) == MARKED
+    assert len(rings) == MARKED + 1  # and one in the legend
     stops = [s.get("stop-color") for s in root.iter(f"{ns}stop")]
     assert stops[0] == "#440154" and stops[-1] == "#fde725"
     texts = [t.text for t in root.iter(f"{ns}text")]
-    assert texts == ["0", "betweenness", "30.49%"]
+    assert texts == ["0", "betweenness", "30.49%", "ringed: the top 5 cells"]
 
 
 @pytest.mark.parametrize(

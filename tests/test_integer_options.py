@@ -34,6 +34,7 @@ OPTIONS = [
     (["chase"], "--ticks", 0, "1,000,000,000"),
     (["chase", "-o", "run.gif"], "--fps", 1, "50"),
     (["chase", "-o", "run.gif"], "--cell", 4, "10,000"),
+    (["chase", "-o", "run.gif"], "--trail", 0, CELL_LIMIT),
     (["stats", "--graph"], "--top", 1, CELL_LIMIT),
     (["stats", "--graph"], "--samples", 1, CELL_LIMIT),
     (["edit"], "--close-bottleneck", 1, CELL_LIMIT),
@@ -41,6 +42,7 @@ OPTIONS = [
     (["view"], "--width", 1, CELL_LIMIT),
     (["view"], "--height", 1, CELL_LIMIT),
     (["view"], "--max-dead-ends", 0, CELL_LIMIT),
+    (["view"], "--trail", 0, CELL_LIMIT),
 ]
 KINDS = {0: "a non-negative integer", 1: "a positive integer"}
 

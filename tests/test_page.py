@@ -498,6 +498,8 @@ def _cli_args(options: dict[str, Any]) -> list[str]:
         args += ["--only", ",".join(options["only"])]
     for name, (x, y) in options.get("place", {}).items():
         args += ["--place", f"{name}={x},{y}"]
+    # the page starts the chasers on the corners until it learns the house (issue 24, item 3)
+    args += ["--starts", options.get("starts", "corners")]
     return args
 
 
@@ -508,7 +510,7 @@ def _page_options(args: list[str]) -> dict[str, Any]:
     for word in words:
         if word == "--no-pass-through":
             options["passThrough"] = False
-        elif word in ("--mode", "--runner"):
+        elif word in ("--mode", "--runner", "--starts"):
             options[word[2:]] = next(words)
         elif word == "--ticks":
             options["ticks"] = int(next(words))

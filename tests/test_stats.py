@@ -23,7 +23,7 @@ from mazekit.pattern import pattern_cells
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse
 from tests import brute
-from tests.conftest import Invoke, closed_grid, open_wall, serpentine
+from tests.conftest import Invoke, closed_grid, open_room, open_wall, serpentine
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 PERFECT = SAMPLES / "valid-20x15-perfect.txt"
@@ -179,15 +179,10 @@ def test_not_pacman_ready_says_why() -> None:
 
 
 def _open_grid(width: int, height: int) -> Maze:
-    """Every inner wall open: a W x H room, entry top-left, exit bottom-right."""
-    walls = closed_grid(width, height)
-    for y in range(height):
-        for x in range(width):
-            if x + 1 < width:
-                open_wall(walls, x, y, "E")
-            if y + 1 < height:
-                open_wall(walls, x, y, "S")
-    return Maze(walls, (0, 0), (width - 1, height - 1), "E" * (width - 1) + "S" * (height - 1))
+    """Every inner wall open: a W x H room, entry top-left, exit bottom-right, and a path."""
+    maze = open_room(width, height)
+    maze.path = "E" * (width - 1) + "S" * (height - 1)
+    return maze
 
 
 def test_a_room_is_not_a_board() -> None:

@@ -10,28 +10,34 @@ the tick itself is a tight loop over flat tables of Python ints.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import accumulate
 from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
+from .board import house
 from .errors import MazeError
 from .model import BY_LETTER, EAST, NORTH, SOUTH, WEST, Cell, Maze
 from .search import component_labels, flat_open_bits, shortest_path
 
 __all__ = [
     "DEFAULT_SCHEDULE",
+    "DEFAULT_STARTS",
+    "DEFAULT_TRAIL",
     "LETTERS",
     "MODES",
     "NAMES",
     "RESULTS",
+    "STARTS",
     "Chase",
     "ChaseOptions",
     "ChaserTick",
     "Outcome",
     "Simulation",
     "Tick",
+    "Trails",
     "blinky_target",
     "chase",
     "clyde_target",
@@ -39,6 +45,7 @@ __all__ = [
     "pinky_target",
     "runner_path",
     "scatter_targets",
+    "start_cells",
     "starts",
 ]
 
@@ -46,6 +53,13 @@ NAMES: tuple[str, ...] = ("blinky", "pinky", "inky", "clyde")
 MODES: tuple[str, ...] = ("scatter", "chase")
 RESULTS: tuple[str, ...] = ("caught", "escaped", "running")
 DEFAULT_SCHEDULE: tuple[int, ...] = (56, 160, 56, 160, 40, 160, 40)
+# Where the chasers start (specs/chase.md, "Starts"): together on the house cell (the default),
+# or each on its corner of the grid. The page reads the default from its JSON.
+STARTS: tuple[str, ...] = ("house", "corners")
+DEFAULT_STARTS = "house"
+# How many of its last cells each chaser's trail shows, in the animation, the page and view:
+# enough for a chaser circling its corner in scatter mode to draw the whole loop.
+DEFAULT_TRAIL = 24
 
 # The chasers' directions, in their tie order N, W, S, E; the opposite of d is d ^ 2.
 LETTERS = "NWSE"
@@ -57,13 +71,32 @@ _INDEX = {letter: d for d, letter in enumerate(LETTERS)}
 
 
 def starts(width: int, height: int) -> dict[str, Cell]:
-    """Each chaser's default start: a corner of the grid."""
+    """Each chaser's corner of the grid, where ``--starts corners`` starts it."""
     return {
         "blinky": (width - 1, 0),
         "pinky": (0, 0),
         "inky": (width - 1, height - 1),
         "clyde": (0, height - 1),
     }
+
+
+def start_cells(maze: Maze, rule: str = DEFAULT_STARTS) -> dict[str, Cell]:
+    """Each chaser's start by ``rule``: all on the house cell (board.house), or the corners.
+
+    MazeError when the rule is ``house`` and the maze has none (no cell but the entry and the
+    exit can be reached from the entry).
+    """
+    if rule == "corners":
+        return starts(maze.width, maze.height)
+    if rule != "house":
+        raise ValueError(f"starts must be one of {', '.join(STARTS)}, got {rule!r}")
+    cell = house(maze)
+    if cell is None:
+        raise MazeError(
+            "the chasers have no house: no cell but the entry and the exit can be reached "
+            "(use --starts corners or --place)"
+        )
+    return dict.fromkeys(NAMES, cell)
 
 
 def scatter_targets(width: int, height: int) -> dict[str, Cell]:
@@ -126,10 +159,13 @@ class ChaseOptions:
     only: tuple[str, ...] = ()
     pass_through: bool = True
     ticks: int = 10000
+    starts: Literal["house", "corners"] = "house"
 
     def __post_init__(self) -> None:
         if self.runner not in ("path", "patrol"):
             raise ValueError(f"runner must be 'path' or 'patrol', got {self.runner!r}")
+        if self.starts not in STARTS:
+            raise ValueError(f"starts must be 'house' or 'corners', got {self.starts!r}")
         if self.mode is not None and self.mode not in MODES:
             raise ValueError(f"mode must be None, 'chase' or 'scatter', got {self.mode!r}")
         schedule = tuple(self.schedule)
@@ -154,7 +190,15 @@ class ChaseOptions:
 
     def __hash__(self) -> int:
         """Hashable like the frozen dataclass it is, its read-only places mapping included."""
-        fields = (self.runner, self.mode, self.schedule, self.only, self.pass_through, self.ticks)
+        fields = (
+            self.runner,
+            self.mode,
+            self.schedule,
+            self.only,
+            self.pass_through,
+            self.ticks,
+            self.starts,
+        )
         return hash((*fields, tuple(sorted(self.places.items()))))
 
     @property
@@ -227,6 +271,31 @@ class Tick:
         }
 
 
+class Trails:
+    """Each chaser's last cells before its current one, oldest first: the fading trails the
+    animation and the viewer draw (the page keeps its own, by the same rule). Fed every tick
+    in order; a tick 0 starts them afresh."""
+
+    def __init__(self, length: int = DEFAULT_TRAIL) -> None:
+        if not _is_int(length) or length < 0:
+            raise ValueError(f"a trail length must be a non-negative integer, got {length!r}")
+        self.length = length
+        self._cells: dict[str, deque[Cell]] = {}
+
+    def add(self, tick: Tick) -> None:
+        """Record where each chaser stands after ``tick``."""
+        if tick.tick == 0:
+            self._cells = {}
+        for chaser in tick.chasers:
+            cells = self._cells.setdefault(chaser.name, deque(maxlen=self.length + 1))
+            cells.append((chaser.x, chaser.y))
+
+    def cells(self, name: str) -> tuple[Cell, ...]:
+        """The chaser's last cells before its current one, at most ``length``, oldest first."""
+        cells = self._cells.get(name, ())
+        return tuple(cells)[:-1]
+
+
 def _path_reaches_exit(maze: Maze, bits: list[int]) -> bool:
     """Whether the maze's path line walks from the entry to the exit through open walls only.
 
@@ -287,8 +356,12 @@ class Simulation:
 
         self.names = options.names
         self._moves = [_TARGETS[name] for name in self.names]
-        place = starts(width, height)
-        place.update(options.places)
+        names = self.names
+        if all(name in options.places for name in names):
+            place = dict(options.places)  # every start given: the rule is not needed
+        else:
+            place = start_cells(maze, options.starts)
+            place.update(options.places)
         labels = component_labels(maze.walls).ravel()
         entry_label = labels[maze.entry[1] * width + maze.entry[0]]
         for name in self.names:

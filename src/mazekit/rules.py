@@ -176,8 +176,14 @@ def check_entry_exit(ctx: Context, limit: int) -> Findings:
     return found[:limit], len(found)
 
 
+NO_42_MESSAGE = (
+    'no "42" of fully closed cells: neither the subject\'s glyph nor a "4" and a "2" side by side'
+)
+
+
 def check_pattern(ctx: Context, limit: int) -> Findings:
-    """The "42" is there: its 18 cells are F (strict), or some F cell exists (any)."""
+    """The "42" is there: its 18 cells are F (strict), the file draws one anywhere (subject),
+    or some F cell exists (any)."""
     maze = ctx.maze
     if ctx.pattern_mode == "none" or not glyph.fits(maze.width, maze.height):
         return [], 0
@@ -185,11 +191,15 @@ def check_pattern(ctx: Context, limit: int) -> Findings:
         if (maze.walls == ALL_WALLS).any():
             return [], 0
         return [Violation("pattern", 'no fully closed cell: the "42" pattern is missing', 1, 1)], 1
-    broken = [
-        (x, y)
-        for x, y in glyph.pattern_cells(maze.width, maze.height)
-        if maze.walls[y, x] != ALL_WALLS
-    ]
+    cells = glyph.pattern_cells(maze.width, maze.height)
+    if ctx.pattern_mode == "subject":
+        if ctx.found_42 is not None:
+            return [], 0
+        corner = glyph.nearest(maze.walls)
+        if corner is None:
+            return [Violation("pattern", NO_42_MESSAGE, 1, 1)], 1
+        cells = glyph.cells_at(corner)  # the glyph with a few cells open: those are said
+    broken = [(x, y) for x, y in cells if maze.walls[y, x] != ALL_WALLS]
     found = (
         _at("pattern", _open_walls_message((x, y), int(maze.walls[y, x])), (x, y))
         for x, y in broken

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import click
 
-from ..chasers import MODES, NAMES, RESULTS, ChaseOptions, Outcome, Simulation
+from ..chasers import (
+    DEFAULT_STARTS,
+    DEFAULT_TRAIL,
+    MODES,
+    NAMES,
+    RESULTS,
+    STARTS,
+    ChaseOptions,
+    Outcome,
+    Simulation,
+)
 from ..config import is_cell_text, parse_cell
-from ..drawing.theme import THEMES
-from ..errors import ConfigError, MazeError
+from ..drawing.theme import DEFAULT_THEME, THEMES
+from ..errors import ConfigError, MazeError, printable
 from ..model import Cell
 from ._common import (
+    COUNT,
     MAX_PIXELS,
     display_name,
     input_argument,
@@ -23,12 +34,14 @@ from ._common import (
     write_output,
 )
 
-__all__ = ["command"]
+__all__ = ["chaser_options", "command", "trail_option"]
 
 _NAME = re.compile(r"\s*([a-z]+)\s*")
 _SCHEDULE = re.compile(r"\s*[0-9]{1,9}\s*(,\s*[0-9]{1,9}\s*)*")
 _IMAGES = (".gif", ".png", ".apng")  # .png and .apng: an animated PNG
+_TEXT_SUFFIXES = {"txt": "text", "json": "json", "jsonl": "jsonl"}
 _LINES_PER_CHUNK = 1000
+F = TypeVar("F", bound=Callable[..., Any])
 _KNOWN = ", ".join(NAMES)
 MAX_TICKS = 10**9  # --ticks at most: a longer run is a slip, not a game
 
@@ -81,6 +94,53 @@ def _schedule(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     return counts
 
 
+def chaser_options(function: F) -> F:
+    """``--starts``, ``--place`` and ``--only``: where the chasers start and which run, one
+    spelling for ``chase`` and ``view``."""
+    function = click.option(
+        "--only",
+        metavar="NAMES",
+        callback=_only,
+        help=f"Run only these chasers, a comma list of {_KNOWN}.",
+    )(function)
+    function = click.option(
+        "--place",
+        "places",
+        metavar="NAME=X,Y",
+        multiple=True,
+        callback=_places,
+        help="Start chaser NAME on cell X,Y instead (repeatable).",
+    )(function)
+    return click.option(
+        "--starts",
+        type=click.Choice(STARTS),
+        default=DEFAULT_STARTS,
+        show_default=True,
+        help="house: all four start together on the reachable cell nearest the centre; "
+        "corners: each on its corner of the grid.",
+    )(function)
+
+
+def trail_option(help_text: str) -> Callable[[F], F]:
+    """``--trail N``: how many of each chaser's last cells its fading trail shows."""
+    return click.option("--trail", type=COUNT, default=None, metavar="N", help=help_text)
+
+
+def _output_format(output: str | None, chosen: str | None, animate: bool) -> str | None:
+    """The --format of a text output: as given, else from the name of -o (.txt, .json,
+    .jsonl); a name it can tell nothing from is refused as render refuses it."""
+    if chosen is not None or animate or output is None or output == "-":
+        return chosen
+    suffix = output.lower().rpartition(".")[2] if "." in output.rpartition("/")[2] else ""
+    found = _TEXT_SUFFIXES.get(suffix)
+    if found is None:
+        raise click.UsageError(
+            f"cannot tell the format of '{printable(output)}': name it .gif, .png or .apng "
+            "(an animation), or .txt, .json or .jsonl, or give --format text|json|jsonl"
+        )
+    return found
+
+
 def _json(simulation: Simulation, outcome: Outcome) -> str:
     """The result as one JSON object on one line."""
     import json
@@ -118,8 +178,8 @@ Examples:
   mazekit chase board.txt                       caught by pinky at tick 37 at (5,4)
   mazekit chase board.txt --format jsonl > trace.jsonl
   mazekit chase board.txt --runner patrol --only blinky,inky --ticks 500
-  mazekit chase board.txt --place pinky=10,7 --mode chase --expect escaped
-  mazekit chase board.txt -o chase.gif --fps 12 --cell 12
+  mazekit chase board.txt --starts corners --place pinky=10,7 --mode chase --expect escaped
+  mazekit chase board.txt -o chase.gif --fps 12 --cell 12 --trail 40
 Exit status: 0 done (and the result was the one --expect names), 1 unreadable maze, a maze
 the chasers cannot run on, or another result than --expect; 2 usage error.""",
 )
@@ -145,20 +205,7 @@ the chasers cannot run on, or another result than --expect; 2 usage error.""",
     show_default=True,
     help="path: walk the path line once and escape; patrol: walk it back and forth for good.",
 )
-@click.option(
-    "--place",
-    "places",
-    metavar="NAME=X,Y",
-    multiple=True,
-    callback=_places,
-    help="Start chaser NAME on cell X,Y instead of its corner (repeatable).",
-)
-@click.option(
-    "--only",
-    metavar="NAMES",
-    callback=_only,
-    help=f"Run only these chasers, a comma list of {_KNOWN}.",
-)
+@chaser_options
 @click.option(
     "--mode",
     type=click.Choice(MODES),
@@ -188,7 +235,8 @@ the chasers cannot run on, or another result than --expect; 2 usage error.""",
 )
 @output_option(
     "Write to PATH, atomically; a .gif, .png or .apng name draws the run as an animation "
-    "(an animated PNG for .png and .apng). Default: stdout."
+    "(an animated PNG for .png and .apng), a .txt, .json or .jsonl name gets that --format. "
+    "Default: stdout."
 )
 @click.option(
     "--fps",
@@ -208,13 +256,18 @@ the chasers cannot run on, or another result than --expect; 2 usage error.""",
     "--theme",
     type=click.Choice(list(THEMES)),
     default=None,
-    help="Colours of the animation, as for render.  [default: pacman]",
+    help=f"Colours of the animation, as for render.  [default: {DEFAULT_THEME}]",
+)
+@trail_option(
+    f"Draw each chaser's last N cells as a fading trail in the animation.  "
+    f"[default: {DEFAULT_TRAIL}]"
 )
 def command(
     file: str,
     output_format: str | None,
     expect: str | None,
     runner: str,
+    starts: str,
     places: dict[str, Cell],
     only: tuple[str, ...],
     mode: str | None,
@@ -225,23 +278,28 @@ def command(
     fps: int | None,
     cell: int | None,
     theme: str | None,
+    trail: int | None,
 ) -> None:
     """Run the four Pac-Man chasers on the maze FILE (stdin when missing or -).
 
-    A runner walks the maze's path from the entry to the exit, one cell per tick; blinky,
-    pinky, inky and clyde start on the corners and chase it by the arcade's rules. Prints
-    whether the runner was caught, escaped or is still running; --format jsonl gives every
-    tick, -o chase.gif draws them.
+    A runner walks the maze's path from the entry to the exit, one cell per tick; the four
+    chasers leave their house, the reachable cell nearest the centre, and chase it by the
+    arcade's rules: blinky (red) chases the runner's cell, pinky (pink) ambushes 4 cells ahead
+    of it, inky (cyan) doubles the vector from blinky to 2 cells ahead of it, and clyde
+    (orange) chases from 8 cells away or more and heads for its corner nearer. Prints whether
+    the runner was caught, escaped or is still running; --format jsonl gives every tick,
+    -o chase.gif draws them.
     """
     animate = output is not None and output.lower().endswith(_IMAGES)
+    output_format = _output_format(output, output_format, animate)
     if animate and output_format is not None:
         raise click.UsageError(
             f"--format {output_format} cannot be combined with -o {output}: "
             "a .gif, .png or .apng name draws the animation"
         )
-    if not animate and (fps, cell, theme) != (None, None, None):
+    if not animate and (fps, cell, theme, trail) != (None, None, None, None):
         raise click.UsageError(
-            "--fps, --cell and --theme apply only to an animation "
+            "--fps, --cell, --theme and --trail apply only to an animation "
             "(-o NAME.gif, NAME.png or NAME.apng)"
         )
     if mode is not None and schedule:
@@ -256,6 +314,7 @@ def command(
         only=only,
         pass_through=pass_through,
         ticks=ticks,
+        starts=starts,  # type: ignore[arg-type]  # a click.Choice
         **settings,
     )
     source = display_name(file)
@@ -270,7 +329,8 @@ def command(
                 format="gif" if output.lower().endswith(".gif") else "png",
                 fps=8 if fps is None else fps,
                 cell=16 if cell is None else cell,
-                theme="pacman" if theme is None else theme,
+                theme=DEFAULT_THEME if theme is None else theme,
+                trail=DEFAULT_TRAIL if trail is None else trail,
             )
             data: bytes | str | Iterator[bytes] = render_animation(maze, simulation, picture)
         elif output_format == "jsonl":

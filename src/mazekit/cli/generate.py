@@ -23,7 +23,22 @@ from ._common import (
     write_output,
 )
 
-__all__ = ["command"]
+__all__ = ["command", "config_clash"]
+
+
+def config_clash(config: Config | None, target: str | None, given: bool) -> MazeError | None:
+    """The error when the maze would be written over its own config file (by any name or
+    link), else None; ``given``: the target came from -o, not from OUTPUT_FILE. generate
+    refuses to run, and view's s refuses to save."""
+    if config is None or target is None or not same_file(target, config.source):
+        return None
+    if not given:
+        setting = Origin("OUTPUT_FILE").show(target)
+        return MazeError(
+            f"{setting} names this config file: the maze would replace it", config.source
+        )
+    setting = Origin("--output").show(target)
+    return MazeError(f"{setting} names the config file {config.source}: the maze would replace it")
 
 
 @click.command(
@@ -99,17 +114,9 @@ def command(
         max_dead_ends=max_dead_ends,
         output=output,
     )
-    if config is not None and plan.output is not None and same_file(plan.output, config.source):
-        # The config is read already, but the maze would replace it: the user's input is lost.
-        if output is None:
-            setting = Origin("OUTPUT_FILE").show(plan.output)
-            raise MazeError(
-                f"{setting} names this config file: the maze would replace it", config.source
-            )
-        setting = Origin("--output").show(plan.output)
-        raise MazeError(
-            f"{setting} names the config file {config.source}: the maze would replace it"
-        )
+    clash = config_clash(config, plan.output, output is not None)
+    if clash is not None:
+        raise clash
     request = plan.request
     if verbose:
         click.echo(f"seed: {request.seed}", err=True)

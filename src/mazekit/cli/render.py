@@ -19,7 +19,7 @@ from ..drawing import (
     render_chunks,
 )
 from ..drawing.scene import CHARSETS
-from ..drawing.theme import RGB, parse_color
+from ..drawing.theme import DEFAULT_THEME, RGB, parse_color
 from ..errors import ConfigError, MazeError, printable
 from ._common import (
     MAX_PIXELS,
@@ -100,7 +100,7 @@ Examples:
   mazekit render maze.txt -o maze.svg --theme dark --dead-ends
   mazekit solve maze.txt | mazekit render --charset unicode
   mazekit render maze.txt --format png -o - | display
-  mazekit render board.txt --heat betweenness --no-path -o heat.png
+  mazekit render board.txt --heat betweenness -o heat.png
   mazekit render board.txt -o board.html      a page with the chasers, editable
 A COLOR is #RGB, #RRGGBB or a name (red, gold, navy... in any case); unset, the theme's.
 Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
@@ -141,7 +141,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
 @click.option(
     "--theme",
     type=click.Choice(list(THEMES)),
-    default="light",
+    default=DEFAULT_THEME,
     show_default=True,
     help="Colour set: " + "; ".join(f"{t.name}: {t.summary}" for t in THEMES.values()) + ".",
 )
@@ -159,7 +159,7 @@ Exit status: 0 drawn, 1 unreadable or undrawable maze, 2 usage error.""",
     type=click.Choice(("betweenness", "distance")),
     default=None,
     help="Colour each reachable cell by its betweenness (top bottlenecks ringed) or its "
-    "distance from the entry, with a legend (png, svg).",
+    "distance from the entry, with a legend (png, svg); no path unless --path.",
 )
 @click.option(
     "--charset",
@@ -222,7 +222,8 @@ def command(
         )
     except ConfigError as error:
         raise click.BadParameter(error.message, param_hint=f"'--{error.source}'") from error
-    maze = read_input(file, ignore_path=show_path is False)  # --no-path: the path line is moot
+    moot = show_path is False or (heat is not None and show_path is None)  # no path drawn
+    maze = read_input(file, ignore_path=moot)  # then the path line is moot
     source = display_name(file)
     check_maze(maze, options, source)  # the size limit, before the dead ends are computed
     if dead_ends:

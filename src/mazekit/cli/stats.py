@@ -91,7 +91,8 @@ verdict other than --expect; 2 usage error.""",
     default="strict",
     show_default=True,
     help='Where the "42" is looked for, as validate\'s --pattern: strict (the 18 cells of '
-    "specs/rules.md), any (every fully closed cell), none.",
+    'specs/rules.md), subject (the "42" the file draws, anywhere), any (every fully closed '
+    "cell), none.",
 )
 @click.option(
     "--expect",

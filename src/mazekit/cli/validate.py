@@ -188,8 +188,9 @@ that matches no file, an internal error. --exit-zero turns 1 into 0.""",
     type=click.Choice(PATTERN_MODES),
     default="strict",
     show_default=True,
-    help='How the "42" is checked: strict (the 18 cells of specs/rules.md), any (some fully '
-    "closed cells; unreachable cells must be closed), none.",
+    help='How the "42" is checked: strict (the 18 cells of specs/rules.md), subject (a "42" '
+    "of closed cells anywhere, in any glyph), any (some fully closed cells; unreachable cells "
+    "must be closed), none.",
 )
 @click.option(
     "--perfect", is_flag=True, help="Also require exactly one path between any two cells."

@@ -9,10 +9,12 @@ from __future__ import annotations
 import locale
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import click
 
+from ..chasers import DEFAULT_TRAIL
 from ..config import Config, looks_like_config, parse_config_bytes
 from ..drawing import RenderOptions, check_maze
 from ..drawing.scene import CHARSETS, Charset
@@ -31,6 +33,8 @@ from ._common import (
     seed_option,
     write_output,
 )
+from .chase import chaser_options, trail_option
+from .generate import config_clash
 
 __all__ = ["command"]
 
@@ -79,6 +83,17 @@ def _save(text: str, target: str) -> str | None:
     except MazeError as error:
         return str(error)
     return None
+
+
+def _saver(config: Config | None, given: bool) -> Callable[[str, str], str | None]:
+    """What s writes with: _save, refusing (as generate does) a target that is the config
+    file itself, checked at each save (the name may come to point at it)."""
+
+    def save(text: str, target: str) -> str | None:
+        clash = config_clash(config, target, given)
+        return _save(text, target) if clash is None else str(clash)
+
+    return save
 
 
 def _stdout_is_terminal() -> bool:
@@ -130,10 +145,14 @@ Examples:
   mazekit generate --seed 7 | mazekit view
   mazekit view config.txt               # generate as `generate config.txt` would; s saves
   mazekit view --width 40 --height 20 --imperfect
+  mazekit view board.txt --starts corners --only blinky,pinky --trail 40
 
 \b
 Keys: r new maze, p path, c wall colour, 4 "42" colour, a algorithm, g chasers, n one tick,
 s save, arrows scroll, ? help, q or Esc quit.
+Chasers, as in mazekit chase: blinky (GR, B) chases the runner (@@), pinky (GP, P) ambushes
+ahead of it, inky (GC, I) doubles blinky's vector, clyde (GO, C) keeps its distance; two on
+one cell show their letters (BP), more the first letter and how many (B4).
 Exit status: 0 quit, 1 bad maze or config or an impossible request, 2 usage error (a
 malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM.""",
 )
@@ -164,6 +183,10 @@ malformed option value too) or no terminal, 130 Ctrl-C, 143 SIGTERM.""",
     "a UTF-8 locale, else ascii.",
 )
 @output_option("Where s saves [OUTPUT_FILE of CONFIG, else maze-SEED.txt or maze-view.txt].")
+@chaser_options
+@trail_option(
+    f"Show each chaser's last N cells as a trail while the chase runs.  [default: {DEFAULT_TRAIL}]"
+)
 def command(
     source: str | None,
     width: int | None,
@@ -176,6 +199,10 @@ def command(
     max_dead_ends: int | None,
     charset: str | None,
     output: str | None,
+    starts: str,
+    places: dict[str, Cell],
+    only: tuple[str, ...],
+    trail: int | None,
 ) -> None:
     """Show a maze full screen in the terminal, and play with it.
 
@@ -201,7 +228,10 @@ def command(
             param_hint="'--charset'",
         )
     chosen: Charset = charset or ("unicode" if _locale_is_utf8() else "ascii")  # type: ignore[assignment]
+    from ..chasers import ChaseOptions
     from ..viewer import Setup, Viewer  # numpy and the drawing only once the input is known
+
+    chase = ChaseOptions(starts=starts, places=places, only=only)  # type: ignore[arg-type]
 
     config: Config | None = None
     maze: Maze | None = None
@@ -216,11 +246,13 @@ def command(
         plan = given.plan(config)
         setup = Setup(
             maze=build(plan.request),
-            save=_save,
+            save=_saver(config, output is not None),
             request=plan.request,
             generated=True,
             save_to=plan.output if plan.output != "-" else None,  # OUTPUT_FILE=-: no file
             charset=chosen,
+            chase=chase,
+            trail=trail,
         )
     else:
         try:
@@ -234,6 +266,8 @@ def command(
             request_error=why,
             save_to=output,
             charset=chosen,
+            chase=chase,
+            trail=trail,
         )
     _keyboard()
     from ..viewer.screen import run, terminal_problem

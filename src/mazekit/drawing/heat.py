@@ -101,9 +101,26 @@ def heat_for(maze: Maze, kind: str) -> Heat:
     raise ValueError(f"unknown heat {kind!r} (known: {', '.join(HEAT_KINDS)})")
 
 
-def _legend_height(scene: Scene) -> int:
-    """Pixels the legend adds under the picture: a bar and a line of labels."""
-    return _bar(scene) + 14 + max(scene.geometry.margin, 4)
+_LINE = 14  # one line of the legend's labels, in px
+
+
+def _legend_height(scene: Scene, heat: Heat) -> int:
+    """Pixels the legend adds under the picture: a bar, a line of labels, and a line saying
+    what the rings are when there are rings."""
+    return _bar(scene) + _LINE * (2 if heat.marked else 1) + max(scene.geometry.margin, 4)
+
+
+def _ringed(heat: Heat) -> str:
+    """The legend's line about the rings: which cells they mark."""
+    return f"ringed: the top {len(heat.marked)} cells"
+
+
+def _text_ink(scene: Scene) -> tuple[int, int, int]:
+    """The legend's text colour: black on a light background, white on a dark one (the pacman
+    theme's blue walls are too dim on black to read small text)."""
+    red, green, blue = scene.palette[Ink.BACKGROUND]
+    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue >= 128
+    return (0, 0, 0) if light else (255, 255, 255)
 
 
 def _bar(scene: Scene) -> int:
@@ -140,20 +157,23 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
     where = in_y[:, None] & in_x[None, :] & painted[rows[:, None], cols[None, :]]
     where &= inks == Ink.BACKGROUND  # walls and the path stay on top
     rgb[where] = colors[rows[:, None], cols[None, :]][where]
-    image = Image.new("RGB", (g.width, g.height + _legend_height(scene)), scene.palette[0])
+    image = Image.new("RGB", (g.width, g.height + _legend_height(scene, heat)), scene.palette[0])
     image.paste(Image.fromarray(rgb, "RGB"), (0, 0))
     draw = ImageDraw.Draw(image)
     side = g.cell - g.wall
     ring = max(1, side // 6)
-    for x, y in heat.marked:
-        left, top = g.margin + x * g.cell + g.wall, g.margin + y * g.cell + g.wall
+
+    def mark(left: int, top: int, side: int) -> None:
         box = (left, top, left + side - 1, top + side - 1)
         if side < 3:  # no room for an edge and a ring inside it: the cell goes white
             draw.rectangle(box, fill=_RING)
-            continue
+            return
         draw.rectangle(box, outline=scene.palette[Ink.WALL], width=ring + 1)
         inner = (box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1)
         draw.rectangle(inner, outline=_RING, width=ring)
+
+    for x, y in heat.marked:
+        mark(g.margin + x * g.cell + g.wall, g.margin + y * g.cell + g.wall, side)
     bar_left, bar_right = g.margin, g.width - g.margin
     bar_top = g.height + max(g.margin, 4) // 2
     width = max(1, bar_right - bar_left)
@@ -161,10 +181,14 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
     image.paste(Image.fromarray(np.ascontiguousarray(strip), "RGB"), (bar_left, bar_top))
     font = ImageFont.load_default()
     text_top = bar_top + _bar(scene) + 1
-    ink = scene.palette[Ink.WALL]
+    ink = _text_ink(scene)
     draw.text((bar_left, text_top), "0", fill=ink, font=font)
     draw.text((bar_right, text_top), heat.high, fill=ink, font=font, anchor="ra")
     draw.text(((bar_left + bar_right) // 2, text_top), heat.title, fill=ink, font=font, anchor="ma")
+    if heat.marked:  # a ring as drawn on the maze (at most 12 px), and what it marks
+        sample = min(side, 12)
+        mark(bar_left, text_top + _LINE, sample)
+        draw.text((bar_left + sample + 4, text_top + _LINE), _ringed(heat), fill=ink, font=font)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
@@ -176,7 +200,7 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
 
     g = scene.geometry
     lines = render_svg(scene).splitlines()
-    extra = _legend_height(scene)
+    extra = _legend_height(scene, heat)
     total = g.height + extra
     lines[1] = (
         lines[1]
@@ -199,25 +223,28 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
         level_color = _rgb(colors_for(level / 63))
         heat_lines.append(f'<path fill="{hex_color(level_color)}" d="{data}"/>')
     ring = max(1, side // 6)
-    marks: list[str] = []
-    for x, y in heat.marked:
-        left, top = first + x * g.cell, first + y * g.cell
+
+    def mark(left: int, top: int, side: int) -> list[str]:
         edges: tuple[tuple[tuple[int, int, int], int, float], ...] = (
             (scene.palette[Ink.WALL], ring + 2, (ring + 2) / 2),
             (_RING, ring, ring / 2 + 1),
         )
-        for color, stroke, inset in edges:
-            marks.append(
-                f'<rect x="{_n(left + inset)}" y="{_n(top + inset)}" '
-                f'width="{_n(side - 2 * inset)}" height="{_n(side - 2 * inset)}" fill="none" '
-                f'stroke="{hex_color(color)}" stroke-width="{stroke}"/>'
-            )
+        return [
+            f'<rect x="{_n(left + inset)}" y="{_n(top + inset)}" '
+            f'width="{_n(side - 2 * inset)}" height="{_n(side - 2 * inset)}" fill="none" '
+            f'stroke="{hex_color(color)}" stroke-width="{stroke}"/>'
+            for color, stroke, inset in edges
+        ]
+
+    marks: list[str] = []
+    for x, y in heat.marked:
+        marks += mark(first + x * g.cell, first + y * g.cell, side)
     bar_top = g.height + max(g.margin, 4) // 2
     stops = "".join(
         f'<stop offset="{i / (len(COLORMAP) - 1):.1f}" stop-color="{hex_color(c)}"/>'
         for i, c in enumerate(COLORMAP)
     )
-    ink = hex_color(scene.palette[Ink.WALL])
+    ink = hex_color(_text_ink(scene))
     text_y = bar_top + _bar(scene) + 11
     legend = [
         f'<linearGradient id="heat">{stops}</linearGradient>',
@@ -228,6 +255,14 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
         f'<text x="{g.width // 2}" y="{text_y}" text-anchor="middle">{heat.title}</text>'
         f'<text x="{g.width - g.margin}" y="{text_y}" text-anchor="end">{heat.high}</text></g>',
     ]
+    if heat.marked:  # a ring as drawn on the maze (at most 12 px), and what it marks
+        sample = min(side, 12)
+        top = text_y + 3
+        legend += mark(g.margin, top, sample)
+        legend.append(
+            f'<text x="{g.margin + sample + 4}" y="{top + 10}" font-family="sans-serif" '
+            f'font-size="11" fill="{ink}">{_ringed(heat)}</text>'
+        )
     # heat under everything the normal picture draws; rings and legend on top
     return "\n".join([*lines[:4], *heat_lines, *lines[4:-1], *marks, *legend, lines[-1]]) + "\n"
 
@@ -240,11 +275,13 @@ def _n(value: float) -> str:
 def heat_bytes(maze: Maze, options: RenderOptions, kind: str, source: str | None = None) -> bytes:
     """The heat picture of ``maze`` (``options.format`` png or svg) for ``render --heat``;
     ``source`` names the maze in a MazeError."""
+    if options.path is None:  # the path would hide the cells that glow: only when asked for
+        options = replace(options, path=False)
     check_maze(maze, options, source)
-    scene = build_scene(maze, options, source)
+    scene = replace(build_scene(maze, options, source), sprites=None)  # no dots, no actors
     heat = heat_for(maze, kind)
     if options.format == "png":
-        check_size(replace(scene.geometry, rows=scene.geometry.rows + 4), source)  # + legend
+        check_size(replace(scene.geometry, rows=scene.geometry.rows + 5), source)  # + legend
         return heat_png(scene, heat)
     if options.format == "svg":
         return heat_svg(scene, heat).encode("utf-8")

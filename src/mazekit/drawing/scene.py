@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ..errors import ConfigError, MazeError, NoPathError, TooLargeError
 from ..model import ALL_WALLS, EAST, NORTH, SOUTH, WEST, Cell, Maze
 from ..search import passages, path_positions, shortest_path
-from .theme import RGB, THEMES, Ink, Palette, palette_for
+from .theme import DEFAULT_THEME, RGB, THEMES, Ink, Palette, palette_for
 
 __all__ = [
     "CHARSETS",
@@ -139,7 +139,7 @@ class RenderOptions:
     cell: int = 16
     wall: int = 2
     margin: int = 8
-    theme: str = "light"
+    theme: str = DEFAULT_THEME
     colors: Mapping[str, RGB | str] = field(default_factory=dict)
     path: bool | None = None
     dead_ends: tuple[CellSet, CellSet] | None = None

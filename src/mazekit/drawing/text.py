@@ -16,7 +16,16 @@ import numpy.typing as npt
 from .scene import Charset, Scene, path_mask
 from .theme import Ink
 
-__all__ = ["ANSI", "MARKS", "ascii_chunks", "cell_inks", "ink_rows", "render_text", "text_lines"]
+__all__ = [
+    "ANSI",
+    "MARKS",
+    "ascii_chunks",
+    "cell_inks",
+    "compact_lines",
+    "ink_rows",
+    "render_text",
+    "text_lines",
+]
 
 # The board's sprites (pacman theme), the same in both charsets.
 _SPRITE_MARKS: Final[dict[Ink, str]] = {
@@ -127,6 +136,44 @@ def ink_rows(scene: Scene) -> npt.NDArray[np.uint8]:
     roles[1::2, 1::3] = inks
     roles[1::2, 2::3] = inks
     return roles
+
+
+def compact_lines(
+    scene: Scene, charset: Charset = "ascii"
+) -> tuple[list[str], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+    """The picture in half the lines, for a terminal too short for text_lines: a top line,
+    then one line per cell row, whose south walls are drawn as ``__`` under an empty cell.
+
+    Returns the (H + 1) lines of 3W + 1 characters (a cell's two characters stay in the
+    columns text_lines gives them), the ink of each character, and which characters stand on
+    a south wall they hide (a mark in a walled cell: a terminal underlines them).
+    """
+    rows, columns = scene.cells.shape
+    bar = _LINES[charset][1]
+    contents = _contents(scene, charset, False)
+    codes = cell_inks(scene)
+    south = scene.h_walls[1:]
+    empty = codes == Ink.BACKGROUND
+    lines: list[str] = [
+        " " + "".join(("__" if wall else "  ") + " " for wall in scene.h_walls[0].tolist())
+    ]
+    inks = np.full((rows + 1, 3 * columns + 1), Ink.WALL, dtype=np.uint8)
+    under = np.zeros((rows + 1, 3 * columns + 1), dtype=bool)
+    for y in range(rows):
+        walls = scene.v_walls[y].tolist()
+        floor = south[y].tolist()
+        pieces = []
+        for x in range(columns + 1):
+            joined = 0 < x < columns and floor[x - 1] and floor[x]
+            pieces.append(bar if walls[x] else ("_" if joined else " "))
+            if x < columns:
+                pieces.append(("__" if floor[x] else "  ") if empty[y, x] else contents[y, x])
+        lines.append("".join(pieces))
+    inks[1:, 1::3] = codes
+    inks[1:, 2::3] = codes
+    under[1:, 1::3] = south & ~empty
+    under[1:, 2::3] = south & ~empty
+    return lines, inks, under
 
 
 def _contents(scene: Scene, charset: Charset, ansi: bool) -> npt.NDArray[np.object_]:

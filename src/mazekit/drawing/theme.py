@@ -18,6 +18,7 @@ from ..errors import ConfigError
 __all__ = [
     "CHASER_INKS",
     "COLOR_NAMES",
+    "DEFAULT_THEME",
     "PLAIN_INKS",
     "RGB",
     "THEMES",
@@ -194,6 +195,9 @@ THEMES: dict[str, Theme] = {
         board=True,
     ),
 }
+# What render, its page and chase's animation draw with when no --theme is given: one default,
+# so the GIF and the page look alike.
+DEFAULT_THEME = "light"
 
 
 def palette_for(theme: str, overrides: Mapping[str, RGB | str] | None = None) -> Palette:

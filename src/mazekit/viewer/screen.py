@@ -21,7 +21,16 @@ from typing import Final
 
 from ..drawing.text import ANSI
 from ..drawing.theme import Ink
-from .state import KEYS, PATTERN_SHADES, TICK_SECONDS, WALL_SHADES, Shade, Viewer
+from .state import (
+    DIM,
+    KEYS,
+    PATTERN_SHADES,
+    TICK_SECONDS,
+    UNDERLINE,
+    WALL_SHADES,
+    Shade,
+    Viewer,
+)
 
 __all__ = [
     "MIN_COLUMNS",
@@ -117,7 +126,13 @@ class Palette:
         return self._color(shade_color(shade, self.colors))
 
     def attribute(self, ink: int, wall: Shade, pattern: Shade) -> int:
-        """The attribute characters of ``ink`` are drawn with."""
+        """The attribute characters of ``ink`` are drawn with, its DIM and UNDERLINE flags
+        included."""
+        flags = (curses.A_DIM if ink & DIM else 0) | (curses.A_UNDERLINE if ink & UNDERLINE else 0)
+        return self._attribute(ink & ~(DIM | UNDERLINE), wall, pattern) | flags
+
+    def _attribute(self, ink: int, wall: Shade, pattern: Shade) -> int:
+        """The attribute of a plain ink."""
         if ink == Ink.WALL:
             return self._shade(wall)
         if ink == Ink.PATTERN:

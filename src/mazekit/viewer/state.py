@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from ..drawing import RenderOptions, build_scene
 from ..drawing.scene import Charset, Scene
-from ..drawing.text import ink_rows, text_lines
+from ..drawing.text import MARKS, compact_lines, ink_rows, text_lines
 from ..drawing.theme import CHASER_INKS, Ink
 from ..errors import MazeError
 from ..generators import ALGORITHMS, Request, build, check, load_algorithm
@@ -28,12 +28,14 @@ from ..rules import validate
 from ..textformat import dump
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only
-    from ..chasers import Simulation, Tick
+    from ..chasers import ChaseOptions, Simulation, Tick, Trails
 
 __all__ = [
+    "DIM",
     "KEYS",
     "PATTERN_SHADES",
     "TICK_SECONDS",
+    "UNDERLINE",
     "WALL_SHADES",
     "Setup",
     "Shade",
@@ -93,13 +95,23 @@ KEYS: Final[tuple[tuple[str, str], ...]] = (
 )
 HELP_LINE: Final = 'r new  p path  c walls  4 "42"  a algo  g chase  n tick  s save  ? help  q quit'
 
-# One step of scrolling: a cell is two text lines high and three characters wide.
+# One step of scrolling, in cells: a cell is two text lines high (one in the compact
+# drawing) and three characters wide.
 _SCROLLS: Final[dict[str, tuple[int, int]]] = {
-    "UP": (-2, 0),
-    "DOWN": (2, 0),
-    "LEFT": (0, -3),
-    "RIGHT": (0, 3),
+    "UP": (-1, 0),
+    "DOWN": (1, 0),
+    "LEFT": (0, -1),
+    "RIGHT": (0, 1),
 }
+
+# Flags over a character's ink in the picture: drawn dim (the older half of a chaser's trail),
+# underlined (a mark standing on a south wall in the compact drawing).
+DIM: Final = 0x40
+UNDERLINE: Final = 0x80
+# What a chaser's trail shows on the cells it passed, per charset; one letter per actor when
+# several share a cell.
+_TRAIL_MARKS: Final[dict[str, str]] = {"unicode": "\u2591\u2591", "ascii": "::"}
+_INITIALS: Final[dict[str, str]] = {"blinky": "B", "pinky": "P", "inky": "I", "clyde": "C"}
 
 
 @dataclass(frozen=True)
@@ -120,6 +132,8 @@ class Setup:
     request_error: str | None = None
     save_to: str | None = None
     charset: Charset = "unicode"
+    chase: ChaseOptions | None = None
+    trail: int | None = None
 
 
 def verdict(maze: Maze) -> str:
@@ -147,40 +161,117 @@ class Viewer:
         self.running = False
         self.simulation: Simulation | None = None
         self.tick: Tick | None = None
+        self.trails: Trails | None = None
         self.verdict = verdict(self.maze)
+        self.compact = False  # the picture is the compact drawing: one line per cell row
         self._picture: tuple[list[str], npt.NDArray[np.uint8]] | None = None
 
     # --- what is shown -------------------------------------------------------------------
 
     def picture(self) -> tuple[list[str], npt.NDArray[np.uint8]]:
-        """The maze as render_text's lines, and the ink of each of their characters."""
-        if self._picture is None:
+        """The maze as render_text's lines (or the compact drawing's, when render_text's do not
+        fit the viewport), and the ink of each character with the DIM and UNDERLINE flags."""
+        compact = self._needs_compact()
+        if self._picture is None or compact != self.compact:
+            self.compact = compact
             scene = self._scene()
-            lines = [line[:-1] for line in text_lines(scene, self.setup.charset)]
-            self._picture = (lines, ink_rows(scene))
+            if compact:
+                lines, inks, under = compact_lines(scene, self.setup.charset)
+                inks[under] |= UNDERLINE
+            else:
+                lines = [line[:-1] for line in text_lines(scene, self.setup.charset)]
+                inks = ink_rows(scene)
+            self._picture = self._with_chase(lines, inks)
         return self._picture
 
+    def _needs_compact(self) -> bool:
+        """Whether render_text's picture is taller or wider than the viewport (where the
+        compact one, half as tall, is drawn instead)."""
+        rows, columns = self.viewport
+        return 2 * self.maze.height + 1 > rows or 3 * self.maze.width + 1 > columns
+
+    def _row(self, y: int) -> int:
+        """The line of the picture holding cell row ``y``."""
+        return y + 1 if self.compact else 2 * y + 1
+
+    def _with_chase(
+        self, lines: list[str], inks: npt.NDArray[np.uint8]
+    ) -> tuple[list[str], npt.NDArray[np.uint8]]:
+        """The chasers' trails, then the runner and the chasers, over the picture. A cell shows
+        one actor's mark (``GR``, ``@@``), or the initials of two (``@B``), or the first one's
+        initial and how many stand there (``B4``)."""
+        if self.tick is None:
+            return lines, inks
+        chars = [list(line) for line in lines]
+
+        def put(x: int, y: int, text: str, ink: tuple[int, int]) -> None:
+            row, column = self._row(y), 3 * x + 1
+            keep = int(inks[row, column]) & UNDERLINE
+            chars[row][column : column + 2] = list(text)
+            inks[row, column] = ink[0] | keep
+            inks[row, column + 1] = ink[1] | keep
+
+        mark = _TRAIL_MARKS[self.setup.charset]
+        if self.trails is not None:
+            for chaser in reversed(self.tick.chasers):  # blinky's trail on top
+                cells = self.trails.cells(chaser.name)
+                ink = CHASER_INKS[chaser.name]
+                for i, (x, y) in enumerate(cells):  # oldest first, the newer over it
+                    shown = int(inks[self._row(y), 3 * x + 1]) & ~(DIM | UNDERLINE)
+                    if shown in (Ink.BACKGROUND, Ink.PATH) or shown in CHASER_INKS.values():
+                        faded = ink | (DIM if 2 * i < len(cells) - 1 else 0)
+                        put(x, y, mark, (faded, faded))
+        actors: dict[tuple[int, int], list[tuple[str, str, int]]] = {}
+        runner = (MARKS[self.setup.charset][Ink.PLAYER], "@", int(Ink.PLAYER))
+        actors.setdefault(self.tick.runner, []).append(runner)
+        for chaser in self.tick.chasers:
+            ink = CHASER_INKS[chaser.name]
+            entry = (MARKS[self.setup.charset][ink], _INITIALS[chaser.name], int(ink))
+            actors.setdefault((chaser.x, chaser.y), []).append(entry)
+        for (x, y), here in actors.items():
+            if len(here) == 1:
+                put(x, y, here[0][0], (here[0][2], here[0][2]))
+            elif len(here) == 2:
+                put(x, y, here[0][1] + here[1][1], (here[0][2], here[1][2]))
+            else:
+                put(x, y, here[0][1] + str(len(here)), (here[0][2], here[0][2]))
+        return ["".join(line) for line in chars], inks
+
     def _scene(self) -> Scene:
-        """The Scene of the maze, with the path when shown and the chasers when running."""
+        """The Scene of the maze, with the path when shown."""
         options = RenderOptions(format="text", charset=self.setup.charset, path=self.show_path)
         try:
-            scene = build_scene(self.maze, options)
+            return build_scene(self.maze, options)
         except MazeError as error:  # no way to the exit, or a path line that leaves the grid
             self.message = f"path not shown: {error.message}"
-            scene = build_scene(self.maze, replace(options, path=False))
-        if self.tick is None:
-            return scene
-        sprites = np.zeros(scene.cells.shape, dtype=np.uint8)
-        sprites[self.tick.runner[1], self.tick.runner[0]] = Ink.PLAYER
-        for chaser in reversed(self.tick.chasers):  # the first in the order on top
-            sprites[chaser.y, chaser.x] = CHASER_INKS[chaser.name]
-        free = sprites[scene.path_y, scene.path_x] == 0  # a chaser hides the path under it
-        return replace(scene, sprites=sprites, path_x=scene.path_x[free], path_y=scene.path_y[free])
+            return build_scene(self.maze, replace(options, path=False))
+
+    def visible(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """The cells the view shows, ((first x, last x), (first y, last y)), when the picture
+        does not fit the viewport; None when it shows the whole maze."""
+        lines, _ = self.picture()
+        rows, columns = self.viewport
+        if len(lines) <= rows and len(lines[0]) <= columns:
+            return None
+        width, height = self.maze.width, self.maze.height
+        if self.compact:
+            first_y, last_y = self.top - 1, self.top + rows - 2
+        else:
+            first_y, last_y = self.top // 2, (self.top + rows - 2) // 2
+        first_x, last_x = self.left // 3, (self.left + columns - 2) // 3
+        return (
+            (max(0, first_x), min(width - 1, last_x)),
+            (max(0, first_y), min(height - 1, last_y)),
+        )
 
     def status(self) -> str:
         """The first status line: size, seed, algorithm, verdict, path, and the chase's tick."""
         maze = self.maze
         parts = [f"{maze.width}x{maze.height}"]
+        shown = self.visible()
+        if shown is not None:
+            (x0, x1), (y0, y1) = shown
+            parts.append(f"showing x {x0}-{x1} y {y0}-{y1}")
         if self.generated and self.request is not None:
             kind = "perfect" if self.request.perfect else "imperfect"
             parts += [f"seed {self.request.seed}", self.request.algorithm, kind]
@@ -235,7 +326,8 @@ class Viewer:
         if key in actions:
             actions[key]()
         elif key in _SCROLLS:
-            self.scroll(*_SCROLLS[key])
+            down, across = _SCROLLS[key]
+            self.scroll(down * (1 if self.compact else 2), across * 3)
         elif key in ("PPAGE", "NPAGE"):
             rows = max(2, self.viewport[0] - self.viewport[0] % 2)
             self.scroll(-rows if key == "PPAGE" else rows, 0)
@@ -291,7 +383,7 @@ class Viewer:
             return
         self.maze, self.request, self.generated = maze, request, True
         self.verdict = verdict(maze)
-        self.simulation, self.tick, self.running = None, None, False
+        self.simulation, self.tick, self.running, self.trails = None, None, False, None
         self.top = self.left = 0
         self._changed()
 
@@ -325,15 +417,18 @@ class Viewer:
     def _simulation(self) -> Simulation | None:
         """The chase on the shown maze, started at tick 0 when there is none or it has ended."""
         if self.simulation is None or self.simulation.outcome is not None:
-            from ..chasers import Simulation  # only a chase needs it
+            from ..chasers import DEFAULT_TRAIL, Simulation, Trails  # only a chase needs it
 
             try:
-                self.simulation = Simulation(self.maze)
+                self.simulation = Simulation(self.maze, self.setup.chase)
             except MazeError as error:
                 self.message = f"no chase: {error.message}"
                 self.simulation = None
                 return None
+            trail = self.setup.trail
+            self.trails = Trails(DEFAULT_TRAIL if trail is None else trail)
             self.tick = self.simulation.current()
+            self.trails.add(self.tick)
             self._changed()
         return self.simulation
 
@@ -355,6 +450,8 @@ class Viewer:
         if self.simulation is None:
             return
         self.tick = self.simulation.step()
+        if self.trails is not None:
+            self.trails.add(self.tick)
         self._changed()
         outcome = self.simulation.outcome
         if outcome is not None:

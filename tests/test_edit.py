@@ -60,6 +60,24 @@ def test_open_and_close_set_both_sides_and_rewrite_the_path(invoke: Invoke) -> N
     assert validate(edited, skip=("perfect", "open-area", "connectivity")).valid
 
 
+def test_a_wall_already_as_asked_is_said_and_the_maze_is_written_unchanged(
+    invoke: Invoke,
+) -> None:
+    """A typo in a coordinate often names a wall that is already open: said, never silent."""
+    maze = parse(PERFECT.read_text())
+    letter = maze.path[0]  # the entry's first step: an open wall
+    side = {"N": "north", "E": "east", "S": "south", "W": "west"}[letter]
+    x, y = maze.entry
+    args = ["--open", f"{x},{y},{letter}", "--close", "0,0,N", "--force"]
+    code, out, err = _edit(invoke, args, maze)
+    assert code == 0
+    assert err.splitlines() == [
+        f"note: --open {x},{y},{letter}: the {side} wall of ({x},{y}) is already open",
+        "note: --close 0,0,N: the north wall of (0,0) is already closed",
+    ]
+    assert out == dump(maze)
+
+
 def test_no_change_writes_the_canonical_path(invoke: Invoke) -> None:
     maze = parse(PERFECT.read_text())
     maze.path = "N"

@@ -138,6 +138,15 @@ def _loop_passages(
     return face[:-1, 1:] != face[1:, 1:], face[1:, :-1] != face[1:, 1:]
 
 
+def _already(maze: Maze, change: WallChange) -> bool:
+    """Whether the wall ``change`` names is already as it asks (a cell outside the grid is
+    left for _apply to refuse)."""
+    if not maze.contains((change.x, change.y)):
+        return False
+    closed = bool(maze.walls[change.y, change.x] & BY_LETTER[change.letter].bit)
+    return closed == change.close
+
+
 def _apply(maze: Maze, change: WallChange, force: bool, pattern: frozenset[Cell]) -> None:
     """Set one wall on both sides, in place; MazeError for a refused change."""
     cell = (change.x, change.y)
@@ -323,12 +332,14 @@ def edit(
     allow_disconnect: bool = False,
     relieve_count: int = 0,
     closures: list[Closure] | None = None,
+    unchanged: list[WallChange] | None = None,
 ) -> tuple[Maze, list[WallChange]]:
     """A copy of ``maze`` with the changes made, and every wall change done, in order.
 
     Opens first, then closes, each in the order given, then ``close_bottleneck`` passages,
     then ``relieve_count`` passages by relieve(). ``closures``: a list that receives what
-    the last two closed, with the load before and after (edit's report on stderr).
+    the last two closed, with the load before and after (edit's report on stderr);
+    ``unchanged``: a list that receives the asked changes whose wall was already so.
     The path line is the canonical shortest path, or empty when the exit cannot be reached
     (allowed only with ``allow_disconnect``; else MazeError naming the wall that cut it off).
     """
@@ -341,6 +352,8 @@ def edit(
     was_connected = checked and _connected(result)
     done: list[WallChange] = []
     for change in ordered:
+        if unchanged is not None and _already(result, change):
+            unchanged.append(change)
         _apply(result, change, force, pattern)
         done.append(change)
         if change.close and was_connected and not allow_disconnect and not _connected(result):

@@ -119,10 +119,11 @@ def command(
     Each wall is set on both sides, so the maze stays coherent; the path line becomes the
     shortest path from the entry to the exit.
     """
-    from ..edit import Closure, edit
+    from ..edit import Closure, WallChange, edit
 
     maze = read_input(file, ignore_path=True)  # the path line is rewritten anyway
     closures: list[Closure] = []
+    unchanged: list[WallChange] = []
     try:
         edited, _ = edit(
             maze,
@@ -132,10 +133,14 @@ def command(
             allow_disconnect=allow_disconnect,
             relieve_count=relieve or 0,
             closures=closures,
+            unchanged=unchanged,
         )
     except MazeError as error:
         error.source = display_name(file)
         raise
     write_output(dump(edited), output)
+    for change in unchanged:  # asked for, but nothing to do: said, never silently dropped
+        state = "closed" if change.close else "open"
+        click.echo(f"note: {change.option}: {change.wall} is already {state}", err=True)
     for closure in closures:  # what was closed, and the load before and after
         click.echo(closure.line, err=True)

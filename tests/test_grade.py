@@ -384,7 +384,8 @@ open("maze.txt", "w").write({TEXT!r})
     [
         (
             writes(TEXT, "\r\n"),
-            "maze.txt:1:21: format: line ends with CRLF, not LF (and 18 more violations)",
+            "maze.txt:1:21: format: line ends with CRLF, not LF, as do 18 more lines: end each "
+            'line with LF alone (in Python: open(name, "w", newline="\\n"))',
         ),
         (
             writes(TEXT.replace(MAZE.path, "SN" + MAZE.path)),

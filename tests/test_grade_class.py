@@ -136,7 +136,8 @@ def test_error_handling_counts_only_after_generation_works(
     )
     assert verdicts(class_grades["eve"])["perfect-20x15"] == (
         "FAIL",
-        "maze.txt:17:1: format: entry must be two non-negative integers x,y, got '(0, 0)'",
+        "maze.txt:17:1: format: entry must be two non-negative integers x,y, got '(0, 0)': "
+        "write 0,0 (and 1 more violation)",
     )
     assert verdicts(class_grades["finn"])["perfect-20x15"] == (
         "FAIL",

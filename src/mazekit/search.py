@@ -4,6 +4,8 @@ A wall counts as open only when both cells agree it is open (an incoherent wall 
 so a search never leaves the grid and never trusts half a passage. Whole-grid work is numpy;
 the sequential loops (labels, breadth-first search, the walk) run in the compiled kernel
 mazekit._csearch over numpy arrays, or in the pure-Python reference below over flat lists.
+The page's JavaScript twin of the search, the canonical path and the loop count is
+src/mazekit/drawing/page/board.js.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -23,15 +22,16 @@ import pytest
 from mazekit import dump_maze, generate
 from mazekit.config import check_geometry, dump_config, parse_config
 from mazekit.errors import ConfigError
-from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome
+from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome, sandbox
 from mazekit.grade.cases import config_text
 from mazekit.grade.checks import last_exception, run_problem
 from mazekit.grade.report import as_csv, as_json
 from mazekit.grade.sandbox import Run, Sandbox, abandon_all, stop_all
 from mazekit.model import Maze
 from tests.conftest import Invoke, open_wall
+from tests.grade_python import runner_python
 
-PYTHON = sys.executable
+PYTHON = runner_python()
 CONFIG = "WIDTH=20\nHEIGHT=15\nENTRY=0,0\nEXIT=19,14\nOUTPUT_FILE=maze.txt\nPERFECT=True\n"
 MAZE = generate(20, 15, seed=1)
 TEXT = dump_maze(MAZE)
@@ -76,6 +76,13 @@ def submission(folder: Path, program: str, *, config: str | None = CONFIG, **fil
 def grade(invoke: Invoke, folder: Path, *args: str, python: str = PYTHON) -> tuple[int, str, str]:
     result = invoke(["grade", "--python", python, *args, str(folder)])
     return result.exit_code, result.stdout, result.stderr
+
+
+def reachable(folder: Path) -> Path:
+    """``folder``, opened for the user nobody to pass through (a fake interpreter in it)."""
+    for path in (folder, folder.parent):
+        path.chmod(0o755)
+    return folder
 
 
 def verdict_lines(stdout: str) -> list[str]:
@@ -435,7 +442,7 @@ def test_a_timeout_shorter_than_an_interpreter_start_still_grades(
 ) -> None:
     # the check that the interpreter starts is not held to --timeout: on a loaded machine a
     # short one made grade say "cannot run python: exit -9" (here the start is slow by design)
-    slow = tmp_path / "python"
+    slow = reachable(tmp_path) / "python"
     slow.write_text(f'#!/bin/sh\nsleep 0.3\nexec {PYTHON} "$@"\n')
     slow.chmod(0o755)
     folder = submission(tmp_path / "s", writes(TEXT))
@@ -449,7 +456,7 @@ def test_a_timeout_shorter_than_an_interpreter_start_still_grades(
 def test_an_interpreter_that_never_starts(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stuck = tmp_path / "python"
+    stuck = reachable(tmp_path) / "python"
     stuck.write_text("#!/bin/sh\nexec sleep 30\n")
     stuck.chmod(0o755)
     monkeypatch.setattr("mazekit.grade.sandbox.PROBE_SECONDS", 0.3)
@@ -466,7 +473,7 @@ def test_a_slow_interpreter_start_does_not_drop_the_runner_to_root(
 ) -> None:
     # only a refusal to run as the runner (nobody, under root) falls back to root; a start
     # that is merely slow stays an error, and the process limit is never dropped for it
-    stuck = tmp_path / "python"
+    stuck = reachable(tmp_path) / "python"
     stuck.write_text("#!/bin/sh\nexec sleep 30\n")
     stuck.chmod(0o755)
     monkeypatch.setattr("mazekit.grade.sandbox.PROBE_SECONDS", 0.3)
@@ -520,14 +527,14 @@ def test_ctrl_c_during_a_removal_finishes_it(
     monkeypatch.setattr("mazekit.grade.sandbox._abandoned", False)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # whatever fails stays in here
     box = Sandbox(submission(tmp_path / "s", "pass\n"), PYTHON, Limits(), identity=None)
-    real_rmtree = shutil.rmtree
+    real_remove = sandbox.remove_tree
 
     def interrupted(path: str, *args: object, **kwargs: object) -> None:
-        monkeypatch.setattr("shutil.rmtree", real_rmtree)
+        monkeypatch.setattr(sandbox, "remove_tree", real_remove)
         abandon_all()  # the handler, which then ends the process
         raise SystemExit(130)
 
-    monkeypatch.setattr("shutil.rmtree", interrupted)
+    monkeypatch.setattr(sandbox, "remove_tree", interrupted)
     with pytest.raises(SystemExit):
         box.close()
     assert list(box.root.parent.glob(box.root.name + "*")) == []
@@ -681,6 +688,7 @@ def test_the_table_as_csv_and_json() -> None:
         "total": 2,
         "strict": False,
         "warnings": [],
+        "notes": [],
         "cases": [
             {"case": "perfect-20x15", "verdict": "PASS", "reason": "", "seconds": 0.0},
             {"case": "imperfect", "verdict": "CRASH", "reason": "KeyError: 'X'", "seconds": 0.0},
@@ -1057,7 +1065,7 @@ def test_a_submission_that_cannot_be_copied(
     def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("mazekit.grade.sandbox._copy_tree", refuse)
+    monkeypatch.setattr("mazekit.grade.sandbox.copy_tree", refuse)
     with pytest.raises(GradeError) as error:
         Sandbox(tmp_path, PYTHON, Limits())
     assert str(error.value) == f"{tmp_path}: cannot copy: Permission denied"

@@ -22,7 +22,7 @@ def summary(grade: Grade) -> str:
 
 def as_text(grade: Grade) -> str:
     """One line per case, the required files, then the summary line."""
-    lines = []
+    lines = [] if grade.error is None else [f"error: {printable(grade.error)}"]
     for outcome in grade.outcomes:
         reason = f": {outcome.reason}" if outcome.reason else ""
         lines.append(f"{outcome.verdict:<{_WIDTH}} {outcome.case}{reason}")
@@ -33,6 +33,7 @@ def as_text(grade: Grade) -> str:
             lines.append(
                 f"{'ok' if check.ok else 'MISSING':<{_WIDTH}} {check.name}: {check.detail}"
             )
+    lines += [f"note: {note}" for note in grade.notes]
     lines.append(summary(grade))
     return "\n".join(lines) + "\n"
 
@@ -46,6 +47,7 @@ def _document(grade: Grade) -> dict[str, object]:
         "total": grade.total,
         "strict": grade.strict,
         "warnings": list(grade.warnings),
+        "notes": list(grade.notes),
         "cases": [
             {
                 "case": o.case,

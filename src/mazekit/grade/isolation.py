@@ -76,8 +76,9 @@ def namespaces_work() -> bool:
 
 
 def in_private_folder(path: str) -> bool:
-    """Whether ``path`` lies in one of the PRIVATE_FOLDERS, which the namespaces empty."""
-    return any(path == f or path.startswith(f + os.sep) for f in PRIVATE_FOLDERS)
+    """Whether ``path`` lies in one of the PRIVATE_FOLDERS, or /dev, which the namespaces
+    make anew."""
+    return any(path == f or path.startswith(f + os.sep) for f in (*PRIVATE_FOLDERS, "/dev"))
 
 
 def bwrap(
@@ -97,7 +98,7 @@ def bwrap(
     on_the_way: set[str] = set()
     for path in [*readable, *writable]:
         folder = os.path.dirname(path)
-        while in_private_folder(folder) and folder not in PRIVATE_FOLDERS:
+        while in_private_folder(folder) and folder not in (*PRIVATE_FOLDERS, "/dev", "/dev/shm"):
             on_the_way.add(folder)
             folder = os.path.dirname(folder)
     for folder in sorted(on_the_way, key=lambda f: f.count(os.sep)):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 import zipfile
@@ -123,19 +124,22 @@ def wheel(folder: Path, name: str, version: str, code: str) -> Path:
     return path
 
 
-@pytest.fixture(scope="module")
-def cache() -> Iterator[Path]:
-    """A cache of environments the user nobody can reach (--install's)."""
-    folder = Path(tempfile.mkdtemp(prefix="mazekit-test-cache-"))
+@pytest.fixture
+def fast_temp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The copies' temporary folder in memory (/dev/shm): a virtual environment's thousand
+    files, or a folder 100 000 levels deep, take many times longer on a disk's file system."""
+    folder = Path(tempfile.mkdtemp(prefix="mazekit-test-", dir="/dev/shm"))
     folder.chmod(0o755)
+    monkeypatch.setattr("tempfile.tempdir", str(folder))
     yield folder
     remove_tree(folder)
 
 
 def test_install_builds_the_shipped_wheels_once(
-    invoke: Invoke, tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+    invoke: Invoke, fast_temp: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = tmp_path / "leo"
+    cache = fast_temp / "cache"
+    folder = fast_temp / "leo"
     shutil.copytree(CLASS / "leo", folder)
     wheel(folder, "mlx", "2.2", "class Mlx:\n    def mlx_init(self):\n        return 'mlx ready'\n")
     wheel(folder, "mazegen", "1.0.0", f"def maze_text():\n    return {MAZE!r}\n")
@@ -177,17 +181,6 @@ for _ in range(10_000):
 os.fchdir(top)
 open("maze.txt", "w").write({MAZE!r})
 """
-
-
-@pytest.fixture
-def fast_temp(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The copies' temporary folder in memory (/dev/shm): a folder 100 000 levels deep takes
-    minutes to make and remove on a disk's file system, a few seconds there."""
-    folder = Path(tempfile.mkdtemp(prefix="mazekit-test-", dir="/dev/shm"))
-    folder.chmod(0o755)
-    monkeypatch.setattr("tempfile.tempdir", str(folder))
-    yield folder
-    remove_tree(folder)
 
 
 def test_a_folder_100000_levels_deep_is_reported_and_the_class_still_graded(
@@ -289,3 +282,56 @@ def test_the_tail_of_a_run_is_its_last_five_lines() -> None:
     run = Run(0, "".join(f"line {n}\n" for n in range(20)), "x" * 2000, False, 0.1)
     assert run.stdout_tail == "\n".join(f"line {n}" for n in range(15, 20))
     assert run.stderr_tail == "x" * 500
+
+
+def test_setup_installs_a_src_layout_that_only_works_installed(
+    invoke: Invoke, fast_temp: Path
+) -> None:
+    folder = CLASS / "noor"
+    _, stdout, _ = graded(invoke, folder, "--case", "perfect-20x15")
+    assert case_lines(stdout) == [
+        "error: No module named 'mazegen': the submission needs its dependencies (--install)"
+    ]
+    _, stdout, _ = graded(invoke, folder, "--setup", "make install", "--case", "perfect-20x15")
+    assert case_lines(stdout) == ["PASS    perfect-20x15"]
+    code, stdout, _ = graded(invoke, folder, "--setup", "exit 3", "--case", "perfect-20x15")
+    assert (code, case_lines(stdout)) == (1, ["error: 'exit 3' failed: exit 3: no output"])
+
+
+def test_an_interpreter_nobody_cannot_run_is_replaced_never_run_as_root(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir()
+    program = f"import os\nif os.getuid() != 0:\n    open('maze.txt', 'w').write({MAZE!r})\n"
+    (folder / "a_maze_ing.py").write_text(program)
+    args = ["grade", "--python", sys.executable, "--case", "perfect-20x15", str(folder)]
+    result = invoke(args)
+    assert case_lines(result.stdout) == ["PASS    perfect-20x15"]
+    if os.geteuid() != 0:  # the grader's own user runs its own interpreter
+        assert result.stderr == ""
+        return
+    # under root, this interpreter lies in root's home (pyenv's) where nobody cannot enter
+    assert result.stderr == (
+        f"warning: the user nobody cannot run {sys.executable}, "
+        "so the programs run with /usr/bin/python3\n"
+    )
+    monkeypatch.setattr("mazekit.grade.sandbox.DISTRIBUTION_PYTHON", sys.executable)
+    result = invoke(args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"Error: --python: the user nobody cannot run {sys.executable}: "
+        f"mazekit grade: cannot run {sys.executable}: Permission denied\n"
+    )
+
+
+def test_a_display_without_xvfb(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no Xvfb on this PATH
+    result = invoke(["grade", "--python", PYTHON, "--display", "xvfb", str(CLASS / "ivan")])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "Error: --display: cannot start Xvfb: Xvfb is not installed (Debian's package xvfb)\n",
+    )

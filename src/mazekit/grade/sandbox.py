@@ -541,7 +541,10 @@ class Sandbox:
         wrapper = sys.executable or self.python
         command = [wrapper, "-I", "-S", "-c", WRAPPER, *(str(n) for n in sizes), *argv]
         env = {
-            "PATH": os.pathsep.join([*self.path, os.environ.get("PATH", os.defpath)]),
+            # the interpreter's own folder first: `python3` in a Makefile is the one grading
+            "PATH": os.pathsep.join(
+                [*self.path, os.path.dirname(self.python), os.environ.get("PATH", os.defpath)]
+            ),
             "HOME": str(self.home),
             "LANG": "C.UTF-8",
             **self.env,

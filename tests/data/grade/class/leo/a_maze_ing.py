@@ -5,7 +5,8 @@ import sys
 import mlx
 from mazegen import maze_text
 
-config = dict(line.strip().split("=", 1) for line in open(sys.argv[1]) if "=" in line)
+with open(sys.argv[1]) as lines:
+    config = dict(line.strip().split("=", 1) for line in lines if "=" in line)
 with open(config["OUTPUT_FILE"], "w") as output:
     output.write(maze_text())
 print(f"maze written; {mlx.Mlx().mlx_init()}")

@@ -335,3 +335,19 @@ def test_a_display_without_xvfb(
         "",
         "Error: --display: cannot start Xvfb: Xvfb is not installed (Debian's package xvfb)\n",
     )
+
+
+def test_an_xvfb_that_does_not_start(
+    invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = tmp_path / "Xvfb"
+    fake.write_text("#!/bin/sh\necho '(EE) Fatal server error: no screens found' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    result = invoke(["grade", "--python", PYTHON, "--display", "xvfb", str(CLASS / "ivan")])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "Error: --display: cannot start Xvfb: Xvfb did not start: "
+        "(EE) Fatal server error: no screens found\n",
+    )

@@ -194,6 +194,9 @@ def abandon_all() -> None:
         with contextlib.suppress(Exception):  # a signal handler must not raise
             box.stop()
         with contextlib.suppress(Exception):
+            if box._xvfb is not None:
+                box._xvfb.stop()
+        with contextlib.suppress(Exception):
             _remove(box.root)
 
 

@@ -329,12 +329,15 @@ def test_a_display_without_xvfb(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))  # no Xvfb on this PATH
-    result = invoke(["grade", "--python", PYTHON, "--display", "xvfb", str(CLASS / "ivan")])
-    assert (result.exit_code, result.stdout, result.stderr) == (
-        2,
-        "",
-        "Error: --display: cannot start Xvfb: Xvfb is not installed (Debian's package xvfb)\n",
-    )
+    for folder in (["ivan"], ["--all", "."]):  # --all stops too: no submission is to blame
+        *options, name = folder
+        args = ["grade", "--python", PYTHON, "--display", "xvfb", *options, str(CLASS / name)]
+        result = invoke(args)
+        assert (result.exit_code, result.stdout, result.stderr) == (
+            2,
+            "",
+            "Error: --display: cannot start Xvfb: Xvfb is not installed (Debian's package xvfb)\n",
+        )
 
 
 def test_an_xvfb_that_does_not_start(

@@ -418,7 +418,7 @@ def _grade_or_error(path: Path, options: Options) -> Grade:
     try:
         return grade(path, options)
     except GradeError as error:
-        if error.source == "--python":
+        if error.source in ("--python", "--display"):  # the grading's own problem: stop
             raise
         return Grade(os.fspath(path), strict=options.strict, error=error.message)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -21,8 +20,9 @@ from mazekit.grade.cases import ERRORS
 from mazekit.grade.checks import TAIL_CHARS, tail
 from mazekit.grade.report import as_json, as_junit, as_table, as_text
 from tests.conftest import Invoke
+from tests.grade_python import runner_python
 
-PYTHON = sys.executable
+PYTHON = runner_python()
 CLASS = Path(__file__).parent / "data" / "grade" / "class"
 # Each fixture by what it is: a working program writes valid mazes, a broken one never does.
 WORKING = ("ada", "ben", "cleo", "dan")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import importlib.util
 import os
 import shlex
 import threading
@@ -26,6 +27,7 @@ __all__ = [
     "Dependencies",
     "cache_folder",
     "dependencies",
+    "grader_pip",
     "install",
     "setup",
     "use_environment",
@@ -107,16 +109,36 @@ def _failed(what: str, run: Run, wall: float) -> str:
     return f"{what}: exit {run.returncode}: {last}"
 
 
+def grader_pip() -> str | None:
+    """The grader's own pip as a script that any interpreter runs (``__pip-runner__.py``,
+    what ``pip --python`` runs, pip >= 22.3), or None: a virtual environment made without
+    pip (``venv --without-pip``, a fifth of a second against ensurepip's many seconds) is
+    then installed into by this pip, run by the environment's own python."""
+    try:
+        spec = importlib.util.find_spec("pip")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None:
+        return None
+    runner = os.path.join(os.path.dirname(spec.origin), "__pip-runner__.py")
+    return runner if os.path.isfile(runner) else None
+
+
 def _build(box: Sandbox, found: Dependencies, base: str, target: Path) -> None:
     """Build the environment in the runner's copy, then move it to ``target``, the
     grader's, where the programs can only read it."""
     wall = max(INSTALL_SECONDS, box.limits.timeout)
     building = box.private / "venv"
     remove_tree(building)
-    made = box.run([base, "-m", "venv", os.fspath(building)], timeout=wall, network=True)
+    pip = grader_pip()
+    venv = [base, "-m", "venv", *(["--without-pip"] if pip else []), os.fspath(building)]
+    made = box.run(venv, timeout=wall, network=True)
     if made.returncode != 0 or made.timed_out:
         raise GradeError(_failed("cannot make a virtual environment", made, wall), "--install")
-    command = [os.fspath(building / "bin" / "python"), "-m", "pip", "install"]
+    python = os.fspath(building / "bin" / "python")
+    if pip:  # the namespaces show it, read-only, wherever it lies
+        box.readable.append(os.path.dirname(os.path.dirname(pip)))
+    command = [python, pip, "install"] if pip else [python, "-m", "pip", "install"]
     command += ["--disable-pip-version-check", "--no-input"]
     for folder in sorted({os.path.dirname(wheel) or "." for wheel in found.wheels}):
         command += ["--find-links", folder]

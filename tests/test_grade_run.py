@@ -21,6 +21,7 @@ import pytest
 
 from mazekit import dump_maze, generate
 from mazekit.grade import Options, grade, grade_all
+from mazekit.grade.isolation import Terminal
 from mazekit.grade.sandbox import Interaction, Run
 from mazekit.grade.tree import remove_tree
 from tests.conftest import Invoke
@@ -376,3 +377,16 @@ def test_an_xvfb_that_does_not_start(
         "Error: --display: cannot start Xvfb: Xvfb did not start: "
         "(EE) Fatal server error: no screens found\n",
     )
+
+
+def test_a_terminal_closes_its_side_once(tmp_path: Path) -> None:
+    """--tty with -j or --all -j: the number of the terminal side the grader let go of is
+    soon another thread's file (a pipe of another run), which a second close would close."""
+    terminal = Terminal(tmp_path / "screen", 1024, b"")
+    terminal.started()
+    other = os.open(os.devnull, os.O_RDONLY)  # the lowest free number: the one let go
+    try:
+        terminal.close()
+        os.fstat(other)  # still open
+    finally:
+        os.close(other)

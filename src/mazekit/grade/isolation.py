@@ -143,17 +143,22 @@ class Terminal:
                     written += len(data)
 
     def started(self) -> None:
-        """The program holds the terminal side now: the grader lets go of its own."""
-        with contextlib.suppress(OSError):
-            os.close(self.slave)
+        """The program holds the terminal side now: the grader lets go of its own (once: a
+        second close could close another thread's file that got the number since)."""
+        slave, self.slave = self.slave, -1
+        if slave >= 0:
+            with contextlib.suppress(OSError):
+                os.close(slave)
 
     def close(self) -> None:
         """Stop copying (what is written so far is in the file) and close the terminal."""
         self._done.set()
         self._thread.join(timeout=5)
-        for fd in (self.slave, self.master):
+        self.started()
+        master, self.master = self.master, -1
+        if master >= 0:
             with contextlib.suppress(OSError):
-                os.close(fd)
+                os.close(master)
 
 
 class Xvfb:

@@ -118,29 +118,37 @@ class Terminal:
         self.master, self.slave = os.openpty()
         size = struct.pack("HHHH", ROWS, COLUMNS, 0, 0)
         fcntl.ioctl(self.slave, termios.TIOCSWINSZ, size)
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._pump, args=(capture, limit), daemon=True)
-        self._thread.start()
         if typed:  # what --stdin gives, typed ahead as on a keyboard
             with contextlib.suppress(OSError):
                 os.write(self.master, typed)
+        self._done = threading.Event()
+        self._thread = threading.Thread(
+            target=self._pump, args=(self.master, capture, limit), daemon=True
+        )
+        self._thread.start()  # from here on the master side is the thread's alone
 
-    def _pump(self, capture: Path, limit: int) -> None:
+    def _pump(self, master: int, capture: Path, limit: int) -> None:
+        """Copy what the program draws to ``capture``; the thread closes the terminal's
+        master side itself when done, so no other thread's file that gets its number can
+        be read from here."""
         written = 0
-        with open(capture, "wb") as out:
-            while not self._done.is_set():
-                ready, _, _ = select.select([self.master], [], [], 0.1)
-                if not ready:
-                    continue
-                try:
-                    data = os.read(self.master, 65536)
-                except OSError:  # EIO: every holder of the terminal side is gone
-                    break
-                if not data:
-                    break
-                if written < limit:
-                    out.write(data[: limit - written])
-                    written += len(data)
+        try:
+            with open(capture, "wb") as out:
+                while not self._done.is_set():
+                    ready, _, _ = select.select([master], [], [], 0.1)
+                    if not ready:
+                        continue
+                    try:
+                        data = os.read(master, 65536)
+                    except OSError:  # EIO: every holder of the terminal side is gone
+                        break
+                    if not data:
+                        break
+                    if written < limit:
+                        out.write(data[: limit - written])
+                        written += len(data)
+        finally:
+            os.close(master)
 
     def started(self) -> None:
         """The program holds the terminal side now: the grader lets go of its own (once: a
@@ -155,10 +163,6 @@ class Terminal:
         self._done.set()
         self._thread.join(timeout=5)
         self.started()
-        master, self.master = self.master, -1
-        if master >= 0:
-            with contextlib.suppress(OSError):
-                os.close(master)
 
 
 class Xvfb:

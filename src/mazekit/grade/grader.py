@@ -60,6 +60,7 @@ __all__ = [
     "Part",
     "grade",
     "grade_all",
+    "ranked",
 ]
 
 DEFAULT_ENTRY = "a_maze_ing.py"
@@ -637,5 +638,9 @@ def grade_all(
     """
     paths = submissions(folder)
     resolve_python(options.python)
-    grades = _parallel(lambda path: _grade_or_error(path, options), paths, jobs)
+    return ranked(_parallel(lambda path: _grade_or_error(path, options), paths, jobs))
+
+
+def ranked(grades: Iterable[Grade]) -> list[Grade]:
+    """The order of ``--all``: best score first, then the better generation, then by name."""
     return sorted(grades, key=lambda g: (-g.score, -g.generation.percent, g.submission))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
@@ -13,6 +14,9 @@ from hypothesis import HealthCheck, settings
 
 from mazekit.cli import cli
 from mazekit.model import Maze
+
+if TYPE_CHECKING:  # imported only when a test asks for the class (it picks an interpreter)
+    from tests.grade_class import ClassRun
 
 # Hypothesis profiles: "quick" for `make test` (few examples per property, so the whole suite
 # stays well under a minute on two cores) and "thorough" for `make test-thorough` (many more).
@@ -52,6 +56,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 SMALL_MAZE = "D553\nD556\n\n0,0\n0,1\nEEESWWW\n"
 
 Invoke = Callable[..., Result]
+
+
+@pytest.fixture(scope="session")
+def graded_class(tmp_path_factory: pytest.TempPathFactory) -> ClassRun:
+    """tests/data/grade/class graded once for the session (tests.grade_class): the ranking,
+    the verdicts and what grade's options did are read from this one run."""
+    from tests.grade_class import grade_class
+
+    return grade_class(tmp_path_factory.mktemp("class"))
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -24,15 +23,16 @@ import pytest
 from mazekit import dump_maze, generate
 from mazekit.config import check_geometry, dump_config, parse_config
 from mazekit.errors import ConfigError
-from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome
+from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome, sandbox
 from mazekit.grade.cases import config_text
 from mazekit.grade.checks import last_exception, run_problem
 from mazekit.grade.report import as_csv, as_json
 from mazekit.grade.sandbox import Run, Sandbox, abandon_all, stop_all
 from mazekit.model import Maze
 from tests.conftest import Invoke, open_wall
+from tests.grade_python import runner_python
 
-PYTHON = sys.executable
+PYTHON = runner_python()
 CONFIG = "WIDTH=20\nHEIGHT=15\nENTRY=0,0\nEXIT=19,14\nOUTPUT_FILE=maze.txt\nPERFECT=True\n"
 MAZE = generate(20, 15, seed=1)
 TEXT = dump_maze(MAZE)
@@ -91,6 +91,13 @@ def grade(invoke: Invoke, folder: Path, *args: str, python: str = PYTHON) -> tup
     return result.exit_code, result.stdout, result.stderr
 
 
+def reachable(folder: Path) -> Path:
+    """``folder``, opened for the user nobody to pass through (a fake interpreter in it)."""
+    for path in (folder, folder.parent):
+        path.chmod(0o755)
+    return folder
+
+
 def verdict_lines(stdout: str) -> list[str]:
     return [
         line
@@ -134,7 +141,13 @@ def test_a_correct_submission_passes_every_case_and_its_folder_is_left_alone(
         {"passed": 13, "total": 13, "percent": 100, "counted": True},
     )
     assert report["python"]["path"] == PYTHON
-    assert report["python"]["version"] == ".".join(map(str, sys.version_info[:3]))
+    version = subprocess.run(
+        [PYTHON, "-c", "import platform; print(platform.python_version())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert report["python"]["version"] == version.stdout.strip()
     assert sorted((p.name, p.read_bytes()) for p in folder.iterdir()) == before
 
 
@@ -161,7 +174,7 @@ def test_the_text_report_and_the_required_files(invoke: Invoke, tmp_path: Path) 
     if os.geteuid() == 0 and stderr:  # only when nobody cannot start this interpreter
         assert stderr == (
             f"warning: the user nobody cannot run {PYTHON}, "
-            "so the program runs as root, where the process limit (RLIMIT_NPROC) does not hold\n"
+            "so the programs run with /usr/bin/python3\n"
         )
 
 
@@ -455,7 +468,7 @@ def test_a_timeout_shorter_than_an_interpreter_start_still_grades(
 ) -> None:
     # the check that the interpreter starts is not held to --timeout: on a loaded machine a
     # short one made grade say "cannot run python: exit -9" (here the start is slow by design)
-    slow = tmp_path / "python"
+    slow = reachable(tmp_path) / "python"
     slow.write_text(f'#!/bin/sh\nsleep 0.3\nexec {PYTHON} "$@"\n')
     slow.chmod(0o755)
     folder = submission(tmp_path / "s", writes(TEXT))
@@ -469,7 +482,7 @@ def test_a_timeout_shorter_than_an_interpreter_start_still_grades(
 def test_an_interpreter_that_never_starts(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    stuck = tmp_path / "python"
+    stuck = reachable(tmp_path) / "python"
     stuck.write_text("#!/bin/sh\nexec sleep 30\n")
     stuck.chmod(0o755)
     monkeypatch.setattr("mazekit.grade.sandbox.PROBE_SECONDS", 0.3)
@@ -486,7 +499,7 @@ def test_a_slow_interpreter_start_does_not_drop_the_runner_to_root(
 ) -> None:
     # only a refusal to run as the runner (nobody, under root) falls back to root; a start
     # that is merely slow stays an error, and the process limit is never dropped for it
-    stuck = tmp_path / "python"
+    stuck = reachable(tmp_path) / "python"
     stuck.write_text("#!/bin/sh\nexec sleep 30\n")
     stuck.chmod(0o755)
     monkeypatch.setattr("mazekit.grade.sandbox.PROBE_SECONDS", 0.3)
@@ -540,14 +553,14 @@ def test_ctrl_c_during_a_removal_finishes_it(
     monkeypatch.setattr("mazekit.grade.sandbox._abandoned", False)
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))  # whatever fails stays in here
     box = Sandbox(submission(tmp_path / "s", "pass\n"), PYTHON, Limits(), identity=None)
-    real_rmtree = shutil.rmtree
+    real_remove = sandbox.remove_tree
 
     def interrupted(path: str, *args: object, **kwargs: object) -> None:
-        monkeypatch.setattr("shutil.rmtree", real_rmtree)
+        monkeypatch.setattr(sandbox, "remove_tree", real_remove)
         abandon_all()  # the handler, which then ends the process
         raise SystemExit(130)
 
-    monkeypatch.setattr("shutil.rmtree", interrupted)
+    monkeypatch.setattr(sandbox, "remove_tree", interrupted)
     with pytest.raises(SystemExit):
         box.close()
     assert list(box.root.parent.glob(box.root.name + "*")) == []
@@ -711,6 +724,7 @@ def test_the_table_as_csv_and_json() -> None:
         "python": {"path": "", "version": ""},
         "user": "",
         "warnings": [],
+        "notes": [],
         "cases": [
             {"case": "perfect-20x15", "verdict": "PASS", "reason": "", **case, "stderr_tail": ""},
             {
@@ -1093,7 +1107,7 @@ def test_a_submission_that_cannot_be_copied(
     def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("mazekit.grade.sandbox._copy_tree", refuse)
+    monkeypatch.setattr("mazekit.grade.sandbox.copy_tree", refuse)
     with pytest.raises(GradeError) as error:
         Sandbox(tmp_path, PYTHON, Limits())
     assert str(error.value) == f"{tmp_path}: cannot copy: Permission denied"

@@ -10,34 +10,24 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 
-from mazekit.grade import FileCheck, Grade, Limits, Options, Outcome, grade_all
+from mazekit.grade import FileCheck, Grade, Outcome
 from mazekit.grade.cases import ERRORS
 from mazekit.grade.checks import TAIL_CHARS, tail
+from mazekit.grade.grader import NOT_EXITING, ranked
 from mazekit.grade.report import as_json, as_junit, as_table, as_text
 from tests.conftest import Invoke
-
-PYTHON = sys.executable
-CLASS = Path(__file__).parent / "data" / "grade" / "class"
-# Each fixture by what it is: a working program writes valid mazes, a broken one never does.
-WORKING = ("ada", "ben", "cleo", "dan")
-BROKEN = ("eve", "finn", "gus")
+from tests.grade_class import BROKEN, CLASS, HANA_TIMEOUT, PYTHON, SHORT, WORKING, ClassRun
 
 
-@pytest.fixture(scope="module")
-def class_grades(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Grade]:
-    """The submissions of WORKING and BROKEN, graded once with --all -j 2 (a folder of links
-    to them: a fixture that needs other options joins the lists with those options)."""
-    folder = tmp_path_factory.mktemp("class")
-    for name in WORKING + BROKEN:
-        (folder / name).symlink_to(CLASS / name, target_is_directory=True)
-    grades = grade_all(folder, Options(python=PYTHON, limits=Limits(timeout=15)), jobs=2)
-    return {Path(g.submission).name: g for g in grades}
+@pytest.fixture
+def class_grades(graded_class: ClassRun) -> dict[str, Grade]:
+    """The whole class, graded once for the session (tests.grade_class)."""
+    return graded_class.grades
 
 
 def verdicts(grade: Grade) -> dict[str, tuple[str, str]]:
@@ -47,16 +37,38 @@ def verdicts(grade: Grade) -> dict[str, tuple[str, str]]:
 def test_the_ranking_puts_every_working_submission_above_every_broken_one(
     class_grades: dict[str, Grade],
 ) -> None:
-    table = as_table(list(class_grades.values())).splitlines()
-    assert table[0].startswith(f"interpreter: {PYTHON} (Python ")
-    assert table[1].split()[:3] == ["score", "generation", "error_handling"]
-    order = [Path(row.split()[8]).name for row in table[2:]]
-    known = [name for name in order if name in WORKING + BROKEN]
-    assert sorted(known[: len(WORKING)]) == sorted(WORKING)
+    """The --all table of the whole class, each graded with the options it needs (its
+    README): the menus, windows, curses, --install and --setup ones as well."""
+    assert sorted(class_grades) == sorted(WORKING + BROKEN)
+    table = as_table(ranked(class_grades.values())).splitlines()
+    header = next(n for n, row in enumerate(table) if row.split()[:1] == ["score"])
+    assert all(line.startswith("interpreter: ") for line in table[:header])
+    assert any(line.startswith(f"interpreter: {PYTHON} (Python ") for line in table[:header])
+    assert table[header].split()[:3] == ["score", "generation", "error_handling"]
+    order = [Path(row.split()[8]).name for row in table[header + 1 :]]
+    assert sorted(order[: len(WORKING)]) == sorted(WORKING)
     assert min(class_grades[name].score for name in WORKING) > 0
     assert max(class_grades[name].score for name in BROKEN) == 0
     # the best two make mazes the subject accepts: the "42" one column right, or another glyph
     assert class_grades["ada"].score == class_grades["ben"].score == 90
+    mia = table[header + 1 + order.index("mia")]
+    assert mia.endswith("a_maze_ing.py is empty; main.py looks like the program: --entry main.py")
+
+
+def test_a_program_that_does_not_exit_passes_with_one_note(
+    class_grades: dict[str, Grade],
+) -> None:
+    """hana's menu loops at the end of its input: every maze it wrote passes, seed-twice's two
+    runs as well, and the submission is told once."""
+    hana = class_grades["hana"]
+    waited = f"then kept waiting for input: stopped after {HANA_TIMEOUT:g} s"
+    assert [(o.case, o.verdict, o.reason) for o in hana.outcomes if o.part != ERRORS] == [
+        (case, "PASS", waited) for case in SHORT[:3]
+    ]
+    assert hana.notes == (NOT_EXITING,)
+    assert as_text(hana).count(f"note: {NOT_EXITING}\n") == 1
+    assert hana.score == 100
+    assert json.loads(as_json(hana))["notes"] == [NOT_EXITING]
 
 
 def test_a_42_centred_at_w_2_minus_3_is_the_subjects_42(class_grades: dict[str, Grade]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import math
 import os
 import textwrap
@@ -11,7 +12,7 @@ import click
 
 from ..analysis import PATTERN_MODES, PatternMode
 from ..errors import ExitStatus
-from ..grade import CASE_NAMES, DEFAULT_ENTRY, Limits, Options, grade, grade_all
+from ..grade import CASE_NAMES, DEFAULT_ENTRY, Interaction, Limits, Options, grade, grade_all
 from ..grade.report import as_csv, as_json, as_junit, as_table, as_text
 from ._common import check_output, jobs_option, output_option, write_output
 
@@ -31,6 +32,12 @@ class Seconds(click.FloatRange):
         if math.isnan(seconds):
             self.fail(f"{seconds} is not in the range {self._describe_range()}.", param, ctx)
         return seconds
+
+
+def unescape(text: str) -> bytes:
+    r"""--stdin's TEXT as bytes, its backslash escapes (``\n``, ``\t``, ``\x04``) read as
+    printf reads them."""
+    return codecs.escape_decode(text.encode("utf-8", "surrogateescape"))[0]
 
 
 _CASES_HELP = "\n".join(
@@ -66,6 +73,7 @@ Examples:
   mazekit grade --case seed-twice --case imperfect --timeout 5 alice
   mazekit grade --all -j 2 --format csv ~/submissions -o grades.csv
   mazekit grade --case bad-perfect --keep /tmp/bob-bad-perfect bob
+  mazekit grade --all --install --display xvfb --stdin '4\\n' ~/submissions
 Exit status: 0 every case passed, 1 some case did not, 2 the grading could not run.""",
 )
 @click.argument("folder", metavar="SUBMISSION_DIR")
@@ -129,6 +137,30 @@ Exit status: 0 every case passed, 1 some case did not, 2 the grading could not r
     "Run N cases at a time, each in its own copy (N submissions at a time with --all; "
     "0: every core)."
 )
+@click.option(
+    "--install",
+    is_flag=True,
+    help="Give each submission a virtual environment of what it ships to install "
+    "(requirements*.txt, pyproject.toml, wheels), cached.",
+)
+@click.option(
+    "--setup",
+    metavar="CMD",
+    help="Run the shell command CMD (e.g. 'make install') in each copy first, with the "
+    "network; then use the virtual environment it made there.",
+)
+@click.option(
+    "--stdin",
+    "typed",
+    metavar="TEXT",
+    help=r"Give the program TEXT as its input (backslash escapes: '4\n'); /dev/null if not.",
+)
+@click.option("--tty", is_flag=True, help="Run the program in a terminal (for curses, menus).")
+@click.option(
+    "--display",
+    type=click.Choice(["xvfb"]),
+    help="Give the program a virtual X display (Debian's xvfb), for MLX windows.",
+)
 @output_option()
 @click.pass_context
 def command(
@@ -145,6 +177,11 @@ def command(
     pattern: PatternMode,
     keep: str | None,
     jobs: int,
+    install: bool,
+    setup: str | None,
+    typed: str | None,
+    tty: bool,
+    display: str | None,
     output: str | None,
 ) -> None:
     """Grade the A-Maze-ing submission in SUBMISSION_DIR the way its evaluation does.
@@ -169,6 +206,11 @@ def command(
         strict=strict,
         pattern=pattern,
         keep=keep,
+        install=install,
+        setup=setup,
+        interaction=Interaction(
+            stdin=None if typed is None else unescape(typed), tty=tty, display=display
+        ),
     )
     check_output(output)  # a report that cannot be written is refused before the runs
     grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]

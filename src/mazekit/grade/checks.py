@@ -20,7 +20,7 @@ from ..errors import printable
 from ..rules import validate
 from ..textformat import scan
 from .cases import GENERATION, Part
-from .sandbox import Limits, Run, cpu_seconds
+from .sandbox import TAIL_CHARS, TAIL_LINES, Limits, Run, cpu_seconds, tail
 
 __all__ = [
     "TAIL_CHARS",
@@ -40,9 +40,6 @@ __all__ = [
 Verdict = Literal["PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP"]
 TRACEBACK = "Traceback (most recent call last):"
 _TOO_SMALL = re.compile(r"42|small", re.IGNORECASE)
-# What a report shows of a failed run's stdout and stderr: its last lines, so many at most.
-TAIL_LINES = 5
-TAIL_CHARS = 500
 
 
 @dataclass(frozen=True)
@@ -58,16 +55,6 @@ class Outcome:
     stderr_tail: str = ""
     part: Part = GENERATION
     scored: bool = True
-
-
-def tail(text: str) -> str:
-    """The last TAIL_LINES non-blank lines of ``text``, at most TAIL_CHARS characters (cut at
-    the front, marked ``...``), each line escaped: what a reader needs to see why."""
-    lines = [printable(line.rstrip()) for line in text.splitlines() if line.strip()]
-    shown = "\n".join(lines[-TAIL_LINES:])
-    if len(shown) > TAIL_CHARS:
-        shown = "..." + shown[-(TAIL_CHARS - 3) :]
-    return shown
 
 
 def last_exception(text: str) -> str | None:

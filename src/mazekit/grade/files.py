@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import printable
 
-__all__ = ["MAKE_TARGETS", "README_LINE", "FileCheck", "find_config", "required_files"]
+__all__ = [
+    "MAKE_TARGETS",
+    "README_LINE",
+    "FileCheck",
+    "entry_problem",
+    "find_config",
+    "required_files",
+]
 
 MAKE_TARGETS = ("install", "run", "debug", "clean", "lint")
 # The first line of README.md, in italics (*...* or _..._), with one or more logins.
@@ -104,3 +112,40 @@ def required_files(root: Path) -> list[FileCheck]:
         _named(root, "package", packages, "no mazegen-*.whl or mazegen-*.tar.gz"),
         _named(root, "config", [config] if config else [], "no default config file"),
     ]
+
+
+def _looks_like_the_program(path: Path) -> bool:
+    """A script that reads its arguments or runs as ``__main__``."""
+    try:
+        text = path.read_bytes()[: 1 << 20].decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return "__main__" in text or "sys.argv" in text
+
+
+def entry_problem(root: Path, entry: str) -> str | None:
+    """Why ``entry`` cannot be the submission's program (missing, outside it, empty), with
+    the ``--entry`` to try when another root script looks like the program; None when fine.
+    """
+    inside = not os.path.isabs(entry) and ".." not in Path(entry).parts
+    path = root / entry
+    if inside and path.is_file():
+        try:
+            empty = not path.read_bytes()[: 1 << 16].strip()
+        except OSError:
+            empty = False  # the run will say why it cannot be read
+        if not empty:
+            return None
+        problem = f"{entry} is empty"
+    else:
+        problem = f"no entry script {entry}"
+    others = [
+        p
+        for p in sorted(root.glob("*.py"))
+        if p.name not in (entry, "setup.py") and p.is_file() and _looks_like_the_program(p)
+    ]
+    if not others:
+        return problem
+    best = min(others, key=lambda p: (p.name != "main.py", -p.stat().st_size))
+    shown = printable(best.name)
+    return f"{problem}; {shown} looks like the program: --entry {shown}"

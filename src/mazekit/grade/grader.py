@@ -7,10 +7,11 @@ in parallel threads, each submission in its own sandbox. specs/grade.md is the c
 from __future__ import annotations
 
 import os
-import pwd
 import queue
+import re
 import shlex
 import shutil
+import signal
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -39,13 +40,16 @@ from .checks import (
     Verdict,
     drawn_42,
     glyph_note,
+    last_exception,
     output_problem,
     run_problem,
     says_too_small,
     tail,
 )
-from .files import FileCheck, find_config, required_files
-from .sandbox import Limits, Run, Sandbox, _copy_tree, _CopyFailed, stop_all
+from .files import FileCheck, entry_problem, find_config, required_files
+from .install import install, setup, use_environment
+from .sandbox import Interaction, Limits, Run, Sandbox, cpu_seconds, stop_all
+from .tree import CopyFailed, copy_tree
 
 __all__ = [
     "DEFAULT_ENTRY",
@@ -56,6 +60,7 @@ __all__ = [
     "Part",
     "grade",
     "grade_all",
+    "ranked",
 ]
 
 DEFAULT_ENTRY = "a_maze_ing.py"
@@ -73,6 +78,17 @@ _SAME_SIZE = tuple(
     and (case.config.width, case.config.height) == (_ON_42.config.width, _ON_42.config.height)
 )
 
+# The notes a submission gets, once, when a run is judged by the file it wrote although it
+# did not end by itself (specs/grade.md, Programs that do not exit).
+NOT_EXITING = "does not exit at end of input"
+AT_END_OF_INPUT = "stops with a traceback at end of input (EOFError)"
+NO_WINDOW = "cannot open its window without a display (--display xvfb)"
+NO_TERMINAL = "cannot open its terminal without one (--tty)"
+_WRITES = ("own", "valid", "small", "twice")  # the cases whose verdict is the file written
+_TERMINAL = re.compile(r"_curses\.error|setupterm|termios\.error|not a (terminal|tty)", re.I)
+_WINDOW = re.compile(r"display|\bX11\b|\bmlx", re.IGNORECASE)
+_MISSING = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
+
 
 @dataclass(frozen=True)
 class Options:
@@ -86,6 +102,9 @@ class Options:
     strict: bool = False
     pattern: PatternMode = "subject"  # how outputs' "42" is judged (specs/rules.md)
     keep: str | None = None  # leave the copy of the one case run here, for a rerun by hand
+    install: bool = False  # a virtual environment of the submission's dependencies
+    setup: str | None = None  # a shell command run in each copy first (`make install`)
+    interaction: Interaction = field(default_factory=Interaction)
 
 
 @dataclass(frozen=True)
@@ -113,6 +132,7 @@ class Grade:
     strict: bool = False
     error: str | None = None
     warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # about the whole submission, once: NOT_EXITING
     python: str = ""  # the interpreter the programs ran with, and its version
     python_version: str = ""
     user: str = ""  # the user they ran as
@@ -210,17 +230,17 @@ def _parallel(function: Callable[[T], R], items: Iterable[T], workers: int) -> l
 class _Grader:
     """Runs the cases of one submission in its sandbox."""
 
-    def __init__(self, box: Sandbox, python: str, options: Options) -> None:
+    def __init__(self, box: Sandbox, options: Options, notes: set[str] | None = None) -> None:
         self.box = box
-        self.python = python
         self.options = options
+        self.notes = set() if notes is None else notes  # the submission's, shared by cases
         self.runs: list[Run] = []  # this case's runs, in order
         self.argv: list[str] = []  # the last run's command line, for a rerun by hand
         self.drawn: glyph.Found | None = None  # the "42" of this case's output
         self.before: dict[str, tuple[int, int]] = {}  # the root's files before the run
 
     def run(self, config_name: str) -> Run:
-        self.argv = [self.python, self.options.entry, config_name]
+        self.argv = [self.box.python, self.options.entry, config_name]
         self.runs.append(self.box.run(self.argv))
         return self.runs[-1]
 
@@ -248,6 +268,50 @@ class _Grader:
     def problem(self, run: Run) -> tuple[Verdict, str] | None:
         limits = self.options.limits
         return run_problem(run, limits, limits.timeout)
+
+    def after(self, run: Run) -> tuple[str, str] | None:
+        """(the case's note, the submission's note) when a run that did not end well may be
+        judged by its file: it kept waiting at the end of its input, or could not open its
+        window or its terminal, after writing it. None for any other crash or hang."""
+        wall = self.options.limits.timeout
+        if run.timed_out:
+            return f"then kept waiting for input: stopped after {wall:g} s", NOT_EXITING
+        if run.returncode == -signal.SIGXCPU:
+            return f"then kept running: used more than {cpu_seconds(wall)} s of CPU time", (
+                NOT_EXITING
+            )
+        exception = last_exception(run.stderr) or last_exception(run.stdout) or ""
+        said = printable(exception)
+        if exception.startswith("EOFError"):
+            return f"then met the end of its input: {said}", AT_END_OF_INPUT
+        if _TERMINAL.search(exception):
+            return f"then could not open its terminal: {said}", NO_TERMINAL
+        if _WINDOW.search(run.stderr + run.stdout):
+            if self.options.interaction.display is None:
+                return "then could not open its window: no display", NO_WINDOW
+            return f"then could not open its window: {said or 'no window'}", NO_WINDOW
+        return None
+
+    def finished(
+        self, case: Case, run: Run
+    ) -> tuple[tuple[Verdict, str] | None, tuple[str, str] | None]:
+        """The run's TIMEOUT or CRASH, or None; and when that may yet pass on the file
+        written (a case that writes a maze), the notes the PASS gets (``after``)."""
+        problem = self.problem(run)
+        if problem is None or case.kind not in _WRITES:
+            return problem, None
+        after = self.after(run)
+        if after is None:
+            return problem, None
+        return problem, after
+
+    def passed(self, case: Case, after: tuple[str, str] | None, *said: str) -> Outcome:
+        """A PASS, its notes (``said``, then how a run that did not end by itself ended);
+        that run's note for the whole submission is kept once, in ``notes``."""
+        if after is not None:
+            self.notes.add(after[1])
+            said = (*said, after[0])
+        return self.outcome(case, "PASS", "; ".join(note for note in said if note))
 
     def output(self, name: str) -> bytes | None:
         """The file the program wrote, or None: none, not a regular file, a symbolic link, or
@@ -306,13 +370,16 @@ class _Grader:
             self.box.make_folder(output)
         self.before = self.root_files()
         first = self.run(config_name)
-        problem = self.problem(first)
-        if problem is not None:
+        problem, after = self.finished(case, first)
+        if problem is not None and after is None:
             return self.outcome(case, *problem)
         reason = self.judge(case, first, output, config_name)
-        if reason is not None:
-            return self.outcome(case, "FAIL", reason)
-        return self.outcome(case, "PASS", glyph_note(self.drawn) if case.part == GENERATION else "")
+        if reason is None:
+            glyph_said = glyph_note(self.drawn) if case.part == GENERATION else ""
+            return self.passed(case, after, glyph_said)
+        if problem is not None:  # no valid file either: the hang or the crash is the verdict
+            return self.outcome(case, *problem)
+        return self.outcome(case, "FAIL", reason)
 
     def judge(self, case: Case, run: Run, output: str, config_name: str) -> str | None:
         """The FAIL reason of a run that ended by itself, or None for a PASS."""
@@ -340,9 +407,11 @@ class _Grader:
         if case.kind == "twice":
             self.box.remove(output)
             second = self.run(config_name)
-            problem = self.problem(second)
-            if problem is not None:
+            problem, note = self.finished(case, second)
+            if problem is not None and (note is None or self.output(output) != data):
                 return f"second run: {problem[1]}"
+            if note is not None:
+                self.notes.add(note[1])
             if self.output(output) != data:
                 return f"two runs with SEED={case.config.seed} wrote different files"
         return None
@@ -374,17 +443,18 @@ class _Grader:
         aside = self.box.set_aside(output)  # a shipped output is no output of this run
         try:
             run = self.run(path.name)
-            problem = self.problem(run)
-            if problem is not None:
+            problem, after = self.finished(case, run)
+            if problem is not None and after is None:
                 return self.outcome(case, *problem)
             data = self.output(output)
             reason = output_problem(data, config, output, self.options.pattern)
         finally:
             self.box.put_back(output, aside)  # the other cases run on the copy as shipped
-        if reason is not None:
-            return self.outcome(case, "FAIL", reason)
-        notes = [note, glyph_note(drawn_42(data))]
-        return self.outcome(case, "PASS", "; ".join(n for n in notes if n))
+        if reason is None:
+            return self.passed(case, after, note, glyph_note(drawn_42(data)))
+        if problem is not None:
+            return self.outcome(case, *problem)
+        return self.outcome(case, "FAIL", reason)
 
     def lint(self) -> FileCheck:
         """`make lint` in the copy, with the same limits and a longer time."""
@@ -399,28 +469,12 @@ class _Grader:
         return FileCheck("make lint", False, f"exit {run.returncode}: {last}")
 
 
-def _user_name(identity: tuple[int, int] | None) -> str:
-    """The name of the user the programs run as (``identity``'s, else this process's)."""
-    uid = os.geteuid() if identity is None else identity[0]
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return str(uid)
-
-
-def _version(box: Sandbox) -> str:
-    """The version of the box's interpreter, as the programs' user starts it ("" if none)."""
-    run = box.run([box.python, "-c", "import sys; print(sys.version.split()[0])"])
-    lines = run.stdout.split()
-    return printable(lines[0]) if run.returncode == 0 and lines else ""
-
-
 def _keep(box: Sandbox, target: str) -> None:
     """Copy the box's copy, as the case left it, to ``target`` (a new folder), with the
-    sandbox's own copier (links stay links, no parent folder made)."""
+    sandbox's own copier (links stay links, any depth, no parent folder made)."""
     try:
-        _copy_tree(os.fspath(box.work), target)
-    except _CopyFailed as failed:  # one file of the copy (a named pipe the program made)
+        copy_tree(os.fspath(box.work), target)
+    except CopyFailed as failed:  # one file of the copy (a named pipe the program made)
         where = os.path.relpath(failed.source, box.work)
         why = failed.why.replace(f"{box.work}{os.sep}", "")  # the copy's folder is no more
         raise GradeError(f"cannot keep the copy: {where}: {why}", target) from None
@@ -428,35 +482,91 @@ def _keep(box: Sandbox, target: str) -> None:
         raise GradeError(f"cannot keep the copy: {error.strerror or error}", target) from None
 
 
+def _missing_module(outcomes: Iterable[Outcome]) -> str | None:
+    """The module a CRASH found missing (the first), or None."""
+    for outcome in outcomes:
+        found = _MISSING.fullmatch(outcome.reason) if outcome.verdict == "CRASH" else None
+        if found:
+            return found.group(1)
+    return None
+
+
+def _prepare(boxes: list[Sandbox], options: Options) -> None:
+    """--install and --setup, before the cases: every copy gets the environment."""
+    first = boxes[0]
+    if options.install:
+        venv = install(first, first.python)
+        if venv is not None:
+            for box in boxes:
+                use_environment(box, venv)
+    command = options.setup
+    if command is not None:
+        for box in boxes:
+            setup(box, command)
+            box.after_copy = lambda box=box: setup(box, command)
+
+
+def _graded(
+    box: Sandbox,
+    name: str,
+    outcomes: tuple[Outcome, ...],
+    files: list[FileCheck],
+    options: Options,
+    error: str | None,
+    notes: Iterable[str] = (),
+    kept: str = "",
+) -> Grade:
+    """The Grade, with what the first copy learnt: warnings, interpreter, user."""
+    return Grade(
+        name,
+        outcomes,
+        tuple(files),
+        options.strict,
+        error,
+        tuple(box.warnings),
+        tuple(sorted(notes)),
+        box.python,
+        box.python_version,
+        box.user,
+        kept,
+    )
+
+
 def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs: int = 1) -> Grade:
     """Grade one submission folder, ``jobs`` cases at a time (each in its own copy).
 
     entry-on-42 runs last: its entry is a cell of the "42" that an earlier good config's
-    output draws. GradeError when it cannot be graded at all: no folder, no entry script, no
-    interpreter; ValueError for ``keep`` with other than one case.
+    output draws. GradeError when it cannot be graded at all: no folder, no entry script (or
+    an empty one), no interpreter; ValueError for ``keep`` with other than one case. What only
+    the submission is to blame for (its dependencies do not install, a module is missing) is
+    the Grade's ``error``.
     """
     name = os.fspath(submission)
     root = Path(submission)
     if not name or not root.is_dir():  # Path("") is the current folder: "" names none
         reason = "not a folder" if name and root.exists() else "no such folder"
         raise GradeError(reason, name)
-    inside = not os.path.isabs(options.entry) and ".." not in Path(options.entry).parts
-    if not inside or not (root / options.entry).is_file():
-        raise GradeError(f"no entry script {options.entry}", name)
+    problem = entry_problem(root, options.entry)
+    if problem is not None:
+        raise GradeError(problem, name)
     chosen = [case for case in CASES if case.name in set(options.cases)]
     if options.keep is not None and len(chosen) != 1:
         raise ValueError("keep needs exactly one case")
     python = resolve_python(options.python)
-    first = Sandbox(root, python, options.limits)
+    first = Sandbox(root, python, options.limits, interaction=options.interaction)
     boxes = [first]
     kept = ""
+    notes: set[str] = set()
     try:
-        first.start()  # decides the user the program runs as, for every copy
-        python = first.python
-        version = _version(first)
+        first.start()  # decides the user and the interpreter, for every copy
         for _ in range(min(jobs, len(chosen)) - 1):
-            boxes.append(Sandbox(root, python, options.limits, first.identity))
+            box = Sandbox(root, first.python, options.limits, first.identity, options.interaction)
+            boxes.append(box)
         files = required_files(first.work)
+        try:
+            _prepare(boxes, options)
+        except GradeError as failed:  # the submission's dependencies: its own problem
+            return _graded(first, name, (), files, options, failed.message)
         free: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()
         for box in boxes:
             free.put(box)
@@ -466,7 +576,7 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
             nonlocal kept
             box = free.get()
             try:
-                grader = _Grader(box, python, options)
+                grader = _Grader(box, options, notes)
                 outcome = grader.case(case, on_42)
                 drawn[case.name] = grader.drawn
                 if options.keep is not None and case in chosen:
@@ -485,21 +595,15 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
         outcomes += [run_case(case, found) for case in later]
         outcomes.sort(key=lambda outcome: CASE_NAMES.index(outcome.case))
         if options.lint:
-            files.append(_Grader(first, python, options).lint())
+            files.append(_Grader(first, options).lint())
     finally:
         for box in boxes:
             box.close()
-    return Grade(
-        name,
-        tuple(outcomes),
-        tuple(files),
-        options.strict,
-        warnings=tuple(first.warnings),
-        python=python,
-        python_version=version,
-        user=_user_name(first.identity),
-        kept=kept,
-    )
+    missing = _missing_module(outcomes)
+    if missing is not None and not options.install and options.setup is None:
+        hint = f"No module named '{missing}': the submission needs its dependencies (--install)"
+        return _graded(first, name, (), files, options, hint, kept=kept)
+    return _graded(first, name, tuple(outcomes), files, options, None, notes, kept)
 
 
 def submissions(folder: str | os.PathLike[str]) -> list[Path]:
@@ -518,7 +622,7 @@ def _grade_or_error(path: Path, options: Options) -> Grade:
     try:
         return grade(path, options)
     except GradeError as error:
-        if error.source == "--python":
+        if error.source in ("--python", "--display"):  # the grading's own problem: stop
             raise
         return Grade(os.fspath(path), strict=options.strict, error=error.message)
 
@@ -534,5 +638,9 @@ def grade_all(
     """
     paths = submissions(folder)
     resolve_python(options.python)
-    grades = _parallel(lambda path: _grade_or_error(path, options), paths, jobs)
+    return ranked(_parallel(lambda path: _grade_or_error(path, options), paths, jobs))
+
+
+def ranked(grades: Iterable[Grade]) -> list[Grade]:
+    """The order of ``--all``: best score first, then the better generation, then by name."""
     return sorted(grades, key=lambda g: (-g.score, -g.generation.percent, g.submission))

@@ -50,9 +50,12 @@ def _tails(outcome: Outcome) -> list[str]:
 
 
 def as_text(grade: Grade) -> str:
-    """The interpreter line, one line per case (what a failed one printed under it), the
-    required files, then the summary line."""
+    """The interpreter line, an ``error:`` line when the submission could not be graded, one
+    line per case (what a failed one printed under it), the required files, the ``note:``
+    lines, then the summary line."""
     lines = [interpreter(grade)] if grade.python else []
+    if grade.error is not None:
+        lines.append(f"error: {printable(grade.error)}")
     for outcome in grade.outcomes:
         reason = f": {outcome.reason}" if outcome.reason else ""
         scored = "" if outcome.scored else " (not scored)"
@@ -65,6 +68,7 @@ def as_text(grade: Grade) -> str:
             lines.append(
                 f"{'ok' if check.ok else 'MISSING':<{_WIDTH}} {check.name}: {check.detail}"
             )
+    lines += [f"note: {note}" for note in grade.notes]
     lines.append(summary(grade))
     return "\n".join(lines) + "\n"
 
@@ -91,6 +95,7 @@ def _document(grade: Grade) -> dict[str, object]:
         "python": {"path": printable(grade.python), "version": grade.python_version},
         "user": printable(grade.user),
         "warnings": list(grade.warnings),
+        "notes": list(grade.notes),
         "cases": [
             {
                 "case": o.case,

@@ -1,31 +1,40 @@
 """Run a submission's program in a throw-away copy, with limits against runaway programs.
 
-The copy lives in a temporary folder; the program runs there with no stdin, a clean
-environment, its own process group, resource limits set by a tiny wrapper just before exec,
-and stdout/stderr captured to files whose size the limits bound. Under root it runs as the
-user ``nobody``. This stops a careless program, not a hostile one (specs/grade.md).
+The copy lives in a private folder made for it; the program runs there with stdin from
+/dev/null (or --stdin's text, or a terminal), a clean environment, its own process group,
+resource limits set by a tiny wrapper just before exec, and stdout/stderr captured to files
+whose size the limits bound. Under root it runs as the user ``nobody``, and where bubblewrap
+works, in namespaces of its own (isolation.py). specs/grade.md says what this stops.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import pwd
-import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 
-from ..errors import GradeError
+from ..errors import GradeError, printable
+from .isolation import TERM, Terminal, Xvfb, bwrap, in_private_folder, namespaces_work
+from .tree import CopyFailed, copy_tree, remove_tree, walk
 
 __all__ = [
     "CAPTURE_BYTES",
+    "DISTRIBUTION_PYTHON",
     "PROBE_SECONDS",
+    "TAIL_CHARS",
+    "TAIL_LINES",
+    "Interaction",
     "Limits",
     "Run",
     "Sandbox",
@@ -33,6 +42,7 @@ __all__ = [
     "cpu_seconds",
     "default_identity",
     "stop_all",
+    "tail",
 ]
 
 MIB = 1024 * 1024
@@ -41,23 +51,48 @@ CAPTURE_BYTES = 64 * 1024
 # The check that the interpreter starts gets this long, or --timeout when that is longer: a
 # --timeout shorter than a start-up on a loaded machine limits the program, not this check.
 PROBE_SECONDS = 10.0
+# The interpreter tried when the user nobody cannot run the one asked for (under /root).
+DISTRIBUTION_PYTHON = "/usr/bin/python3"
+# What a report shows of a run's stdout and stderr: its last lines, so many at most.
+TAIL_LINES = 5
+TAIL_CHARS = 500
 
-# Sets the four limits given as arguments, then becomes the program: run as
-# ``PYTHON -I -S -c WRAPPER cpu as fsize nproc PROGRAM ARGS...`` with the submission's own
-# interpreter (the one the runner's user can surely start). A wrapper rather than
+# Sets the four limits given as arguments, becomes the runner (uid and gid, -1 to stay),
+# then becomes the program: ``PYTHON -I -S -c WRAPPER cpu as fsize nproc uid gid status
+# PROGRAM ARGS...``, PYTHON the grader's own interpreter (it runs as the grader, inside the
+# namespaces when there are some). In the namespaces, bwrap reports a program killed by
+# signal N as exit 128+N, like one that exits so: there the wrapper waits for the program
+# and writes N to the file descriptor ``status`` (-1: plain exec). A wrapper rather than
 # preexec_fn, which is unsafe when grade runs submissions in threads (-j).
 WRAPPER = """\
-import os, resource, sys
-cpu, memory, size, nproc = (int(v) for v in sys.argv[1:5])
+import os, resource, sys, warnings  # all imported before the runner drops root
+cpu, memory, size, nproc, uid, gid, status = (int(v) for v in sys.argv[1:8])
 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
 resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-try:
-    os.execvp(sys.argv[5], sys.argv[5:])
-except OSError as error:
-    sys.stderr.write(f"mazekit grade: cannot run {sys.argv[5]}: {error.strerror}\\n")
-    sys.exit(127)
+if uid >= 0:
+    os.setgroups([])
+    os.setgid(gid)
+    os.setuid(uid)
+os.environ.pop("PWD", None)  # set by bwrap: the environment stays the one grade gives
+child = os.fork() if status >= 0 else 0
+if child == 0:
+    try:
+        os.execvp(sys.argv[8], sys.argv[8:])
+    except OSError as error:
+        sys.stderr.write(f"mazekit grade: cannot run {sys.argv[8]}: {error.strerror}\\n")
+        os._exit(127)
+while True:
+    try:
+        code = os.waitpid(child, 0)[1]
+        break
+    except InterruptedError:
+        pass
+if os.WIFSIGNALED(code):
+    os.write(status, str(os.WTERMSIG(code)).encode())
+    os._exit(128 + os.WTERMSIG(code))
+os._exit(os.waitstatus_to_exitcode(code))
 """
 
 
@@ -76,15 +111,49 @@ def cpu_seconds(wall: float) -> int:
     return int(wall) + 2
 
 
+def tail(text: str) -> str:
+    """The last TAIL_LINES non-blank lines of ``text``, at most TAIL_CHARS characters (cut at
+    the front, marked ``...``), each line escaped: what a reader needs to see why."""
+    lines = [printable(line.rstrip()) for line in text.splitlines() if line.strip()]
+    shown = "\n".join(lines[-TAIL_LINES:])
+    if len(shown) > TAIL_CHARS:
+        shown = "..." + shown[-(TAIL_CHARS - 3) :]
+    return shown
+
+
 @dataclass(frozen=True)
 class Run:
-    """What one run did: exit status (negative: killed by that signal), output, time."""
+    """What one run did: exit status (negative: killed by that signal), output, time.
+
+    ``stdout`` and ``stderr`` are the captured streams (their start and end when long);
+    ``stdout_tail`` and ``stderr_tail`` their last lines, as a report shows them.
+    """
 
     returncode: int
     stdout: str
     stderr: str
     timed_out: bool
     seconds: float
+
+    @property
+    def stdout_tail(self) -> str:
+        return tail(self.stdout)
+
+    @property
+    def stderr_tail(self) -> str:
+        return tail(self.stderr)
+
+
+@dataclass(frozen=True)
+class Interaction:
+    """What a run's program meets: ``stdin`` typed at it (None: /dev/null), a terminal
+    (``tty``), a virtual display (``display="xvfb"``), and namespaces (None: when they
+    work)."""
+
+    stdin: bytes | None = None
+    tty: bool = False
+    display: str | None = None
+    namespaces: bool | None = None
 
 
 _OPEN: set[Sandbox] = set()
@@ -113,7 +182,7 @@ def abandon_all() -> None:
     Called from a signal handler that then ends the process. The -j threads go on meanwhile:
     the lock waits out one making a copy's folder and then stops any other from making one
     (``--all -j`` makes copies in threads), and each copy is moved out of their way before it
-    is removed (``_remove``), where a copy still being filled cannot come back (``_copy_tree``).
+    is removed (``_remove``), where a copy still being filled cannot come back (``tree.copy_tree``).
     """
     global _abandoned
     with _OPEN_LOCK:
@@ -123,16 +192,19 @@ def abandon_all() -> None:
         with contextlib.suppress(Exception):  # a signal handler must not raise
             box.stop()
         with contextlib.suppress(Exception):
+            if box._xvfb is not None:
+                box._xvfb.stop()
+        with contextlib.suppress(Exception):
             _remove(box.root)
 
 
 def _remove(root: Path) -> None:
     """Remove ``root`` and all in it, even while other threads are writing into it.
 
-    A thread that makes a file between rmtree's listing of a folder and its removal would
-    leave that folder behind. Renamed first, the copy is out of reach of every path the
-    threads hold; only a program already killed, finishing a last write, can add to it, and
-    a few more rounds take that too.
+    A thread that makes a file between the listing of a folder and its removal would leave
+    that folder behind. Renamed first, the copy is out of reach of every path the threads
+    hold; only a program already killed, finishing a last write, can add to it, and a few
+    more rounds take that too. remove_tree goes any depth without recursion.
     """
     moved = root.with_name(root.name + ".removing")
     try:
@@ -143,64 +215,10 @@ def _remove(root: Path) -> None:
     except OSError:  # cannot be moved (a folder left by an earlier ".removing"?): remove in place
         moved = root
     for _ in range(20):
-        shutil.rmtree(moved, ignore_errors=True)
+        remove_tree(moved)
         if not os.path.lexists(moved):
             return
-        _open_up(moved)
         time.sleep(0.005)
-
-
-def _open_up(root: Path) -> None:
-    """Give the owner back every right on the folders under ``root``: a program may leave one
-    read-only (``chmod 555 out``), and then rmtree cannot remove what is in it, unless grade
-    runs as root. The copy is the grader's (or nobody's, whom root needs no rights of)."""
-    with contextlib.suppress(OSError):
-        os.chmod(root, 0o700)
-    for base, dirs, _ in os.walk(root):  # top-down: a folder is opened before it is listed
-        for name in dirs:
-            path = os.path.join(base, name)
-            if not os.path.islink(path):
-                with contextlib.suppress(OSError):
-                    os.chmod(path, 0o700)
-
-
-class _CopyFailed(Exception):
-    """One file or folder of the submission could not be copied, and why."""
-
-    def __init__(self, source: str, why: str) -> None:
-        super().__init__(source, why)
-        self.source, self.why = source, why
-
-
-def _copy_tree(source: str, target: str) -> None:
-    """Copy the folder ``source`` to ``target`` as ``shutil.copytree(symlinks=True)`` does,
-    leaving out ``.git``, but never making a missing parent folder: copytree's makedirs would
-    make a copy that Ctrl-C has just removed come back, with no one left to remove it.
-
-    OSError when ``source`` cannot be listed or ``target`` made; _CopyFailed for any other
-    file or folder, the first that fails.
-    """
-    with os.scandir(source) as listing:
-        entries = [entry for entry in listing if entry.name != ".git"]
-    os.mkdir(target)
-    for entry in entries:
-        copy = os.path.join(target, entry.name)
-        try:
-            if entry.is_symlink():
-                os.symlink(os.readlink(entry.path), copy)
-                shutil.copystat(entry.path, copy, follow_symlinks=False)
-            elif entry.is_dir():
-                _copy_tree(entry.path, copy)
-            else:
-                shutil.copy2(entry.path, copy)
-        except _CopyFailed:
-            raise
-        except OSError as error:  # a named pipe, say (copy2 refuses to block on one)
-            raise _CopyFailed(entry.path, str(error)) from None
-    try:
-        shutil.copystat(source, target)
-    except OSError as error:
-        raise _CopyFailed(source, str(error)) from None
 
 
 def default_identity() -> tuple[int, int] | None:
@@ -212,6 +230,14 @@ def default_identity() -> tuple[int, int] | None:
         return entry.pw_uid, entry.pw_gid
     except KeyError:
         return 65534, 65534
+
+
+def user_name(uid: int) -> str:
+    """The login of ``uid``, or the number when it has none."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
 
 
 def _tasks_of(uid: int) -> int:
@@ -248,8 +274,43 @@ def _excerpt(path: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def _hidden(path: str) -> bool:
+    """Whether the namespaces hide ``path`` behind an empty private folder (/tmp...)."""
+    return in_private_folder(os.path.realpath(path))
+
+
+def _interpreter_folders(python: str) -> list[str]:
+    """The folders an interpreter needs, when the namespaces would hide them: its prefix
+    (the folder above ``bin``), as named and as its links resolve."""
+    folders = []
+    for path in (os.path.abspath(python), os.path.realpath(python)):
+        prefix = os.path.dirname(os.path.dirname(path))
+        if _hidden(prefix) and prefix not in folders:
+            folders.append(prefix)
+    return folders
+
+
+# What a step with the network (--install, --setup) takes from the grader's environment:
+# the proxy and the package installers' settings (an offline index, say).
+_NETWORK_ENV = ("http_proxy", "https_proxy", "no_proxy", "all_proxy")
+
+
+def _network_environment() -> dict[str, str]:
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if key.startswith(("PIP_", "UV_")) or key.lower() in _NETWORK_ENV
+    }
+
+
 class Sandbox:
-    """A temporary copy of a submission where its program runs; ``close`` removes it all."""
+    """A private copy of a submission where its program runs; ``close`` removes it all.
+
+    ``root`` (the grader's, not listable by the runner) holds the captured streams and the
+    runner's own folder, named at random and open to the runner only, with the copy
+    (``work``) and an empty HOME: a program that lists the temporary folder finds no way to
+    another run's copy.
+    """
 
     def __init__(
         self,
@@ -257,13 +318,23 @@ class Sandbox:
         python: str,
         limits: Limits,
         identity: tuple[int, int] | Literal["auto"] | None = "auto",
+        interaction: Interaction = Interaction(),
     ) -> None:
         self.python = python
+        self.python_version = ""
         self.limits = limits
         self.identity = default_identity() if identity == "auto" else identity
+        self.interaction = interaction
+        wanted = interaction.namespaces
+        self.namespaces = namespaces_work() if wanted is None else wanted
         self.warnings: list[str] = []
+        self.path: list[str] = []  # folders put first on PATH (a virtual environment's bin)
+        self.env: dict[str, str] = {}  # more environment (VIRTUAL_ENV)
+        self.readable: list[str] = []  # folders the namespaces show read-only (a venv)
+        self.after_copy: Callable[[], None] | None = None  # run after renew (--setup)
         self._running: subprocess.Popen[bytes] | None = None
         self._stopped = False
+        self._xvfb: Xvfb | None = None
         # named and listed before it is made, so that Ctrl-C at any moment finds it (a name
         # not yet made is nothing to remove); 64 random bits, as private as mkdtemp's
         self.root = Path(tempfile.gettempdir(), "mazekit-grade-" + os.urandom(8).hex())
@@ -278,27 +349,41 @@ class Sandbox:
                 message = f"cannot copy: {error.strerror or error}"
                 raise GradeError(message, str(submission)) from None
         self.submission = submission
-        self.work = self.root / "submission"
-        self.home = self.root / "home"
+        self.private = self.root / os.urandom(8).hex()
+        self.work = self.private / "submission"
+        self.home = self.private / "home"
         self._capture = self.root / "capture"
         try:
+            self.private.mkdir(mode=0o700)
+            self._give(self.private)
             self._copy()
+            self.home.mkdir()
+            self._capture.mkdir(mode=0o700)
         except GradeError:
             self.close()
             raise
-        self.home.mkdir()
-        self._capture.mkdir(mode=0o700)
+        except OSError as error:
+            self.close()
+            raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
         if self.identity is not None:
             os.chmod(self.root, 0o711)  # nobody may pass through, not list
-            self._give_all(self.home)
+            self._give(self.home)
+
+    @property
+    def user(self) -> str:
+        """The login the programs run as."""
+        return user_name(self.identity[0] if self.identity is not None else os.geteuid())
 
     def _copy(self) -> None:
         """Copy the submission to ``work``, handed to the runner; GradeError names what failed."""
         submission = self.submission
         try:
-            _copy_tree(os.fspath(submission), os.fspath(self.work))
-        except _CopyFailed as failed:  # name the file that failed
+            copy_tree(os.fspath(submission), os.fspath(self.work), frozenset({".git"}))
+        except CopyFailed as failed:  # name the file that failed
             where = os.path.relpath(failed.source, submission)
+            parts = Path(where).parts
+            if len(parts) > 4:  # a folder thousands of levels deep has a path to match
+                where = os.path.join(*parts[:3], "...")
             raise GradeError(f"cannot copy {where}: {failed.why}", str(submission)) from None
         except OSError as error:
             raise GradeError(f"cannot copy: {error.strerror or error}", str(submission)) from None
@@ -309,7 +394,7 @@ class Sandbox:
         if self.identity is None:
             return
         self._give(folder)
-        for base, dirs, files in os.walk(folder):
+        for base, dirs, files in walk(folder):
             for name in dirs + files:
                 self._give(Path(base, name))
 
@@ -321,24 +406,41 @@ class Sandbox:
             os.rename(self.work, damaged)
             _remove(damaged)
         self._copy()
+        if self.after_copy is not None:
+            self.after_copy()
+
+    def _probe(self, python: str, wall: float) -> Run:
+        return self.run([python, "-c", _VERSION], timeout=wall)
 
     def start(self) -> None:
         """Check that the interpreter runs here, within PROBE_SECONDS or the run's time limit
-        if longer; as root, fall back from nobody to root.
+        if longer, and learn its version.
 
-        RLIMIT_NPROC never binds root, so running as root (when nobody cannot start the
-        interpreter, e.g. one under /root) leaves a warning that the process limit is off.
+        Under root the programs never run as root: when nobody cannot start the interpreter
+        (one under /root, say), the distribution's python3 is tried instead, with a warning.
         """
         wall = max(PROBE_SECONDS, self.limits.timeout)
-        probe = self.run([self.python, "-c", "pass"], timeout=wall)
-        if probe.returncode != 0 and not probe.timed_out and self.identity is not None:
-            # only a refusal falls back to root: a slow start is no reason to drop the limit
-            self.identity = None
-            self.warnings.append(
-                f"the user nobody cannot run {self.python}, so the program runs as root, "
-                "where the process limit (RLIMIT_NPROC) does not hold"
-            )
-            probe = self.run([self.python, "-c", "pass"], timeout=wall)
+        probe = self._probe(self.python, wall)
+        refused = probe.returncode != 0 and not probe.timed_out
+        if refused and self.identity is not None and _runs_for_grader(self.python, wall):
+            # only a refusal tries another: a slow start is no reason to change interpreters
+            other = DISTRIBUTION_PYTHON
+            if os.path.realpath(other) != os.path.realpath(self.python) and os.access(
+                other, os.X_OK
+            ):
+                second = self._probe(other, wall)
+                if second.returncode == 0:
+                    self.warnings.append(
+                        f"the user {self.user} cannot run {self.python}, so the programs "
+                        f"run with {other}"
+                    )
+                    self.python, probe = other, second
+            if probe.returncode != 0:
+                lines = probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"]
+                self.close()
+                raise GradeError(
+                    f"the user {self.user} cannot run {self.python}: {lines[-1]}", "--python"
+                )
         if probe.timed_out:
             self.close()
             raise GradeError(f"cannot run {self.python}: no exit after {wall:g} s", "--python")
@@ -346,6 +448,7 @@ class Sandbox:
             lines = probe.stderr.strip().splitlines() or [f"exit {probe.returncode}"]
             self.close()
             raise GradeError(f"cannot run {self.python}: {lines[-1]}", "--python")
+        self.python_version = probe.stdout.strip()
 
     def _give(self, path: Path) -> None:
         """Hand ``path`` to the user the program runs as (only when grading as root)."""
@@ -407,54 +510,127 @@ class Sandbox:
 
     def remove(self, name: str) -> None:
         """Remove a file or folder of the copy, if there (never one reached through a link
-        out of the copy: that is not the copy's to remove)."""
+        out of the copy: that is not the copy's to remove), however deep."""
         path = self.work / name
         if not self.inside(name) or path == self.work:
             return
-        if path.is_dir() and not path.is_symlink():
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            with contextlib.suppress(OSError):
-                path.unlink()
+        remove_tree(path)
 
     def _nproc(self) -> int:
         uid = self.identity[0] if self.identity is not None else os.getuid()
         return _tasks_of(uid) + self.limits.processes
 
-    def run(self, argv: list[str], timeout: float | None = None) -> Run:
-        """Run ``argv`` (never through a shell) in the copy; kill its group when done."""
-        if self._stopped:
-            return Run(-signal.SIGKILL, "", "", True, 0.0)
+    def _display(self) -> Xvfb:
+        """The copy's Xvfb, started on first use; GradeError when it cannot start."""
+        if self._xvfb is None:
+            self._xvfb = Xvfb(self._capture / "xvfb.log")
+        try:
+            self._xvfb.start()
+        except OSError as error:
+            raise GradeError(f"cannot start Xvfb: {error}", "--display") from None
+        return self._xvfb
+
+    def _command(
+        self, argv: list[str], wall: float, network: bool, status: int
+    ) -> tuple[list[str], dict[str, str]]:
+        """The argument list that runs ``argv`` under the limits (and namespaces), and its
+        environment."""
         limits = self.limits
-        wall = limits.timeout if timeout is None else timeout
-        cpu = cpu_seconds(wall)
-        wrapper = [self.python, "-I", "-S", "-c", WRAPPER]
-        sizes = [str(cpu), str(limits.address_space), str(limits.file_size), str(self._nproc())]
+        uid, gid = self.identity if self.identity is not None else (-1, -1)
+        sizes = [cpu_seconds(wall), limits.address_space, limits.file_size, self._nproc()]
+        sizes += [uid, gid, status]
+        wrapper = sys.executable or self.python
+        command = [wrapper, "-I", "-S", "-c", WRAPPER, *(str(n) for n in sizes), *argv]
         env = {
-            "PATH": os.environ.get("PATH", os.defpath),
+            # the interpreter's own folder first: `python3` in a Makefile is the one grading
+            "PATH": os.pathsep.join(
+                [*self.path, os.path.dirname(self.python), os.environ.get("PATH", os.defpath)]
+            ),
             "HOME": str(self.home),
             "LANG": "C.UTF-8",
+            **self.env,
         }
+        if self.interaction.tty:
+            env["TERM"] = TERM
+        if network:
+            env.update(_network_environment())
+        sockets = []
+        if self.interaction.display == "xvfb":
+            display = self._display()
+            env["DISPLAY"] = display.display
+            sockets.append(display.socket)
+        if self.namespaces:
+            readable = [
+                *self.readable,
+                sys.prefix,
+                sys.base_prefix,
+                *_interpreter_folders(self.python),
+            ]
+            readable = [p for p in dict.fromkeys(readable) if _hidden(p) and os.path.isdir(p)]
+            writable = [str(self.private), *sockets]
+            command = bwrap(command, str(self.work), writable, readable, network)
+        return command, env
+
+    def run(self, argv: list[str], timeout: float | None = None, network: bool = False) -> Run:
+        """Run ``argv`` (never through a shell) in the copy; kill all it started when done.
+
+        ``network``: only for --install and --setup, the one step that may fetch packages.
+        """
+        if self._stopped:
+            return Run(-signal.SIGKILL, "", "", True, 0.0)
+        wall = self.limits.timeout if timeout is None else timeout
+        read, write = os.pipe() if self.namespaces else (-1, -1)
+        try:
+            command, env = self._command(argv, wall, network, write)
+            run = self._start(command, env, wall, write)
+        finally:
+            if write >= 0:
+                os.close(write)
+        if read < 0:
+            return run
+        with os.fdopen(read, "rb") as status:
+            killer = status.read().strip()
+        if killer.isdigit() and run.returncode == 128 + int(killer):
+            run = dataclasses.replace(run, returncode=-int(killer))
+        return run
+
+    def _start(self, command: list[str], env: dict[str, str], wall: float, status: int) -> Run:
+        """Start ``command``, wait for it (killing its group at ``wall``), and read what it
+        wrote."""
         out, err = self._capture / "stdout", self._capture / "stderr"
-        uid, gid = self.identity if self.identity is not None else (None, None)
+        typed = self.interaction.stdin
+        terminal = None
         start = time.monotonic()
-        with open(out, "wb") as stdout, open(err, "wb") as stderr:
+        with contextlib.ExitStack() as stack:
+            stderr = stack.enter_context(open(err, "wb"))
+            stdin: int | IO[bytes]
+            stdout: int | IO[bytes]
+            if self.interaction.tty:
+                terminal = Terminal(out, self.limits.file_size, typed or b"")
+                stack.callback(terminal.close)
+                stdin = stdout = terminal.slave
+            else:
+                stdout = stack.enter_context(open(out, "wb"))
+                stdin = subprocess.DEVNULL
+                if typed is not None:
+                    (self._capture / "stdin").write_bytes(typed)
+                    stdin = stack.enter_context(open(self._capture / "stdin", "rb"))
             try:
                 process = subprocess.Popen(  # an argument list, never a shell
-                    [*wrapper, *sizes, *argv],
+                    command,
                     cwd=self.work,
                     env=env,
-                    stdin=subprocess.DEVNULL,
+                    stdin=stdin,
                     stdout=stdout,
                     stderr=stderr,
                     start_new_session=True,  # its own group (and no terminal); 3.10 too
                     close_fds=True,
-                    user=uid,
-                    group=gid,
-                    extra_groups=None if uid is None else [],
+                    pass_fds=(status,) if status >= 0 else (),
                 )
-            except OSError as error:  # the interpreter cannot start (as this user)
+            except OSError as error:  # the interpreter cannot start
                 return Run(127, "", f"{error.strerror or error}\n", False, 0.0)
+            if terminal is not None:
+                terminal.started()
             self._running = process
             # a timer kills the group at the limit; a blocking wait needs no polling
             expired = threading.Event()
@@ -486,9 +662,31 @@ class Sandbox:
             kill_group(running.pid)
 
     def close(self) -> None:
-        """Remove the temporary folder and everything the program left in it.
+        """Remove the temporary folder and everything the program left in it, and end the
+        copy's display.
 
         Listed until it is gone: a Ctrl-C during the removal finds it and finishes the job."""
+        if self._xvfb is not None:
+            self._xvfb.stop()
         _remove(self.root)
         with _OPEN_LOCK:
             _OPEN.discard(self)
+
+
+_VERSION = "import sys; print('%d.%d.%d' % sys.version_info[:3])"
+
+
+def _runs_for_grader(python: str, wall: float) -> bool:
+    """Whether the grader itself can start ``python``: when only the runner cannot, another
+    interpreter is worth trying; when no one can, the error is the interpreter's."""
+    try:
+        done = subprocess.run(
+            [python, "-c", "pass"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=wall,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0

@@ -376,6 +376,8 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:
         row = _strip(lines, index, problems)
         if not row:
             break
+        if rows and b"," in row and _lenient_pair(row) is not None:
+            break  # an entry line with no empty line before it (_tail says so)
         rows.append(row)
     if not rows:
         problems.append(Problem(1, 1, "no grid rows: the file must start with the grid", True))
@@ -428,6 +430,18 @@ def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
         problems.append(Problem(height, walls.shape[1] + 1, message, True, note=""))
         return Scan(None, problems, walls)
     entry_index = blank + 1
+    if lines[blank].strip():  # the grid reader stopped at an entry line: no empty line
+        problems.append(
+            Problem(
+                blank + 1,
+                1,
+                f"expected an empty line after the grid, found {_excerpt(lines[blank].strip())}: "
+                "write one empty line between the grid and the entry",
+                True,
+                note="no empty line after the grid: read the entry on this line",
+            )
+        )
+        entry_index = blank
     extra = 0
     while entry_index + extra < len(lines) and not lines[entry_index + extra].strip():
         extra += 1

@@ -11,6 +11,7 @@ picture (walls, "42", entry, exit, path) is drawn by the usual renderers first.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -110,6 +111,23 @@ def _legend_height(scene: Scene, heat: Heat) -> int:
     return _bar(scene) + _LINE * (2 if heat.marked else 1) + max(scene.geometry.margin, 4)
 
 
+_GAP = 8  # px at least between two labels of the legend
+_SVG_CHAR = 7  # px an SVG label's character may take (11 px sans-serif, generously)
+
+
+def _legend_width(scene: Scene, heat: Heat, measure: Callable[[str], float]) -> int:
+    """The picture's width with its legend: the maze's own, or more when the labels (``0``,
+    the title centred, the largest value) or the rings' line would not fit between the
+    margins; the maze is then centred in it."""
+    ends = max(measure("0"), measure(heat.high))
+    need = measure(heat.title) + 2 * (ends + _GAP)
+    if heat.marked:
+        need = max(
+            need, min(scene.geometry.cell - scene.geometry.wall, 12) + 4 + measure(_ringed(heat))
+        )
+    return max(scene.geometry.width, 2 * scene.geometry.margin + int(need + 0.999))
+
+
 def _ringed(heat: Heat) -> str:
     """The legend's line about the rings: which cells they mark."""
     return f"ringed: the top {len(heat.marked)} cells"
@@ -157,8 +175,12 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
     where = in_y[:, None] & in_x[None, :] & painted[rows[:, None], cols[None, :]]
     where &= inks == Ink.BACKGROUND  # walls and the path stay on top
     rgb[where] = colors[rows[:, None], cols[None, :]][where]
-    image = Image.new("RGB", (g.width, g.height + _legend_height(scene, heat)), scene.palette[0])
-    image.paste(Image.fromarray(rgb, "RGB"), (0, 0))
+    font = ImageFont.load_default()
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength
+    full = _legend_width(scene, heat, lambda text: measure(text, font=font))
+    shift = (full - g.width) // 2  # the maze centred when the legend needs more room
+    image = Image.new("RGB", (full, g.height + _legend_height(scene, heat)), scene.palette[0])
+    image.paste(Image.fromarray(rgb, "RGB"), (shift, 0))
     draw = ImageDraw.Draw(image)
     side = g.cell - g.wall
     ring = max(1, side // 6)
@@ -173,13 +195,12 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
         draw.rectangle(inner, outline=_RING, width=ring)
 
     for x, y in heat.marked:
-        mark(g.margin + x * g.cell + g.wall, g.margin + y * g.cell + g.wall, side)
-    bar_left, bar_right = g.margin, g.width - g.margin
+        mark(shift + g.margin + x * g.cell + g.wall, g.margin + y * g.cell + g.wall, side)
+    bar_left, bar_right = g.margin, full - g.margin
     bar_top = g.height + max(g.margin, 4) // 2
     width = max(1, bar_right - bar_left)
     strip = colors_for(np.linspace(0.0, 1.0, width))[None, :, :].repeat(_bar(scene), axis=0)
     image.paste(Image.fromarray(np.ascontiguousarray(strip), "RGB"), (bar_left, bar_top))
-    font = ImageFont.load_default()
     text_top = bar_top + _bar(scene) + 1
     ink = _text_ink(scene)
     draw.text((bar_left, text_top), "0", fill=ink, font=font)
@@ -202,12 +223,13 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
     lines = render_svg(scene).splitlines()
     extra = _legend_height(scene, heat)
     total = g.height + extra
+    full = _legend_width(scene, heat, lambda text: _SVG_CHAR * len(text))
     lines[1] = (
         lines[1]
-        .replace(f'height="{g.height}"', f'height="{total}"')
-        .replace(f'viewBox="0 0 {g.width} {g.height}"', f'viewBox="0 0 {g.width} {total}"')
+        .replace(f'width="{g.width}" height="{g.height}"', f'width="{full}" height="{total}"')
+        .replace(f'viewBox="0 0 {g.width} {g.height}"', f'viewBox="0 0 {full} {total}"')
     )
-    lines[3] = f'<rect width="{g.width}" height="{total}" fill="{hex_color(scene.palette[0])}"/>'
+    lines[3] = f'<rect width="{full}" height="{total}" fill="{hex_color(scene.palette[0])}"/>'
     painted = _painted(scene, heat)
     levels = np.rint(np.nan_to_num(heat.scaled) * 63).astype(np.int64)
     side = g.cell - g.wall
@@ -248,12 +270,12 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
     text_y = bar_top + _bar(scene) + 11
     legend = [
         f'<linearGradient id="heat">{stops}</linearGradient>',
-        f'<rect x="{g.margin}" y="{bar_top}" width="{g.width - 2 * g.margin}" '
+        f'<rect x="{g.margin}" y="{bar_top}" width="{full - 2 * g.margin}" '
         f'height="{_bar(scene)}" fill="url(#heat)"/>',
         f'<g font-family="sans-serif" font-size="11" fill="{ink}">'
         f'<text x="{g.margin}" y="{text_y}">0</text>'
-        f'<text x="{g.width // 2}" y="{text_y}" text-anchor="middle">{heat.title}</text>'
-        f'<text x="{g.width - g.margin}" y="{text_y}" text-anchor="end">{heat.high}</text></g>',
+        f'<text x="{full // 2}" y="{text_y}" text-anchor="middle">{heat.title}</text>'
+        f'<text x="{full - g.margin}" y="{text_y}" text-anchor="end">{heat.high}</text></g>',
     ]
     if heat.marked:  # a ring as drawn on the maze (at most 12 px), and what it marks
         sample = min(side, 12)
@@ -264,7 +286,10 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
             f'font-size="11" fill="{ink}">{_ringed(heat)}</text>'
         )
     # heat under everything the normal picture draws; rings and legend on top
-    return "\n".join([*lines[:4], *heat_lines, *lines[4:-1], *marks, *legend, lines[-1]]) + "\n"
+    maze = [*heat_lines, *lines[4:-1], *marks]
+    if full > g.width:  # the maze centred when the legend needs more room
+        maze = [f'<g transform="translate({(full - g.width) // 2} 0)">', *maze, "</g>"]
+    return "\n".join([*lines[:4], *maze, *legend, lines[-1]]) + "\n"
 
 
 def _n(value: float) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, BinaryIO
 
 import numpy as np
@@ -31,6 +31,7 @@ __all__ = [
     "Problem",
     "Scan",
     "dump",
+    "looks_like_config",
     "lowercase_digits",
     "parse",
     "parse_lenient",
@@ -363,10 +364,27 @@ def _scan(data: bytes | str) -> Scan:
             problems.append(_too_big(len(first), rows))
             return Scan(None, problems)
         lines = _split_lines(data[start:], problems)
+        known = len(problems)
         walls = _grid_by_lines(lines, problems)
         if walls is None:
+            if looks_like_config(data) and len(problems) > known:  # a config given as a maze:
+                said = problems[known]  # its first line says so, the others would be noise
+                problems[known:] = [replace(said, message=f"{said.message}: {CONFIG_GIVEN}")]
             return Scan(None, problems)
     return _tail(walls, lines, problems)
+
+
+def looks_like_config(raw: bytes) -> bool:
+    """Whether input is a config file rather than a maze: its first line that is not blank
+    or a ``#`` comment holds ``=`` (a maze file starts with hex digits)."""
+    for line in raw.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            return b"=" in stripped
+    return False
+
+
+CONFIG_GIVEN = "this is a config file, not a maze: make its maze with mazekit generate CONFIG -o -"
 
 
 def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:

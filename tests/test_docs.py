@@ -464,3 +464,15 @@ def test_pacmanize_help_says_which_path_lines_it_refuses(invoke: Invoke) -> None
     text = (ROOT / "samples" / "valid-9x7-smallest-42.txt").read_text()
     assert invoke(["pacmanize"], input=text.rsplit("\n", 2)[0] + "\nSSX\n").exit_code == 1
     assert invoke(["pacmanize", str(ROOT / "samples" / "invalid-path-detour.txt")]).exit_code == 0
+
+
+def test_stats_help_says_it_reads_student_footers(invoke: Invoke) -> None:
+    """A reviewer with a file ending `(0, 0)` learns from --help that stats reads it, and the
+    help's words hold: the file is measured with a note, exit 0."""
+    help_text = " ".join(invoke(["stats", "--help"]).stdout.split())
+    assert "Entry: 0,0) is read with a note on stderr" in help_text
+    assert "the corner cells stand for them" in help_text
+    text = (ROOT / "samples" / "valid-9x7-smallest-42.txt").read_text()
+    student = text.replace("\n0,0\n8,6\n", "\nEntry: 0,0\n(8, 6)\n")
+    result = invoke(["stats", "-"], input=student)
+    assert result.exit_code == 0 and "entry written as 'Entry: 0,0': read as 0,0" in result.stderr

@@ -26,6 +26,14 @@ def _png(invoke: Invoke, args: list[str], text: str) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(result.stdout_bytes)).convert("RGB"))
 
 
+def _maze_only(invoke: Invoke, picture: np.ndarray, args: list[str], text: str) -> np.ndarray:
+    """The columns of a heat picture that hold the maze: a legend wider than a small maze
+    widens the picture and centres the maze in it."""
+    plain = _png(invoke, [a for a in args if a not in ("betweenness", "distance", "--heat")], text)
+    shift = (picture.shape[1] - plain.shape[1]) // 2
+    return picture[:, shift : shift + plain.shape[1]]
+
+
 def _centre(picture: np.ndarray, x: int, y: int, cell: int = 16, margin: int = 8) -> tuple:
     half = 2 + (cell - 2) // 2
     return tuple(picture[margin + y * cell + half, margin + x * cell + half].tolist())
@@ -66,7 +74,8 @@ def test_betweenness_heat_paints_each_cell_and_rings_the_bottlenecks(invoke: Inv
 
 def test_distance_heat_grows_along_a_corridor(invoke: Invoke) -> None:
     corridor = serpentine(6, 2)
-    picture = _png(invoke, ["--heat", "distance", "--no-path"], dump(corridor))
+    args = ["--heat", "distance", "--no-path"]
+    picture = _maze_only(invoke, _png(invoke, args, dump(corridor)), args, dump(corridor))
     heat = heat_for(corridor, "distance")
     assert heat.high == "11 steps" and heat.marked == ()
     lightness = [
@@ -118,7 +127,7 @@ def test_bottlenecks_of_tiny_cells_are_filled_white(invoke: Invoke, cell: int, w
     """A cell 1-2 px inside its walls has no room for a ring: the whole cell goes white."""
     text = BOARD.read_text()
     options = ["--heat", "betweenness", "--no-path", "--cell", str(cell), "--wall", str(wall)]
-    picture = _png(invoke, options, text)
+    picture = _maze_only(invoke, _png(invoke, options, text), options, text)
     side = cell - wall
     found = betweenness(parse(text))
     for x, y in (cell for cell, _ in found.top_cells(MARKED)):

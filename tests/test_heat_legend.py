@@ -83,3 +83,24 @@ def test_pacman_heat_svg_has_no_sprites(invoke: Invoke) -> None:
     assert "#ffb897" in plain  # the board draws its dots
     assert "#ffb897" not in heat and 'fill="#ffffff" font' not in heat
     assert 'font-size="11" fill="#ffffff"' in heat  # the legend in white on black
+
+
+def _label_groups(row: np.ndarray, gap: int) -> int:
+    """How many runs of inked columns a line of labels holds, runs closer than ``gap``
+    background columns counted as one."""
+    inked = np.flatnonzero(row)
+    return 0 if inked.size == 0 else 1 + int((np.diff(inked) > gap).sum())
+
+
+@pytest.mark.parametrize(
+    ("maze", "kind"),
+    [("valid-9x7-smallest-42.txt", "distance"), ("valid-2x1-tiny.txt", "betweenness")],
+)
+def test_legend_labels_never_overlap_on_a_small_maze(invoke: Invoke, maze: str, kind: str) -> None:
+    """The subject's smallest "42" maze: `0`, the title and the largest value stay three
+    labels apart (the picture widens, the maze centred), and the rings' line is whole."""
+    picture = _png(invoke, [str(SAMPLES / maze), "--heat", kind])
+    bar = np.flatnonzero((picture == (68, 1, 84)).all(axis=2).any(axis=1)).max()
+    black = (picture[bar + 1 :] < 160).all(axis=2)  # the light theme's label ink
+    assert _label_groups(black[:14].any(axis=0), gap=6) == 3
+    assert not black[:, -1].any()  # nothing cut at the right edge

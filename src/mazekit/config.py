@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from . import pattern as glyph
 from .errors import ConfigError, MazeError, printable
 from .model import Cell
-from .textformat import MAX_CELLS, read_bytes, source_name
+from .textformat import MAX_CELLS, looks_like_config, read_bytes, source_name
 
 if TYPE_CHECKING:
     from os import PathLike
@@ -355,16 +355,6 @@ def parse_config_bytes(raw: bytes, source: str = "config") -> Config:
     except UnicodeDecodeError:
         raise ConfigError("cannot read: not UTF-8 text", source) from None
     return parse_config(text, source)
-
-
-def looks_like_config(raw: bytes) -> bool:
-    """Whether input is a config file rather than a maze: its first line that is not blank
-    or a ``#`` comment holds ``=`` (a maze file starts with hex digits)."""
-    for line in raw.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith(b"#"):
-            return b"=" in stripped
-    return False
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, BinaryIO
 
 import numpy as np
@@ -31,6 +31,7 @@ __all__ = [
     "Problem",
     "Scan",
     "dump",
+    "looks_like_config",
     "lowercase_digits",
     "parse",
     "parse_lenient",
@@ -363,10 +364,27 @@ def _scan(data: bytes | str) -> Scan:
             problems.append(_too_big(len(first), rows))
             return Scan(None, problems)
         lines = _split_lines(data[start:], problems)
+        known = len(problems)
         walls = _grid_by_lines(lines, problems)
         if walls is None:
+            if looks_like_config(data) and len(problems) > known:  # a config given as a maze:
+                said = problems[known]  # its first line says so, the others would be noise
+                problems[known:] = [replace(said, message=f"{said.message}: {CONFIG_GIVEN}")]
             return Scan(None, problems)
     return _tail(walls, lines, problems)
+
+
+def looks_like_config(raw: bytes) -> bool:
+    """Whether input is a config file rather than a maze: its first line that is not blank
+    or a ``#`` comment holds ``=`` (a maze file starts with hex digits)."""
+    for line in raw.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith(b"#"):
+            return b"=" in stripped
+    return False
+
+
+CONFIG_GIVEN = "this is a config file, not a maze: make its maze with mazekit generate CONFIG -o -"
 
 
 def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:
@@ -376,6 +394,8 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:
         row = _strip(lines, index, problems)
         if not row:
             break
+        if rows and b"," in row and _lenient_pair(row) is not None:
+            break  # an entry line with no empty line before it (_tail says so)
         rows.append(row)
     if not rows:
         problems.append(Problem(1, 1, "no grid rows: the file must start with the grid", True))
@@ -428,6 +448,18 @@ def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
         problems.append(Problem(height, walls.shape[1] + 1, message, True, note=""))
         return Scan(None, problems, walls)
     entry_index = blank + 1
+    if lines[blank].strip():  # the grid reader stopped at an entry line: no empty line
+        problems.append(
+            Problem(
+                blank + 1,
+                1,
+                f"expected an empty line after the grid, found {_excerpt(lines[blank].strip())}: "
+                "write one empty line between the grid and the entry",
+                True,
+                note="no empty line after the grid: read the entry on this line",
+            )
+        )
+        entry_index = blank
     extra = 0
     while entry_index + extra < len(lines) and not lines[entry_index + extra].strip():
         extra += 1

@@ -142,7 +142,9 @@ def command(
 
     Size, reachable and pattern cells, incoherent walls, loops, real and enclosed dead ends,
     junctions, corridor cells, the longest dead-end branch, the shortest path and its
-    tortuosity, whether the maze is perfect, and one verdict.
+    tortuosity, whether the maze is perfect, and one verdict. An entry or exit written as
+    student programs write it ((0, 0), 0, 0, [0, 0], Entry: 0,0) is read with a note on
+    stderr; with none to read, the corner cells stand for them.
     """
     if not graph and (top, samples, seed) != (None, None, None):
         raise click.UsageError("--top, --samples and --seed need --graph")

@@ -11,7 +11,7 @@ picture (walls, "42", entry, exit, path) is drawn by the usual renderers first.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -116,6 +116,23 @@ def _legend_height(scene: Scene, heat: Heat) -> int:
     return _bar(scene) + _LINE * (2 if heat.marked else 1) + max(scene.geometry.margin, 4)
 
 
+_GAP = 8  # px at least between two labels of the legend
+_SVG_CHAR = 7  # px an SVG label's character may take (11 px sans-serif, generously)
+
+
+def _legend_width(scene: Scene, heat: Heat, measure: Callable[[str], float]) -> int:
+    """The picture's width with its legend: the maze's own, or more when the labels (``0``,
+    the title centred, the largest value) or the rings' line would not fit between the
+    margins; the maze is then centred in it."""
+    ends = max(measure("0"), measure(heat.high))
+    need = measure(heat.title) + 2 * (ends + _GAP)
+    if heat.marked:
+        need = max(
+            need, min(scene.geometry.cell - scene.geometry.wall, 12) + 4 + measure(_ringed(heat))
+        )
+    return max(scene.geometry.width, 2 * scene.geometry.margin + int(need + 0.999))
+
+
 def _ringed(heat: Heat) -> str:
     """The legend's line about the rings: which cells they mark."""
     return f"ringed: the top {len(heat.marked)} cells"
@@ -159,7 +176,11 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
     painted = _painted(scene, heat)
     colors = colors_for(np.nan_to_num(heat.scaled))
     rows, cols = np.clip(row, 0, g.rows - 1), np.clip(col, 0, g.columns - 1)
-    image = Image.new("RGB", (g.width, g.height + _legend_height(scene, heat)), scene.palette[0])
+    font = ImageFont.load_default()
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength
+    full = _legend_width(scene, heat, lambda text: measure(text, font=font))
+    shift = (full - g.width) // 2  # the maze centred when the legend needs more room
+    image = Image.new("RGB", (full, g.height + _legend_height(scene, heat)), scene.palette[0])
     # a band of rows at a time: the RGB pixels and masks of the whole picture at once were
     # 200 bytes a cell at --cell 3 (specs/performance.md, "Generators and heat at 4000x4000")
     band = max(1, BAND_PIXELS // g.width)
@@ -170,7 +191,7 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
         where = in_y[top : top + band, None] & in_x[None, :] & painted[at]
         where &= band_inks == Ink.BACKGROUND  # walls and the path stay on top
         rgb[where] = colors[at][where]
-        image.paste(Image.fromarray(rgb, "RGB"), (0, top))
+        image.paste(Image.fromarray(rgb, "RGB"), (shift, top))
     del inks
     draw = ImageDraw.Draw(image)
     side = g.cell - g.wall
@@ -186,13 +207,12 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
         draw.rectangle(inner, outline=_RING, width=ring)
 
     for x, y in heat.marked:
-        mark(g.margin + x * g.cell + g.wall, g.margin + y * g.cell + g.wall, side)
-    bar_left, bar_right = g.margin, g.width - g.margin
+        mark(shift + g.margin + x * g.cell + g.wall, g.margin + y * g.cell + g.wall, side)
+    bar_left, bar_right = g.margin, full - g.margin
     bar_top = g.height + max(g.margin, 4) // 2
     width = max(1, bar_right - bar_left)
     strip = colors_for(np.linspace(0.0, 1.0, width))[None, :, :].repeat(_bar(scene), axis=0)
     image.paste(Image.fromarray(np.ascontiguousarray(strip), "RGB"), (bar_left, bar_top))
-    font = ImageFont.load_default()
     text_top = bar_top + _bar(scene) + 1
     ink = _text_ink(scene)
     draw.text((bar_left, text_top), "0", fill=ink, font=font)
@@ -223,12 +243,15 @@ def _svg_chunks(scene: Scene, heat: Heat) -> Iterator[str]:
     lines = next(pieces).splitlines()  # the first piece: the header, title and background
     extra = _legend_height(scene, heat)
     total = g.height + extra
+    full = _legend_width(scene, heat, lambda text: _SVG_CHAR * len(text))
     lines[1] = (
         lines[1]
-        .replace(f'height="{g.height}"', f'height="{total}"')
-        .replace(f'viewBox="0 0 {g.width} {g.height}"', f'viewBox="0 0 {g.width} {total}"')
+        .replace(f'width="{g.width}" height="{g.height}"', f'width="{full}" height="{total}"')
+        .replace(f'viewBox="0 0 {g.width} {g.height}"', f'viewBox="0 0 {full} {total}"')
     )
-    lines[3] = f'<rect width="{g.width}" height="{total}" fill="{hex_color(scene.palette[0])}"/>'
+    lines[3] = f'<rect width="{full}" height="{total}" fill="{hex_color(scene.palette[0])}"/>'
+    if full > g.width:  # the maze centred when the legend needs more room
+        lines.append(f'<g transform="translate({(full - g.width) // 2} 0)">')
     yield "".join(f"{line}\n" for line in lines)
     painted = _painted(scene, heat)
     scaled = np.nan_to_num(heat.scaled, copy=False)
@@ -281,12 +304,12 @@ def _svg_chunks(scene: Scene, heat: Heat) -> Iterator[str]:
     text_y = bar_top + _bar(scene) + 11
     legend = [
         f'<linearGradient id="heat">{stops}</linearGradient>',
-        f'<rect x="{g.margin}" y="{bar_top}" width="{g.width - 2 * g.margin}" '
+        f'<rect x="{g.margin}" y="{bar_top}" width="{full - 2 * g.margin}" '
         f'height="{_bar(scene)}" fill="url(#heat)"/>',
         f'<g font-family="sans-serif" font-size="11" fill="{ink}">'
         f'<text x="{g.margin}" y="{text_y}">0</text>'
-        f'<text x="{g.width // 2}" y="{text_y}" text-anchor="middle">{heat.title}</text>'
-        f'<text x="{g.width - g.margin}" y="{text_y}" text-anchor="end">{heat.high}</text></g>',
+        f'<text x="{full // 2}" y="{text_y}" text-anchor="middle">{heat.title}</text>'
+        f'<text x="{full - g.margin}" y="{text_y}" text-anchor="end">{heat.high}</text></g>',
     ]
     if heat.marked:  # a ring as drawn on the maze (at most 12 px), and what it marks
         sample = min(side, 12)
@@ -296,7 +319,8 @@ def _svg_chunks(scene: Scene, heat: Heat) -> Iterator[str]:
             f'<text x="{g.margin + sample + 4}" y="{top + 10}" font-family="sans-serif" '
             f'font-size="11" fill="{ink}">{_ringed(heat)}</text>'
         )
-    yield "".join(f"{line}\n" for line in (*marks, *legend))
+    closing = ["</g>"] if full > g.width else []  # the centring group, around the maze
+    yield "".join(f"{line}\n" for line in (*marks, *closing, *legend))
     yield end
 
 

@@ -28,6 +28,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -782,19 +783,40 @@ static int cells_nodes(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width,
  * added into the grids at its end, the grids' zeros standing for the totals' (0 + x is x;
  * without batches, one addition at the end, as brandes' nodes' own sums are its totals).
  * No totals buffer and no node-ordered copy: 48 bytes a node of fresh memory fewer. */
+static void turn_wait(const int64_t *turn, int64_t share);
+static void turn_pass(int64_t *turn, int64_t share);
+
 static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
                                const int64_t *flat, const int64_t *sources, Py_ssize_t count,
-                               Py_ssize_t batch, double *sides[3]) {
+                               Py_ssize_t batch, double *sides[3], int64_t *turn,
+                               int64_t share) {
     Py_ssize_t every = batch > 1 && count > 1 ? batch : count; /* sources between additions */
     for (Py_ssize_t start = 0; start < count; start += every) {
         Py_ssize_t stop = start + every < count ? start + every : count;
         for (Py_ssize_t s = start; s < stop; s++)
             brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1);
+        if (turn) turn_wait(turn, share); /* one addition (the caller checked): in share order */
         for (Py_ssize_t v = 0; v < n; v++) {
             for (int k = 0; k < 3; k++) sides[k][flat[v]] += node[v].sums[k];
             node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
         }
     }
+    if (turn) turn_pass(turn, share);
+}
+
+/* The turns of threads that add into the same grids (brandes_cells' `turn`): share k waits
+ * until the int64 at turn reads k, adds, then sets k + 1. Both run without the interpreter
+ * lock; a waiting thread sleeps 0.2 ms at a time (it waits only at its end, for the share
+ * before to add: a few milliseconds at most on a machine whose cores are free). */
+static void turn_wait(const int64_t *turn, int64_t share) {
+    while (__atomic_load_n(turn, __ATOMIC_ACQUIRE) != share) {
+        struct timespec pause = {0, 200000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+static void turn_pass(int64_t *turn, int64_t share) {
+    __atomic_store_n(turn, share + 1, __ATOMIC_RELEASE);
 }
 
 /* brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the
@@ -804,13 +826,32 @@ static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
  * same floats as brandes() with that table, added into the float64 grids cells, east and south
  * (a cell each; zeros from the caller make them brandes()' outputs, laid out on the grid).
  * ValueError when an open direction of a cell leads out of the grid or to a cell not in
- * `flat`. The cell -> node map of the fill lives in the queue's memory (made large enough). */
+ * `flat`. The cell -> node map of the fill lives in the queue's memory (made large enough).
+ * With `turn` (a one-int64 array shared by threads) and `share` k, and one addition (batch 1
+ * or one source), the addition waits until turn reads k and then sets k + 1 (turn_wait):
+ * threads add their shares into the same grids one after the other, in share order, the
+ * floats of adding each share's grids after (0 + a is a), with one set of grids. */
 static PyObject *brandes_cells(PyObject *self, PyObject *args) {
-    Py_buffer b[6]; /* moves, flat, sources, cells, east, south */
-    Py_ssize_t width, batch;
-    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*", &b[0], &width, &b[1], &b[2], &batch, &b[3],
-                          &b[4], &b[5]))
+    Py_buffer b[6], turn_view; /* moves, flat, sources, cells, east, south; turn */
+    Py_ssize_t width, batch, share = 0;
+    PyObject *turn_object = Py_None;
+    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*|On", &b[0], &width, &b[1], &b[2], &batch,
+                          &b[3], &b[4], &b[5], &turn_object, &share))
         return NULL;
+    int64_t *turn = NULL; /* given: every exit passes the turn, so no later share waits forever */
+    if (turn_object != Py_None) {
+        if (PyObject_GetBuffer(turn_object, &turn_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+            release(b, 6);
+            return NULL;
+        }
+        if (turn_view.len != (Py_ssize_t)sizeof(int64_t)) {
+            PyBuffer_Release(&turn_view);
+            release(b, 6);
+            PyErr_SetString(PyExc_ValueError, "turn: one int64");
+            return NULL;
+        }
+        turn = (int64_t *)turn_view.buf;
+    }
     Py_ssize_t cells = b[0].len;
     Py_ssize_t n = b[1].len / (Py_ssize_t)sizeof(int64_t);
     Py_ssize_t count = b[2].len / (Py_ssize_t)sizeof(int64_t);
@@ -819,36 +860,34 @@ static PyObject *brandes_cells(PyObject *self, PyObject *args) {
     int bad = width < 1 || cells % width || b[1].len % (Py_ssize_t)sizeof(int64_t) ||
               b[2].len % (Py_ssize_t)sizeof(int64_t) || b[3].len != floats ||
               b[4].len != floats || b[5].len != floats || batch < 1 || cells >= INT32_MAX ||
-              count >= INT32_MAX;
+              count >= INT32_MAX || (turn && (share < 0 || (batch > 1 && count > 1)));
     for (Py_ssize_t v = 0; !bad && v < n; v++)
         bad = flat[v] < (v ? flat[v - 1] + 1 : 0) || flat[v] >= cells;
     for (Py_ssize_t s = 0; !bad && s < count; s++) bad = sources[s] < 0 || sources[s] >= n;
-    if (bad) {
+    if (bad)
         PyErr_SetString(PyExc_ValueError,
                         "uint8 moves of a grid the width divides, ascending int64 cells among "
                         "them, int64 sources among those, batch >= 1, and cells, east, south "
-                        "float64 of a grid cell each");
-        release(b, 6);
-        return NULL;
-    }
-    if (check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
-        release(b, 6);
-        return NULL;
-    }
-    NodeMemory memory;
-    BrandesNode *node = brandes_alloc(n, &memory);
+                        "float64 of a grid cell each; with a turn, one batch and a share >= 0");
+    else if (check_moves((const uint8_t *)b[0].buf, cells, width) < 0)
+        bad = 1;
+    NodeMemory memory = {NULL, NULL, 0};
+    BrandesNode *node = bad ? NULL : brandes_alloc(n, &memory);
     size_t queued = (size_t)(cells > n ? cells : n + 1); /* the map first, then the queue */
-    int32_t *queue = PyMem_Malloc(queued * sizeof(int32_t));
+    int32_t *queue = bad ? NULL : PyMem_Malloc(queued * sizeof(int32_t));
     int ok = node && queue, closed = 0;
-    if (ok) {
-        double *sides[3] = {(double *)b[3].buf, (double *)b[4].buf, (double *)b[5].buf};
-        Py_BEGIN_ALLOW_THREADS
+    double *sides[3] = {(double *)b[3].buf, (double *)b[4].buf, (double *)b[5].buf};
+    Py_BEGIN_ALLOW_THREADS
+    if (ok)
         closed = cells_nodes((const uint8_t *)b[0].buf, cells, width, flat, n, queue, node) == 0;
-        if (closed) brandes_into_cells(node, queue, n, flat, sources, count, batch, sides);
-        Py_END_ALLOW_THREADS
-    }
-    nodes_free(&memory), PyMem_Free(queue);
+    if (closed) brandes_into_cells(node, queue, n, flat, sources, count, batch, sides, turn, share);
+    else if (turn) turn_wait(turn, share), turn_pass(turn, share);
+    Py_END_ALLOW_THREADS
+    if (node) nodes_free(&memory);
+    PyMem_Free(queue);
+    if (turn) PyBuffer_Release(&turn_view);
     release(b, 6);
+    if (bad) return NULL;
     if (!ok) return PyErr_NoMemory();
     if (!closed) {
         PyErr_SetString(PyExc_ValueError, "an open direction leads to a cell not among the cells");
@@ -1451,8 +1490,9 @@ static PyMethodDef methods[] = {
      "brandes(table, sources, batch, nodes, east, south): Brandes' sums, "
      "graph.brandes.brandes_sums."},
     {"brandes_cells", brandes_cells, METH_VARARGS,
-     "brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the "
-     "open bits of the cells flat, without a neighbour table, added into grids."},
+     "brandes_cells(moves, width, flat, sources, batch, cells, east, south[, turn, share]): "
+     "brandes() on the open bits of the cells flat, without a neighbour table, added into "
+     "grids (in turn, by share, when given a turn)."},
     {"chain_sums", chain_sums, METH_VARARGS,
      "chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south, "
      "local_nodes, local_east, local_south): the chain method's sums "

@@ -66,6 +66,8 @@ def brandes_cells(
     cells: NDArray[np.float64],
     east: NDArray[np.float64],
     south: NDArray[np.float64],
+    turn: NDArray[np.int64] | None = None,
+    share: int = 0,
 ) -> None: ...
 def chain_sums(
     table: NDArray[np.int32],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +22,13 @@ import numpy.typing as npt
 from ..analysis import Analysis
 from ..kernels import load
 from ..model import EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .brandes import brandes_cells, brandes_threads, split_sources
+from .brandes import (
+    brandes_cells,
+    brandes_cells_in_turn,
+    brandes_threads,
+    one_addition,
+    split_sources,
+)
 from .chains import brandes_by_chains
 from .ranking import leaders, ranked, tie_floor, top_members
 from .table import FloatArray, IntArray, Sums, reachable_graph
@@ -289,8 +295,15 @@ def _estimate_cells(
     n = flat.size
     used = min(samples or default_samples(n), n)
     sources = _draw(n, used, seed)
+    in_turn = None
+    if one_addition(n, 2):  # every share adds once: threads add in turn into one set of grids
+        in_turn = (partial(brandes_cells_in_turn, moves, flat, width), moves.size)
     cells, east, south = split_sources(
-        sources, n, lambda share, into: brandes_cells(moves, flat, width, share, into), threads
+        sources,
+        n,
+        lambda share, into: brandes_cells(moves, flat, width, share, into),
+        threads,
+        in_turn,
     )
     _scale((cells, east, south), n, n / used)
     method, reported, drawn = _labels(n, used, seed)

@@ -219,7 +219,8 @@ def stats_with_graph(
         return walked[1]
 
     found = _stats(maze, pattern, None, peel)
-    if not trees:
+    if not trees:  # the searches need the open bits and reachable cells, not the rest
+        facts[0].forget("labels", "passages", "dead_ends", "pattern", "depth", "closed_in_blocks")
         figures = graph_stats(
             maze, top=top, samples=samples, seed=seed, facts=facts[0], threads=threads
         )

@@ -342,46 +342,8 @@ def tree_walk(
     entry): (longest dead-end branch, cells peeled), measures._peel's figures for the two pins.
     None without the kernel, when the reachable cells hold a loop, or when none is reachable.
     """
-    if _KERNEL is None or not facts.tree:
-        return None
-    height, width = maze.walls.shape
-    reach, moves = facts.reachable, facts.moves
-    n = int(np.count_nonzero(reach))
-    root = maze.entry[1] * width + maze.entry[0]
-    left = facts.degree.ravel().copy()  # the walk consumes it
-    cells = np.empty(height * width)  # the kernel's scratch, then every cell's value
-    east, south = np.zeros(height * width), np.zeros(height * width)
-    east_open, south_open = (np.empty(height * width, dtype=bool) for _ in range(2))
-    node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
-    edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
-    pin = -1 if exit_pin is None else exit_pin
-    peeled, deepest, branch_peeled = _KERNEL.tree_betweenness(
-        moves,
-        left,
-        root,
-        pin,
-        width,
-        n,
-        node_scale,
-        edge_scale,
-        cells,
-        east,
-        south,
-        east_open,
-        south_open,
-    )
-    if peeled != n - 1:  # only a kernel breaking its contract can get here
-        raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
-    found = Betweenness(
-        cells=cells.reshape(height, width),
-        east=east.reshape(height, width),
-        south=south.reshape(height, width),
-        reachable=reach,
-        east_open=east_open.reshape(height, width),
-        south_open=south_open.reshape(height, width),
-        method="tree",
-    )
-    return found, (int(deepest), int(branch_peeled))
+    walked = tree_sizes(maze, facts, exit_pin)
+    return None if walked is None else (walked[0].grids(), walked[1])
 
 
 _BLOCK = 1 << 18  # cells looked at a time when the passages are read off the sizes
@@ -429,6 +391,47 @@ class TreeSizes:
     root: int
     n: int
 
+    def _scales(self) -> tuple[float, float]:
+        """betweenness()'s normalisation of a cell's and of a passage's count of pairs."""
+        n = self.n
+        return (2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0, 2.0 / (n * (n - 1)) if n > 1 else 0.0)
+
+    def _values(
+        self,
+        grids: tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None,
+    ) -> None:
+        """The kernel's values pass over the sizes (tree_values) into the scratch, and into
+        ``grids`` (east, south, east_open, south_open, flat) when given."""
+        assert _KERNEL is not None  # a TreeSizes comes from the kernel
+        width = self.moves.shape[1]
+        _KERNEL.tree_values(
+            self.moves,
+            self.left,
+            self.root,
+            width,
+            self.n,
+            *self._scales(),
+            self.scratch,
+            *(grids or (None, None, None, None)),
+        )
+
+    def grids(self) -> Betweenness:
+        """betweenness() of the tree (tree_values over the sizes, with every grid); the walk
+        is used up."""
+        height, width = self.moves.shape
+        east, south = np.zeros(height * width), np.zeros(height * width)
+        east_open, south_open = (np.empty(height * width, dtype=bool) for _ in range(2))
+        self._values((east, south, east_open, south_open))
+        return Betweenness(
+            cells=self.scratch.reshape(height, width),
+            east=east.reshape(height, width),
+            south=south.reshape(height, width),
+            reachable=self.reachable,
+            east_open=east_open.reshape(height, width),
+            south_open=south_open.reshape(height, width),
+            method="tree",
+        )
+
     def ranking(self, top: int, gini: Callable[[FloatArray], float]) -> TreeRanking:
         """The top ``top`` passages read off the sizes, then the cells' values made in the
         scratch over the sizes (tree_values: betweenness()'s very floats), their top, and
@@ -436,24 +439,9 @@ class TreeSizes:
         keeps 26. The walk is used up."""
         height, width = self.moves.shape
         n = self.n
-        node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
-        edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
+        edge_scale = self._scales()[1]
         passages = self._passages(top, width, edge_scale)
-        assert _KERNEL is not None  # a TreeSizes comes from the kernel
-        _KERNEL.tree_values(
-            self.moves,
-            self.left,
-            self.root,
-            width,
-            n,
-            node_scale,
-            edge_scale,
-            self.scratch,
-            None,
-            None,
-            None,
-            None,
-        )
+        self._values(None)
         cells = self.scratch.reshape(height, width)
         cells_top = _top_cells(cells, self.reachable, top)
         flat = self.scratch

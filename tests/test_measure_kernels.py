@@ -304,6 +304,48 @@ def test_stats_with_graph_match_the_two_steps_and_the_reference(maze: Maze) -> N
     assert figures.to_dict() == slow_figures.to_dict()
 
 
+@given(maze=grids(), count=st.integers(1, 12))
+def test_tree_figures_from_the_sizes_match_the_grids(maze: Maze, count: int) -> None:
+    """stats --graph on a tree ranks the passages off the subtree sizes and sorts the cells'
+    values in place: the same top cells and passages (ties included, ``count`` of each) and
+    the very Gini float as the grids of betweenness() give, kernel and reference."""
+    require_kernel(centrality)
+    facts = Analysis(maze)
+    walked = graph.tree_sizes(maze, facts)
+    if walked is None:
+        assert not facts.tree
+        return
+    block = centrality._BLOCK
+    centrality._BLOCK = 5  # many blocks: the floor of the passages kept so far rises
+    try:
+        small = graph.tree_figures(graph.tree_sizes(maze, Analysis(maze))[0], count)  # type: ignore[index]
+    finally:
+        centrality._BLOCK = block
+    figures = graph.tree_figures(walked[0], count)
+    assert small.to_dict() == figures.to_dict()
+    found = graph.betweenness(maze)
+    expected = graph.graph_figures(maze, found, count)
+    top = (found.top_cells(count), found.top_passages(count))
+    assert (figures.betweenness.top_cells(count), figures.betweenness.top_passages(count)) == top
+    assert figures.gini == expected.gini
+    assert figures.to_dict() == expected.to_dict()
+    with reference_only(*_GRAPH):
+        slow = graph.betweenness(maze)
+        assert (slow.top_cells(count), slow.top_passages(count)) == top
+
+
+def test_tree_values_refuses_a_left_that_no_walk_made() -> None:
+    """The values pass writes where each cell's parent direction points: a direction that is
+    not one of the cell's open walls is refused, never followed out of the grid."""
+    require_kernel(centrality)
+    kernel = centrality._KERNEL
+    assert kernel is not None
+    moves = np.zeros(6, dtype=np.uint8)  # 2 x 3 cells, every wall closed
+    left = np.full(6, NORTH << 4, dtype=np.uint8)  # "north" from the top row
+    with pytest.raises(ValueError, match="finished tree walk"):
+        kernel.tree_values(moves, left, 0, 3, 6, 0.1, 0.1, np.zeros(6), None, None, None, None)
+
+
 @given(maze=grids(), exit_pin=st.booleans())
 def test_one_tree_walk_gives_the_peeling_of_both_pins(maze: Maze, exit_pin: bool) -> None:
     """The kernel's tree walk reports the longest branch and the cells peeled of the leaf

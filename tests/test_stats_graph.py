@@ -15,6 +15,7 @@ from mazekit.graph import betweenness as betweenness_of
 from mazekit.graph import brandes, centrality
 from mazekit.graph import table as graph_table
 from mazekit.model import Maze
+from mazekit.search import open_bits
 from mazekit.textformat import dump
 from tests import brute
 from tests.conftest import Invoke, closed_grid, serpentine
@@ -249,15 +250,20 @@ def test_jobs_reads_as_validate_reads_it(invoke: Invoke) -> None:
     assert stats.stderr.splitlines()[-1] == "Error: --jobs must be a non-negative integer, got '-1'"
 
 
-@pytest.mark.parametrize("kernel", [True, False])
+@pytest.mark.parametrize(("kernel", "one_batch"), [(True, False), (True, True), (False, False)])
 def test_the_betweenness_is_the_same_bits_for_any_threads(
-    monkeypatch: pytest.MonkeyPatch, kernel: bool
+    monkeypatch: pytest.MonkeyPatch, kernel: bool, one_batch: bool
 ) -> None:
-    """Not only the printed figures: every value of the grids, estimate and exact alike."""
+    """Not only the printed figures: every value of the grids, estimate and exact alike.
+    ``one_batch``: each share's sums added once, as above a million cells, where the threads
+    add their shares in turn into one set of grids (three shares on up to two threads: the
+    third waits for the second)."""
     from contextlib import nullcontext
 
     from tests.kernels import reference_only
 
+    if one_batch:
+        monkeypatch.setattr(brandes, "BATCH_ENTRIES", 1)
     _split_small_searches(monkeypatch, 3)
     monkeypatch.setattr(centrality, "EXACT_LIMIT", 100)
     maze = _with_loops(generate(14, 11, seed=3), np.random.default_rng(3), 30)
@@ -267,6 +273,23 @@ def test_the_betweenness_is_the_same_bits_for_any_threads(
             found = [betweenness_of(case, samples=60, threads=k) for k in (1, 2, 3, 5)]
             grids = {(f.cells.tobytes(), f.east.tobytes(), f.south.tobytes()) for f in found}
             assert len(grids) == 1
+
+
+def test_a_share_that_fails_passes_its_turn() -> None:
+    """A share added in turn that the kernel refuses still passes the turn on, so the shares
+    after it never wait for ever."""
+    from tests.kernels import require_kernel
+
+    require_kernel(brandes)
+    maze = _with_loops(generate(9, 8, seed=2), np.random.default_rng(2), 20)
+    moves = open_bits(maze.walls)
+    flat = np.arange(moves.size, dtype=np.int64)
+    sums = tuple(np.zeros(moves.size) for _ in range(3))
+    turn = np.zeros(1, dtype=np.int64)
+    bad = np.array([moves.size], dtype=np.int64)  # a source that is no node
+    with pytest.raises(ValueError, match="sources among those"):
+        brandes.brandes_cells_in_turn(moves, flat, maze.width, bad, sums, (turn, 0))
+    assert turn[0] == 1
 
 
 def test_stats_hands_every_core_to_its_searches_by_default_and_for_0(

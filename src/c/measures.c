@@ -28,6 +28,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -195,6 +196,104 @@ static inline Py_ssize_t peel_tree(const uint8_t *moves, uint8_t *left, int32_t 
     return -1;
 }
 
+/* The walk of tree_betweenness: sizes and levels into `node` (two int32 a cell), directions
+ * to the parents into the high nibbles of `left`. 0, or -1 when two leaves met (not a tree
+ * pinned at its root: *peeled stops short of n - 1). */
+static int tree_walk(const uint8_t *moves, uint8_t *left, int32_t *node, Py_ssize_t cells,
+                     Py_ssize_t root, Py_ssize_t exit_, Py_ssize_t width, Py_ssize_t *peeled_out,
+                     long *deepest_out, Py_ssize_t *branch_out) {
+    Py_ssize_t peeled = 0;
+    long deepest = 0;
+    int status = 0;
+    for (Py_ssize_t cell = 0; cell < cells; cell++) {
+        node[2 * cell] = 1, node[2 * cell + 1] = 0;
+        left[cell] &= 15; /* the high nibble marks peeled cells */
+    }
+    left[root] = 15; /* never 1, never 0: a pinned cell stays */
+    uint8_t exit_walls = 0;
+    if (exit_ >= 0 && left[exit_]) exit_walls = left[exit_], left[exit_] = 15;
+    for (Py_ssize_t start = 0; start < cells && !status; start++)
+        for (Py_ssize_t cell = left[start] == 1 ? start : -1; cell >= 0; peeled++) {
+            cell = peel_tree(moves, left, node, cell, width, 1, &deepest);
+            if (cell == -2) { /* not a tree pinned at its root */
+                status = -1;
+                break;
+            }
+        }
+    *branch_out = peeled;
+    if (exit_walls && !status) { /* let the exit go: the path peels towards the root */
+        left[exit_] = (uint8_t)(left[exit_] - 15 + exit_walls);
+        for (Py_ssize_t cell = left[exit_] == 1 ? exit_ : -1; cell >= 0; peeled++) {
+            cell = peel_tree(moves, left, node, cell, width, 0, &deepest);
+            if (cell == -2) {
+                status = -1;
+                break;
+            }
+        }
+    }
+    *peeled_out = peeled, *deepest_out = deepest;
+    return status;
+}
+
+/* The values pass of tree_betweenness over a finished walk; east, south, east_open and
+ * south_open may be NULL (not written). -1 (ValueError set) when a direction in `left` is not
+ * one open bit of its cell: `left` did not come from tree_walk on these moves. */
+static int tree_values_pass(const uint8_t *moves, const uint8_t *left, double *value,
+                            Py_ssize_t cells, Py_ssize_t root, Py_ssize_t width, Py_ssize_t n,
+                            double node_scale, double edge_scale, double *east, double *south,
+                            uint8_t *east_open, uint8_t *south_open) {
+    int32_t *node = (int32_t *)value; /* size and level of each cell, until its value */
+    int32_t *rows = PyMem_Calloc(2 * ((size_t)width + 2), sizeof(int32_t));
+    if (!rows) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double all = (double)(n - 1) * (double)(n - 1), *sides[2] = {east, south};
+    /* subtree sizes of the row above and of this row (0 beyond either end) */
+    int32_t *above = rows + 1, *here = rows + width + 3;
+    for (Py_ssize_t row = 0; row < cells; row += width) {
+        int32_t *swap = above;
+        above = here, here = swap;
+        for (Py_ssize_t x = 0; x < width; x++) here[x] = node[2 * (row + x)];
+        for (Py_ssize_t x = 0; x < width; x++) {
+            Py_ssize_t cell = row + x;
+            unsigned up = left[cell] >> 4, open = moves[cell];
+            if (!up && cell != root) { /* neither peeled nor the root: not reachable */
+                value[cell] = 0.0;
+                if (east_open) east_open[cell] = south_open[cell] = 0;
+                continue;
+            }
+            if (up && ((up & (up - 1)) || !(open & up))) {
+                PyMem_Free(rows);
+                PyErr_SetString(PyExc_ValueError, "left does not hold a finished tree walk");
+                return -1;
+            }
+            if (east_open)
+                east_open[cell] = (open & EAST) != 0, south_open[cell] = (open & SOUTH) != 0;
+            /* Without branches (which neighbours are children is a coin toss): a closed
+             * direction reads the cell itself, and its square is multiplied by 0. */
+            Py_ssize_t north = cell - (width & -(Py_ssize_t)(open & NORTH));
+            Py_ssize_t east_ = cell + (Py_ssize_t)((open & EAST) >> 1);
+            Py_ssize_t south_ = cell + (width & -(Py_ssize_t)((open & SOUTH) >> 2));
+            Py_ssize_t west = cell - (Py_ssize_t)((open & WEST) >> 3);
+            double an = above[x], ae = here[x + 1], as = node[2 * south_], aw = here[x - 1];
+            double squares = /* of the children's sizes: the neighbours peeled into it */
+                an * an * (double)(((open & NORTH) != 0) & (left[north] >> 4 == SOUTH)) +
+                ae * ae * (double)(((open & EAST) != 0) & (left[east_] >> 4 == WEST)) +
+                as * as * (double)(((open & SOUTH) != 0) & (left[south_] >> 4 == NORTH)) +
+                aw * aw * (double)(((open & WEST) != 0) & (left[west] >> 4 == EAST));
+            double a = here[x], beyond = cell == root ? 0.0 : (double)n - a;
+            value[cell] = (all - (squares + beyond * beyond)) / 2 * node_scale;
+            if (cell == root || !east) continue;
+            /* the passage to the parent: east of the left cell or south of the upper one */
+            Py_ssize_t at = cell - (width & -(Py_ssize_t)(up == NORTH)) - (Py_ssize_t)(up == WEST);
+            sides[(up & (NORTH | SOUTH)) != 0][at] = a * ((double)n - a) * edge_scale;
+        }
+    }
+    PyMem_Free(rows);
+    return 0;
+}
+
 /* tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, east,
  * south, east_open, south_open) -> (peeled, deepest, branch peeled).
  * The reachable cells form a tree of n cells; left holds their open walls (0 elsewhere),
@@ -214,7 +313,12 @@ static inline Py_ssize_t peel_tree(const uint8_t *moves, uint8_t *left, int32_t 
  * left. One pass in flat order then reads each cell's children off its neighbours'
  * directions and writes the floats in order over those pairs, the sizes of the row above and
  * of its own row kept aside (a float written during the walk, which jumps about a large
- * grid, would miss the cache at every step). */
+ * grid, would miss the cache at every step).
+ * tree_sizes(moves, left, root, exit, width, cells) is the walk alone (the sizes stay in
+ * `cells`, read as int32 pairs: size, level), and tree_values(moves, left, root, width, n,
+ * node_scale, edge_scale, cells, east, south, east_open, south_open) the pass after it, the
+ * last four None when not wanted: stats --graph reads the passages off the sizes between the
+ * two instead of keeping two grids of floats (graph.centrality.tree_sizes). */
 static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
     Py_buffer b[7]; /* moves, left, cells, east, south, east_open, south_open */
     Py_ssize_t root, exit_, width, n;
@@ -234,80 +338,110 @@ static PyObject *tree_betweenness(PyObject *self, PyObject *args) {
         release(b, 7);
         return NULL;
     }
-    int32_t *rows = PyMem_Calloc(2 * ((size_t)width + 2), sizeof(int32_t));
-    if (!rows || check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
-        if (!rows) PyErr_NoMemory();
-        PyMem_Free(rows);
+    const uint8_t *moves = (const uint8_t *)b[0].buf;
+    uint8_t *left = (uint8_t *)b[1].buf;
+    if (check_moves(moves, cells, width) < 0) {
         release(b, 7);
         return NULL;
     }
-    uint8_t *east_open = (uint8_t *)b[5].buf, *south_open = (uint8_t *)b[6].buf;
-    const uint8_t *moves = (const uint8_t *)b[0].buf;
-    uint8_t *left = (uint8_t *)b[1].buf;
-    double *value = (double *)b[2].buf, *east = (double *)b[3].buf, *south = (double *)b[4].buf;
-    int32_t *node = (int32_t *)b[2].buf; /* size and level of each cell, until its value */
-    Py_ssize_t peeled = 0, branch_peeled = 0;
-    long deepest = 0;
-    for (Py_ssize_t cell = 0; cell < cells; cell++) {
-        node[2 * cell] = 1, node[2 * cell + 1] = 0;
-        left[cell] &= 15; /* the high nibble marks peeled cells */
+    Py_ssize_t peeled, branch_peeled;
+    long deepest;
+    int status = tree_walk(moves, left, (int32_t *)b[2].buf, cells, root, exit_, width,
+                           &peeled, &deepest, &branch_peeled);
+    if (!status &&
+        tree_values_pass(moves, left, (double *)b[2].buf, cells, root, width, n, node_scale,
+                         edge_scale, (double *)b[3].buf, (double *)b[4].buf,
+                         (uint8_t *)b[5].buf, (uint8_t *)b[6].buf) < 0) {
+        release(b, 7);
+        return NULL;
     }
-    left[root] = 15; /* never 1, never 0: a pinned cell stays */
-    uint8_t exit_walls = 0;
-    if (exit_ >= 0 && left[exit_]) exit_walls = left[exit_], left[exit_] = 15;
-    for (Py_ssize_t start = 0; start < cells; start++)
-        for (Py_ssize_t cell = left[start] == 1 ? start : -1; cell >= 0; peeled++) {
-            cell = peel_tree(moves, left, node, cell, width, 1, &deepest);
-            if (cell == -2) goto done; /* not a tree pinned at its root */
-        }
-    branch_peeled = peeled;
-    if (exit_walls) { /* let the exit go: the path peels towards the root */
-        left[exit_] = (uint8_t)(left[exit_] - 15 + exit_walls);
-        for (Py_ssize_t cell = left[exit_] == 1 ? exit_ : -1; cell >= 0; peeled++) {
-            cell = peel_tree(moves, left, node, cell, width, 0, &deepest);
-            if (cell == -2) goto done;
-        }
-    }
-    double all = (double)(n - 1) * (double)(n - 1), *sides[2] = {east, south};
-    /* subtree sizes of the row above and of this row (0 beyond either end) */
-    int32_t *above = rows + 1, *here = rows + width + 3;
-    for (Py_ssize_t row = 0; row < cells; row += width) {
-        int32_t *swap = above;
-        above = here, here = swap;
-        for (Py_ssize_t x = 0; x < width; x++) here[x] = node[2 * (row + x)];
-        for (Py_ssize_t x = 0; x < width; x++) {
-            Py_ssize_t cell = row + x;
-            unsigned up = left[cell] >> 4, open = moves[cell];
-            if (!up && cell != root) { /* neither peeled nor the root: not reachable */
-                value[cell] = 0.0;
-                east_open[cell] = south_open[cell] = 0;
-                continue;
-            }
-            east_open[cell] = (open & EAST) != 0, south_open[cell] = (open & SOUTH) != 0;
-            /* Without branches (which neighbours are children is a coin toss): a closed
-             * direction reads the cell itself, and its square is multiplied by 0. */
-            Py_ssize_t north = cell - (width & -(Py_ssize_t)(open & NORTH));
-            Py_ssize_t east_ = cell + (Py_ssize_t)((open & EAST) >> 1);
-            Py_ssize_t south_ = cell + (width & -(Py_ssize_t)((open & SOUTH) >> 2));
-            Py_ssize_t west = cell - (Py_ssize_t)((open & WEST) >> 3);
-            double an = above[x], ae = here[x + 1], as = node[2 * south_], aw = here[x - 1];
-            double squares = /* of the children's sizes: the neighbours peeled into it */
-                an * an * (double)(((open & NORTH) != 0) & (left[north] >> 4 == SOUTH)) +
-                ae * ae * (double)(((open & EAST) != 0) & (left[east_] >> 4 == WEST)) +
-                as * as * (double)(((open & SOUTH) != 0) & (left[south_] >> 4 == NORTH)) +
-                aw * aw * (double)(((open & WEST) != 0) & (left[west] >> 4 == EAST));
-            double a = here[x], beyond = cell == root ? 0.0 : (double)n - a;
-            value[cell] = (all - (squares + beyond * beyond)) / 2 * node_scale;
-            if (cell == root) continue;
-            /* the passage to the parent: east of the left cell or south of the upper one */
-            Py_ssize_t at = cell - (width & -(Py_ssize_t)(up == NORTH)) - (Py_ssize_t)(up == WEST);
-            sides[(up & (NORTH | SOUTH)) != 0][at] = a * ((double)n - a) * edge_scale;
-        }
-    }
-done:
-    PyMem_Free(rows);
     release(b, 7);
     return Py_BuildValue("(nln)", peeled, deepest, branch_peeled);
+}
+
+static PyObject *tree_sizes(PyObject *self, PyObject *args) {
+    Py_buffer b[3]; /* moves, left, cells */
+    Py_ssize_t root, exit_, width;
+    if (!PyArg_ParseTuple(args, "y*w*nnnw*", &b[0], &b[1], &root, &exit_, &width, &b[2]))
+        return NULL;
+    Py_ssize_t cells = b[0].len;
+    if (width < 1 || cells % width || b[1].len != cells ||
+        b[2].len != cells * (Py_ssize_t)sizeof(double) || root < 0 || root >= cells ||
+        exit_ < -1 || exit_ >= cells || exit_ == root) {
+        PyErr_SetString(PyExc_ValueError,
+                        "left (a byte) and cells (8 bytes) need one item a cell; the width "
+                        "divides the cells; root and exit in the grid");
+        release(b, 3);
+        return NULL;
+    }
+    const uint8_t *moves = (const uint8_t *)b[0].buf;
+    if (check_moves(moves, cells, width) < 0) {
+        release(b, 3);
+        return NULL;
+    }
+    Py_ssize_t peeled, branch_peeled;
+    long deepest;
+    tree_walk(moves, (uint8_t *)b[1].buf, (int32_t *)b[2].buf, cells, root, exit_, width,
+              &peeled, &deepest, &branch_peeled);
+    release(b, 3);
+    return Py_BuildValue("(nln)", peeled, deepest, branch_peeled);
+}
+
+/* A writable buffer of `len` bytes from `object`, or none for None: 1, 0, or -1 on error. */
+static int optional_buffer(PyObject *object, Py_buffer *view, Py_ssize_t len) {
+    if (object == Py_None) return 0;
+    if (PyObject_GetBuffer(object, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->len != len) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "east, south (float64) and the open masks (a byte) "
+                                          "need one item a cell");
+        return -1;
+    }
+    return 1;
+}
+
+static PyObject *tree_values(PyObject *self, PyObject *args) {
+    Py_buffer b[3], opt[4]; /* moves, left, cells; east, south, east_open, south_open */
+    PyObject *given[4];
+    Py_ssize_t root, width, n;
+    double node_scale, edge_scale;
+    if (!PyArg_ParseTuple(args, "y*y*nnnddw*OOOO", &b[0], &b[1], &root, &width, &n,
+                          &node_scale, &edge_scale, &b[2], &given[0], &given[1], &given[2],
+                          &given[3]))
+        return NULL;
+    Py_ssize_t cells = b[0].len, floats = cells * (Py_ssize_t)sizeof(double);
+    if (width < 1 || cells % width || b[1].len != cells || b[2].len != floats || root < 0 ||
+        root >= cells || n < 1 || n > cells) {
+        PyErr_SetString(PyExc_ValueError,
+                        "left (a byte) and cells (float64) need one item a cell; the width "
+                        "divides the cells; root and n in the grid");
+        release(b, 3);
+        return NULL;
+    }
+    int have[4] = {0, 0, 0, 0}, failed = 0;
+    for (int i = 0; i < 4 && !failed; i++) {
+        have[i] = optional_buffer(given[i], &opt[i], i < 2 ? floats : cells);
+        failed = have[i] < 0;
+    }
+    if (!failed && (have[0] != have[1] || have[2] != have[3])) {
+        PyErr_SetString(PyExc_ValueError,
+                        "east and south, east_open and south_open: both or neither");
+        failed = 1;
+    }
+    const uint8_t *moves = (const uint8_t *)b[0].buf;
+    if (!failed) failed = check_moves(moves, cells, width) < 0;
+    if (!failed)
+        failed = tree_values_pass(moves, (const uint8_t *)b[1].buf, (double *)b[2].buf, cells,
+                                  root, width, n, node_scale, edge_scale,
+                                  have[0] > 0 ? (double *)opt[0].buf : NULL,
+                                  have[1] > 0 ? (double *)opt[1].buf : NULL,
+                                  have[2] > 0 ? (uint8_t *)opt[2].buf : NULL,
+                                  have[3] > 0 ? (uint8_t *)opt[3].buf : NULL) < 0;
+    for (int i = 0; i < 4; i++)
+        if (have[i] > 0) PyBuffer_Release(&opt[i]);
+    release(b, 3);
+    if (failed) return NULL;
+    Py_RETURN_NONE;
 }
 
 /* kth_largest(values, count) -> float: the count-th largest of the float64 `values` (1 <=
@@ -649,19 +783,40 @@ static int cells_nodes(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width,
  * added into the grids at its end, the grids' zeros standing for the totals' (0 + x is x;
  * without batches, one addition at the end, as brandes' nodes' own sums are its totals).
  * No totals buffer and no node-ordered copy: 48 bytes a node of fresh memory fewer. */
+static void turn_wait(const int64_t *turn, int64_t share);
+static void turn_pass(int64_t *turn, int64_t share);
+
 static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
                                const int64_t *flat, const int64_t *sources, Py_ssize_t count,
-                               Py_ssize_t batch, double *sides[3]) {
+                               Py_ssize_t batch, double *sides[3], int64_t *turn,
+                               int64_t share) {
     Py_ssize_t every = batch > 1 && count > 1 ? batch : count; /* sources between additions */
     for (Py_ssize_t start = 0; start < count; start += every) {
         Py_ssize_t stop = start + every < count ? start + every : count;
         for (Py_ssize_t s = start; s < stop; s++)
             brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1);
+        if (turn) turn_wait(turn, share); /* one addition (the caller checked): in share order */
         for (Py_ssize_t v = 0; v < n; v++) {
             for (int k = 0; k < 3; k++) sides[k][flat[v]] += node[v].sums[k];
             node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
         }
     }
+    if (turn) turn_pass(turn, share);
+}
+
+/* The turns of threads that add into the same grids (brandes_cells' `turn`): share k waits
+ * until the int64 at turn reads k, adds, then sets k + 1. Both run without the interpreter
+ * lock; a waiting thread sleeps 0.2 ms at a time (it waits only at its end, for the share
+ * before to add: a few milliseconds at most on a machine whose cores are free). */
+static void turn_wait(const int64_t *turn, int64_t share) {
+    while (__atomic_load_n(turn, __ATOMIC_ACQUIRE) != share) {
+        struct timespec pause = {0, 200000};
+        nanosleep(&pause, NULL);
+    }
+}
+
+static void turn_pass(int64_t *turn, int64_t share) {
+    __atomic_store_n(turn, share + 1, __ATOMIC_RELEASE);
 }
 
 /* brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the
@@ -671,13 +826,32 @@ static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
  * same floats as brandes() with that table, added into the float64 grids cells, east and south
  * (a cell each; zeros from the caller make them brandes()' outputs, laid out on the grid).
  * ValueError when an open direction of a cell leads out of the grid or to a cell not in
- * `flat`. The cell -> node map of the fill lives in the queue's memory (made large enough). */
+ * `flat`. The cell -> node map of the fill lives in the queue's memory (made large enough).
+ * With `turn` (a one-int64 array shared by threads) and `share` k, and one addition (batch 1
+ * or one source), the addition waits until turn reads k and then sets k + 1 (turn_wait):
+ * threads add their shares into the same grids one after the other, in share order, the
+ * floats of adding each share's grids after (0 + a is a), with one set of grids. */
 static PyObject *brandes_cells(PyObject *self, PyObject *args) {
-    Py_buffer b[6]; /* moves, flat, sources, cells, east, south */
-    Py_ssize_t width, batch;
-    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*", &b[0], &width, &b[1], &b[2], &batch, &b[3],
-                          &b[4], &b[5]))
+    Py_buffer b[6], turn_view; /* moves, flat, sources, cells, east, south; turn */
+    Py_ssize_t width, batch, share = 0;
+    PyObject *turn_object = Py_None;
+    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*|On", &b[0], &width, &b[1], &b[2], &batch,
+                          &b[3], &b[4], &b[5], &turn_object, &share))
         return NULL;
+    int64_t *turn = NULL; /* given: every exit passes the turn, so no later share waits forever */
+    if (turn_object != Py_None) {
+        if (PyObject_GetBuffer(turn_object, &turn_view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+            release(b, 6);
+            return NULL;
+        }
+        if (turn_view.len != (Py_ssize_t)sizeof(int64_t)) {
+            PyBuffer_Release(&turn_view);
+            release(b, 6);
+            PyErr_SetString(PyExc_ValueError, "turn: one int64");
+            return NULL;
+        }
+        turn = (int64_t *)turn_view.buf;
+    }
     Py_ssize_t cells = b[0].len;
     Py_ssize_t n = b[1].len / (Py_ssize_t)sizeof(int64_t);
     Py_ssize_t count = b[2].len / (Py_ssize_t)sizeof(int64_t);
@@ -686,36 +860,34 @@ static PyObject *brandes_cells(PyObject *self, PyObject *args) {
     int bad = width < 1 || cells % width || b[1].len % (Py_ssize_t)sizeof(int64_t) ||
               b[2].len % (Py_ssize_t)sizeof(int64_t) || b[3].len != floats ||
               b[4].len != floats || b[5].len != floats || batch < 1 || cells >= INT32_MAX ||
-              count >= INT32_MAX;
+              count >= INT32_MAX || (turn && (share < 0 || (batch > 1 && count > 1)));
     for (Py_ssize_t v = 0; !bad && v < n; v++)
         bad = flat[v] < (v ? flat[v - 1] + 1 : 0) || flat[v] >= cells;
     for (Py_ssize_t s = 0; !bad && s < count; s++) bad = sources[s] < 0 || sources[s] >= n;
-    if (bad) {
+    if (bad)
         PyErr_SetString(PyExc_ValueError,
                         "uint8 moves of a grid the width divides, ascending int64 cells among "
                         "them, int64 sources among those, batch >= 1, and cells, east, south "
-                        "float64 of a grid cell each");
-        release(b, 6);
-        return NULL;
-    }
-    if (check_moves((const uint8_t *)b[0].buf, cells, width) < 0) {
-        release(b, 6);
-        return NULL;
-    }
-    NodeMemory memory;
-    BrandesNode *node = brandes_alloc(n, &memory);
+                        "float64 of a grid cell each; with a turn, one batch and a share >= 0");
+    else if (check_moves((const uint8_t *)b[0].buf, cells, width) < 0)
+        bad = 1;
+    NodeMemory memory = {NULL, NULL, 0};
+    BrandesNode *node = bad ? NULL : brandes_alloc(n, &memory);
     size_t queued = (size_t)(cells > n ? cells : n + 1); /* the map first, then the queue */
-    int32_t *queue = PyMem_Malloc(queued * sizeof(int32_t));
+    int32_t *queue = bad ? NULL : PyMem_Malloc(queued * sizeof(int32_t));
     int ok = node && queue, closed = 0;
-    if (ok) {
-        double *sides[3] = {(double *)b[3].buf, (double *)b[4].buf, (double *)b[5].buf};
-        Py_BEGIN_ALLOW_THREADS
+    double *sides[3] = {(double *)b[3].buf, (double *)b[4].buf, (double *)b[5].buf};
+    Py_BEGIN_ALLOW_THREADS
+    if (ok)
         closed = cells_nodes((const uint8_t *)b[0].buf, cells, width, flat, n, queue, node) == 0;
-        if (closed) brandes_into_cells(node, queue, n, flat, sources, count, batch, sides);
-        Py_END_ALLOW_THREADS
-    }
-    nodes_free(&memory), PyMem_Free(queue);
+    if (closed) brandes_into_cells(node, queue, n, flat, sources, count, batch, sides, turn, share);
+    else if (turn) turn_wait(turn, share), turn_pass(turn, share);
+    Py_END_ALLOW_THREADS
+    if (node) nodes_free(&memory);
+    PyMem_Free(queue);
+    if (turn) PyBuffer_Release(&turn_view);
     release(b, 6);
+    if (bad) return NULL;
     if (!ok) return PyErr_NoMemory();
     if (!closed) {
         PyErr_SetString(PyExc_ValueError, "an open direction leads to a cell not among the cells");
@@ -1306,14 +1478,21 @@ static PyMethodDef methods[] = {
     {"tree_betweenness", tree_betweenness, METH_VARARGS,
      "tree_betweenness(moves, left, root, exit, width, n, node_scale, edge_scale, cells, "
      "east, south, east_open, south_open) -> (peeled, deepest, branch peeled)."},
+    {"tree_sizes", tree_sizes, METH_VARARGS,
+     "tree_sizes(moves, left, root, exit, width, cells) -> (peeled, deepest, branch peeled): "
+     "the walk of tree_betweenness alone, sizes left in cells as int32 pairs."},
+    {"tree_values", tree_values, METH_VARARGS,
+     "tree_values(moves, left, root, width, n, node_scale, edge_scale, cells, east, south, "
+     "east_open, south_open): the values pass after tree_sizes (the last four may be None)."},
     {"kth_largest", kth_largest, METH_VARARGS,
      "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"brandes", brandes, METH_VARARGS,
      "brandes(table, sources, batch, nodes, east, south): Brandes' sums, "
      "graph.brandes.brandes_sums."},
     {"brandes_cells", brandes_cells, METH_VARARGS,
-     "brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the "
-     "open bits of the cells flat, without a neighbour table, added into grids."},
+     "brandes_cells(moves, width, flat, sources, batch, cells, east, south[, turn, share]): "
+     "brandes() on the open bits of the cells flat, without a neighbour table, added into "
+     "grids (in turn, by share, when given a turn)."},
     {"chain_sums", chain_sums, METH_VARARGS,
      "chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south, "
      "local_nodes, local_east, local_south): the chain method's sums "

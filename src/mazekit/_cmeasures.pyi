@@ -26,6 +26,28 @@ def tree_betweenness(
     east_open: NDArray[np.bool_],
     south_open: NDArray[np.bool_],
 ) -> tuple[int, int, int]: ...
+def tree_sizes(
+    moves: NDArray[np.uint8],
+    left: NDArray[np.uint8],
+    root: int,
+    exit: int,
+    width: int,
+    cells: NDArray[np.float64],
+) -> tuple[int, int, int]: ...
+def tree_values(
+    moves: NDArray[np.uint8],
+    left: NDArray[np.uint8],
+    root: int,
+    width: int,
+    n: int,
+    node_scale: float,
+    edge_scale: float,
+    cells: NDArray[np.float64],
+    east: NDArray[np.float64] | None,
+    south: NDArray[np.float64] | None,
+    east_open: NDArray[np.bool_] | None,
+    south_open: NDArray[np.bool_] | None,
+) -> None: ...
 def kth_largest(values: NDArray[np.float64], count: int) -> float: ...
 def brandes(
     table: NDArray[np.int32],
@@ -44,6 +66,8 @@ def brandes_cells(
     cells: NDArray[np.float64],
     east: NDArray[np.float64],
     south: NDArray[np.float64],
+    turn: NDArray[np.int64] | None = None,
+    share: int = 0,
 ) -> None: ...
 def chain_sums(
     table: NDArray[np.int32],

@@ -33,6 +33,7 @@ __all__ = [
 PatternMode = Literal["strict", "subject", "any", "none"]
 PATTERN_MODES: tuple[PatternMode, ...] = ("strict", "subject", "any", "none")
 BoolGrid = npt.NDArray[np.bool_]
+_BLOCK = 1 << 20  # cells a whole-grid count looks at a time: its temporaries stay small
 
 
 def cells_of_mask(mask: BoolGrid, limit: int | None = None) -> list[Cell]:
@@ -78,6 +79,12 @@ class Analysis:
             raise ValueError("facts must be an Analysis of the same maze")
         for name in self.WALL_FACTS:  # a cached_property keeps its value in __dict__
             vars(self)[name] = getattr(other, name)
+
+    def forget(self, *names: str) -> None:
+        """Drop the computed facts ``names`` (a later reader computes one again): for a caller
+        that no longer needs a whole-grid fact and wants its memory back (stats on a tree)."""
+        for name in names:
+            vars(self).pop(name, None)  # a cached_property keeps its value in __dict__
 
     def know_reachable(self, reachable: BoolGrid, loops: int | None = None) -> Analysis:
         """Take the cells reached from the entry (and their loops) as known, not computed: a
@@ -134,7 +141,13 @@ class Analysis:
     def components(self) -> int:
         """How many components the grid falls into."""
         labels = self.labels.ravel()
-        return int(np.count_nonzero(labels == np.arange(labels.size, dtype=np.int32)))
+        roots = 0
+        for start in range(0, labels.size, _BLOCK):  # no index array of every cell (64 MB at 16M)
+            part = labels[start : start + _BLOCK]
+            roots += int(
+                np.count_nonzero(part == np.arange(start, start + part.size, dtype=np.int32))
+            )
+        return roots
 
     @cached_property
     def entry_ok(self) -> bool:

@@ -200,29 +200,32 @@ def stats_with_graph(
     Analysis for both, and on a tree one leaf walk for the longest branch and the betweenness
     (graph.tree_walk), where each would walk the whole maze. ``threads``: at most this many
     run the betweenness' searches (None: every core); the figures are the same for any."""
-    from .graph import Betweenness, graph_figures, graph_stats, tree_walk  # only --graph
+    from .graph import TreeSizes, graph_stats, tree_figures, tree_sizes  # only --graph
 
     _check_pattern(pattern)
-    facts = Analysis(maze)
-    trees: list[Betweenness] = []
+    trees: list[TreeSizes] = []
+    facts: list[Analysis] = []
 
     def peel(ctx: Analysis, pins: list[int]) -> tuple[int, int]:
         """The tree walk's peeling when it can walk (a tree, the kernel), else _peel's."""
         exit_pin = pins[1] if len(pins) == 2 and pins[1] != pins[0] else None
-        walked = tree_walk(maze, ctx, exit_pin) if pins else None
+        if ctx.tree and pins:  # only the walk's three grids are needed from here on
+            ctx.forget("labels", "passages", "dead_ends", "pattern", "depth", "closed_in_blocks")
+        walked = tree_sizes(maze, ctx, exit_pin) if pins else None
         if walked is None:  # no kernel, a loop, or the entry outside
+            facts.append(ctx)
             return _peel(ctx, pins)
         trees.append(walked[0])
         return walked[1]
 
-    found = _stats(maze, pattern, facts, peel)
-    if not trees:
+    found = _stats(maze, pattern, None, peel)
+    if not trees:  # the searches need the open bits and reachable cells, not the rest
+        facts[0].forget("labels", "passages", "dead_ends", "pattern", "depth", "closed_in_blocks")
         figures = graph_stats(
-            maze, top=top, samples=samples, seed=seed, facts=facts, threads=threads
+            maze, top=top, samples=samples, seed=seed, facts=facts[0], threads=threads
         )
         return found, figures
-    del facts  # the labels and passages go before the figures' sorted copy comes
-    return found, graph_figures(maze, trees[0], top)
+    return found, tree_figures(trees.pop(), top)
 
 
 def _check_pattern(pattern: str) -> None:
@@ -256,10 +259,13 @@ def _stats(maze: Maze, pattern: PatternMode, facts: Analysis | None, peel: Peel)
     straight = int(np.count_nonzero(corridor & straight_bits))
     turning = int(np.count_nonzero(corridor)) - straight
     del straight_bits, corridor
-    real, enclosed = ctx.dead_ends
     reachable_cells = int(np.count_nonzero(reach))
     incoherent = check_coherence(ctx, 0)[1]
-    connected = not bool((~reach & ~closed_42).any())
+    connected = bool((reach | closed_42).all())  # no cell both unreachable and open
+    all_loops = ctx.all_loops
+    if ctx.loops == 0:  # no rule runs for the verdict: the labels can go before more come
+        ctx.forget("labels", "passages")
+    real, enclosed = ctx.dead_ends
     perfect = ctx.entry_ok and connected and ctx.loops == 0
     real_count = int(np.count_nonzero(real))
     verdict, reason = _verdict(ctx, incoherent, reachable_cells, connected, real_count)
@@ -267,6 +273,7 @@ def _stats(maze: Maze, pattern: PatternMode, facts: Analysis | None, peel: Peel)
     enclosed_count = int(np.count_nonzero(enclosed))
     three_way = int(np.count_nonzero(degree == 3))
     four_way = int(np.count_nonzero(degree == 4))
+    del real, enclosed, closed_42, mask  # the peeling's arrays come next: fewer live at once
 
     branch, peeled = peel(ctx, _pins(maze, reach))
     path_length: int | None = None
@@ -286,7 +293,7 @@ def _stats(maze: Maze, pattern: PatternMode, facts: Analysis | None, peel: Peel)
         reachable_cells=reachable_cells,
         pattern_cells=pattern_cells,
         incoherent_walls=incoherent,
-        loops=ctx.all_loops,
+        loops=all_loops,
         real_dead_ends=real_count,
         enclosed_dead_ends=enclosed_count,
         three_way=three_way,

@@ -25,12 +25,15 @@ from .centrality import (
     EXACT_LIMIT,
     SAMPLE_PAIRS,
     Betweenness,
+    TreeRanking,
+    TreeSizes,
     betweenness,
     default_samples,
+    tree_sizes,
     tree_walk,
 )
 from .cops import COP_LIMIT, CopNumber, cop_number
-from .figures import GraphStats, gini, graph_figures, graph_stats
+from .figures import GraphStats, gini, graph_figures, graph_stats, tree_figures
 from .loops import faces
 
 __all__ = [
@@ -40,6 +43,8 @@ __all__ = [
     "Betweenness",
     "CopNumber",
     "GraphStats",
+    "TreeRanking",
+    "TreeSizes",
     "betweenness",
     "cop_number",
     "default_samples",
@@ -47,5 +52,7 @@ __all__ = [
     "gini",
     "graph_figures",
     "graph_stats",
+    "tree_figures",
+    "tree_sizes",
     "tree_walk",
 ]

@@ -27,13 +27,17 @@ __all__ = [
     "Layers",
     "ShareSearch",
     "Stored",
+    "Turn",
+    "TurnSearch",
     "Weights",
     "add_into",
     "batch_size",
     "brandes_cells",
+    "brandes_cells_in_turn",
     "brandes_sums",
     "brandes_threads",
     "forward",
+    "one_addition",
     "padded_columns",
     "share_count",
     "split_sources",
@@ -234,6 +238,10 @@ def brandes_threads(
 
 # A share's search: its sums, or (given the sums of the shares before) those plus its own.
 ShareSearch = Callable[[IntArray, Sums | None], Sums]
+# The turn of share k among threads adding into one set of sums: (a shared int64, k).
+Turn = tuple[npt.NDArray[np.int64], int]
+# A share's search adding into shared sums when its turn comes (brandes_cells with a turn).
+TurnSearch = Callable[[IntArray, Sums, Turn], object]
 
 
 def split_sources(
@@ -241,6 +249,7 @@ def split_sources(
     nodes: int,
     search: ShareSearch,
     threads: int | None = None,
+    in_turn: tuple[TurnSearch, int] | None = None,
 ) -> Sums:
     """``search`` on the share_count interleaved shares of the sources of a graph of ``nodes``
     nodes, run by up to ``threads`` threads (None: every core), the sums added share by share.
@@ -248,7 +257,9 @@ def split_sources(
     numpy and the kernels let go of the interpreter lock while they search, so threads use
     the cores; the shares and the order of their sums are fixed, so the result depends on
     neither the timing nor the threads. One thread hands each share the sums of the ones
-    before, so only one set of sums is kept.
+    before, so only one set of sums is kept. ``in_turn`` (a search, the sums' length): the
+    threads too keep one set, each share added into it in share order when its turn comes
+    (started in order, a share waits only for earlier ones, which are running or done).
     """
     shares = share_count(sources.size, nodes)
     parts = [sources[k::shares] for k in range(shares)] if shares > 1 else [sources]
@@ -261,6 +272,12 @@ def split_sources(
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
+        if in_turn is not None:
+            add, size = in_turn
+            sums = (np.zeros(size), np.zeros(size), np.zeros(size))
+            turn = np.zeros(1, dtype=np.int64)
+            list(pool.map(lambda k: add(parts[k], sums, (turn, k)), range(shares)))
+            return sums
         found = list(pool.map(lambda part: search(part, None), parts))
     total = found[0]
     for more in found[1:]:
@@ -297,9 +314,33 @@ def brandes_cells(
     of grids)."""
     some = np.ascontiguousarray(sources, dtype=np.int64)  # a thread's share is strided
     batch = batch_size(flat.size, some.size)
-    one_addition = batch == 1 or some.size <= 1
-    if into is not None and not one_addition:
+    if into is not None and not one_addition(flat.size, some.size):
         return add_into(into, brandes_cells(moves, flat, width, some))
     sums = into or (np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size))
     _KERNEL.brandes_cells(moves, width, flat, some, batch, *sums)
     return sums
+
+
+def brandes_cells_in_turn(
+    moves: npt.NDArray[np.uint8],
+    flat: IntArray,
+    width: int,
+    sources: IntArray,
+    into: Sums,
+    turn: Turn,
+) -> None:
+    """brandes_cells(..., into) in ``turn`` (split_sources' in_turn): the kernel adds the sums
+    when the shares before have added theirs, and passes the turn on, also when it fails.
+    Only for searches of one addition (one_addition): every share's sums are added at once."""
+    some = np.ascontiguousarray(sources, dtype=np.int64)
+    if not one_addition(flat.size, some.size):
+        raise ValueError("a search in turn adds its sums once: one batch or one source")
+    _KERNEL.brandes_cells(
+        moves, width, flat, some, batch_size(flat.size, some.size), *into, turn[0], turn[1]
+    )
+
+
+def one_addition(nodes: int, sources: int) -> bool:
+    """Whether brandes_cells adds the sums of ``sources`` searches over ``nodes`` nodes into the
+    grids once, at its end (one batch a source, or one source)."""
+    return batch_size(nodes, sources) == 1 or sources <= 1

@@ -12,26 +12,36 @@ specs/stats.md ("Graph measures") defines it. Steps:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 import numpy.typing as npt
 
 from ..analysis import Analysis
 from ..kernels import load
-from ..model import EAST, SOUTH, Cell, Maze
-from .brandes import brandes_cells, brandes_threads, split_sources
+from ..model import EAST, NORTH, SOUTH, WEST, Cell, Maze
+from .brandes import (
+    brandes_cells,
+    brandes_cells_in_turn,
+    brandes_threads,
+    one_addition,
+    split_sources,
+)
 from .chains import brandes_by_chains
-from .ranking import leaders, ranked, top_members
+from .ranking import leaders, ranked, tie_floor, top_members
 from .table import FloatArray, IntArray, Sums, reachable_graph
 
 __all__ = [
     "EXACT_LIMIT",
     "SAMPLE_PAIRS",
     "Betweenness",
+    "TreeRanking",
+    "TreeSizes",
     "betweenness",
     "default_samples",
+    "tree_sizes",
     "tree_walk",
 ]
 
@@ -71,10 +81,7 @@ class Betweenness:
 
     def top_cells(self, count: int) -> list[tuple[Cell, float]]:
         """The ``count`` busiest reachable cells, highest first, ties by (y, x) (ranking.ranked)."""
-        flat, values = top_members(self.cells, self.reachable, count)
-        order = ranked(values, count, (flat,))  # flat: the (y, x) order
-        width = self.cells.shape[1]
-        return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
+        return _top_cells(self.cells, self.reachable, count)
 
     def top_passages(
         self,
@@ -100,17 +107,35 @@ class Betweenness:
             kinds.append(np.full(index.size, letter))
             values.append(value)
         cell, kind, value = (np.concatenate(parts) for parts in (cells, kinds, values))
-        keep = leaders(value, count)
-        cell, kind, value = cell[keep], kind[keep], value[keep]
-        order = ranked(value, count, (cell, kind))
-        return [
-            (
-                (int(cell[i]) % width, int(cell[i]) // width),
-                "ES"[int(kind[i])],
-                float(value[i]),
-            )
-            for i in order
-        ]
+        return _ranked_passages(cell, kind, value, count, width)
+
+
+def _top_cells(
+    cells: FloatArray, reachable: npt.NDArray[np.bool_], count: int
+) -> list[tuple[Cell, float]]:
+    """Betweenness.top_cells of the H x W values ``cells``."""
+    flat, values = top_members(cells, reachable, count)
+    order = ranked(values, count, (flat,))  # flat: the (y, x) order
+    width = cells.shape[1]
+    return [((int(flat[i]) % width, int(flat[i]) // width), float(values[i])) for i in order]
+
+
+def _ranked_passages(
+    cell: IntArray, kind: IntArray, value: FloatArray, count: int, width: int
+) -> list[tuple[Cell, str, float]]:
+    """The first ``count`` passages by the ranking rule among candidates (flat west or north
+    cell, 0 for E or 1 for S, value) that hold every passage that may rank there."""
+    keep = leaders(value, count)
+    cell, kind, value = cell[keep], kind[keep], value[keep]
+    order = ranked(value, count, (cell, kind))
+    return [
+        (
+            (int(cell[i]) % width, int(cell[i]) // width),
+            "ES"[int(kind[i])],
+            float(value[i]),
+        )
+        for i in order
+    ]
 
 
 def _tree_betweenness(
@@ -270,8 +295,15 @@ def _estimate_cells(
     n = flat.size
     used = min(samples or default_samples(n), n)
     sources = _draw(n, used, seed)
+    in_turn = None
+    if one_addition(n, 2):  # every share adds once: threads add in turn into one set of grids
+        in_turn = (partial(brandes_cells_in_turn, moves, flat, width), moves.size)
     cells, east, south = split_sources(
-        sources, n, lambda share, into: brandes_cells(moves, flat, width, share, into), threads
+        sources,
+        n,
+        lambda share, into: brandes_cells(moves, flat, width, share, into),
+        threads,
+        in_turn,
     )
     _scale((cells, east, south), n, n / used)
     method, reported, drawn = _labels(n, used, seed)
@@ -310,6 +342,154 @@ def tree_walk(
     entry): (longest dead-end branch, cells peeled), measures._peel's figures for the two pins.
     None without the kernel, when the reachable cells hold a loop, or when none is reachable.
     """
+    walked = tree_sizes(maze, facts, exit_pin)
+    return None if walked is None else (walked[0].grids(), walked[1])
+
+
+_BLOCK = 1 << 18  # cells looked at a time when the passages are read off the sizes
+
+
+@dataclass(frozen=True)
+class TreeRanking:
+    """What ``stats --graph`` shows of a tree's betweenness: its top cells and passages (the
+    first ``top`` of each by the ranking rule) and its Gini, without the grids of values.
+    The fields Betweenness reports beside its grids are here too, so GraphStats reads either."""
+
+    nodes: int
+    cells_top: list[tuple[Cell, float]]
+    passages_top: list[tuple[Cell, str, float]]
+    gini: float
+    method: str = "tree"
+    exact: bool = True
+    samples: int | None = None
+    seed: int | None = None
+
+    def top_cells(self, count: int) -> list[tuple[Cell, float]]:
+        """The first ``count`` busiest cells (at most the ``top`` it was made for)."""
+        if count > len(self.cells_top) and len(self.cells_top) < self.nodes:
+            raise ValueError(f"ranked for a top {len(self.cells_top)}, not {count}")
+        return self.cells_top[:count]
+
+    def top_passages(self, count: int) -> list[tuple[Cell, str, float]]:
+        """The first ``count`` busiest passages (at most the ``top`` it was made for)."""
+        if count > len(self.passages_top) and len(self.passages_top) < self.nodes - 1:
+            raise ValueError(f"ranked for a top {len(self.passages_top)}, not {count}")
+        return self.passages_top[:count]
+
+
+@dataclass
+class TreeSizes:
+    """A tree's walk by the kernel (tree_sizes), kept as what it leaves: each cell's subtree
+    size (in ``scratch``, two int32 a cell: size, level) and the direction to its parent (the
+    high nibble of ``left``). ``ranking`` turns it into a TreeRanking; it holds the maze's
+    open bits and reachable cells, nothing else of the Analysis."""
+
+    moves: npt.NDArray[np.uint8]
+    reachable: npt.NDArray[np.bool_]
+    left: npt.NDArray[np.uint8]
+    scratch: FloatArray
+    root: int
+    n: int
+
+    def _scales(self) -> tuple[float, float]:
+        """betweenness()'s normalisation of a cell's and of a passage's count of pairs."""
+        n = self.n
+        return (2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0, 2.0 / (n * (n - 1)) if n > 1 else 0.0)
+
+    def _values(
+        self,
+        grids: tuple[FloatArray, FloatArray, npt.NDArray[np.bool_], npt.NDArray[np.bool_]] | None,
+    ) -> None:
+        """The kernel's values pass over the sizes (tree_values) into the scratch, and into
+        ``grids`` (east, south, east_open, south_open, flat) when given."""
+        assert _KERNEL is not None  # a TreeSizes comes from the kernel
+        width = self.moves.shape[1]
+        _KERNEL.tree_values(
+            self.moves,
+            self.left,
+            self.root,
+            width,
+            self.n,
+            *self._scales(),
+            self.scratch,
+            *(grids or (None, None, None, None)),
+        )
+
+    def grids(self) -> Betweenness:
+        """betweenness() of the tree (tree_values over the sizes, with every grid); the walk
+        is used up."""
+        height, width = self.moves.shape
+        east, south = np.zeros(height * width), np.zeros(height * width)
+        east_open, south_open = (np.empty(height * width, dtype=bool) for _ in range(2))
+        self._values((east, south, east_open, south_open))
+        return Betweenness(
+            cells=self.scratch.reshape(height, width),
+            east=east.reshape(height, width),
+            south=south.reshape(height, width),
+            reachable=self.reachable,
+            east_open=east_open.reshape(height, width),
+            south_open=south_open.reshape(height, width),
+            method="tree",
+        )
+
+    def ranking(self, top: int, gini: Callable[[FloatArray], float]) -> TreeRanking:
+        """The top ``top`` passages read off the sizes, then the cells' values made in the
+        scratch over the sizes (tree_values: betweenness()'s very floats), their top, and
+        ``gini`` of the reachable values sorted in place: 8 bytes a cell where betweenness()
+        keeps 26. The walk is used up."""
+        height, width = self.moves.shape
+        n = self.n
+        edge_scale = self._scales()[1]
+        passages = self._passages(top, width, edge_scale)
+        self._values(None)
+        cells = self.scratch.reshape(height, width)
+        cells_top = _top_cells(cells, self.reachable, top)
+        flat = self.scratch
+        flat.sort()  # in place: the unreachable cells' zeros first, no value is below 0
+        found = gini(flat[flat.size - n :])
+        return TreeRanking(n, cells_top, passages, found)
+
+    def _passages(self, count: int, width: int, edge_scale: float) -> list[tuple[Cell, str, float]]:
+        """top_passages() from the subtree sizes: each non-root cell's passage to its parent
+        is worth a(n - a) * edge_scale, the same floats as tree_values writes. Block by block,
+        only the passages at least tie_floor of the count-th largest value so far are kept:
+        every passage that may rank, as Betweenness.top_passages' candidates."""
+        if count < 1:
+            return []
+        n = float(self.n)
+        sizes = self.scratch.view(np.int32)[0::2]
+        kept: list[tuple[IntArray, IntArray, FloatArray]] = []
+        floor = -np.inf
+        for start in range(0, self.left.size, _BLOCK):
+            up = self.left[start : start + _BLOCK] >> 4
+            child = np.flatnonzero(up)
+            if not child.size:
+                continue
+            a = sizes[start + child].astype(np.float64)
+            value = a * (n - a) * edge_scale
+            keep = value >= floor
+            child, value, up = child[keep], value[keep], up[child[keep]]
+            cell = start + child - np.where(up == NORTH, width, 0) - (up == WEST)
+            kind = ((up & (NORTH | SOUTH)) != 0).astype(np.int64)
+            kept.append((cell.astype(np.int64), kind, value))
+            if sum(part[2].size for part in kept) > 4 * count:  # prune to the leaders
+                cell, kind, value = (np.concatenate(parts) for parts in zip(*kept, strict=True))
+                best = leaders(value, count)
+                kept = [(cell[best], kind[best], value[best])]
+                floor = tie_floor(
+                    float(np.partition(value, value.size - count)[value.size - count])
+                )
+        if not kept:
+            return []
+        cell, kind, value = (np.concatenate(parts) for parts in zip(*kept, strict=True))
+        return _ranked_passages(cell, kind, value, count, width)
+
+
+def tree_sizes(
+    maze: Maze, facts: Analysis, exit_pin: int | None = None
+) -> tuple[TreeSizes, tuple[int, int]] | None:
+    """tree_walk's walk alone, kept as subtree sizes (TreeSizes) for stats --graph, which needs
+    the top few and the Gini, not the grids; the same peeling figures. None as tree_walk."""
     if _KERNEL is None or not facts.tree:
         return None
     height, width = maze.walls.shape
@@ -317,36 +497,10 @@ def tree_walk(
     n = int(np.count_nonzero(reach))
     root = maze.entry[1] * width + maze.entry[0]
     left = facts.degree.ravel().copy()  # the walk consumes it
-    cells = np.empty(height * width)  # the kernel's scratch, then every cell's value
-    east, south = np.zeros(height * width), np.zeros(height * width)
-    east_open, south_open = (np.empty(height * width, dtype=bool) for _ in range(2))
-    node_scale = 2.0 / ((n - 1) * (n - 2)) if n > 2 else 0.0
-    edge_scale = 2.0 / (n * (n - 1)) if n > 1 else 0.0
+    scratch = np.empty(height * width)  # the sizes, then every cell's value
     pin = -1 if exit_pin is None else exit_pin
-    peeled, deepest, branch_peeled = _KERNEL.tree_betweenness(
-        moves,
-        left,
-        root,
-        pin,
-        width,
-        n,
-        node_scale,
-        edge_scale,
-        cells,
-        east,
-        south,
-        east_open,
-        south_open,
-    )
+    peeled, deepest, branch_peeled = _KERNEL.tree_sizes(moves, left, root, pin, width, scratch)
     if peeled != n - 1:  # only a kernel breaking its contract can get here
         raise RuntimeError(f"peeled {peeled} of a tree of {n} cells")
-    found = Betweenness(
-        cells=cells.reshape(height, width),
-        east=east.reshape(height, width),
-        south=south.reshape(height, width),
-        reachable=reach,
-        east_open=east_open.reshape(height, width),
-        south_open=south_open.reshape(height, width),
-        method="tree",
-    )
-    return found, (int(deepest), int(branch_peeled))
+    walked = TreeSizes(moves, reach, left, scratch, root, n)
+    return walked, (int(deepest), int(branch_peeled))

@@ -12,18 +12,19 @@ import numpy.typing as npt
 
 from ..analysis import Analysis
 from ..model import Cell, Maze
-from .centrality import Betweenness, betweenness
+from .centrality import Betweenness, TreeRanking, TreeSizes, betweenness
 from .cops import TREE_COP, CopNumber, cop_with_loop
 from .table import FloatArray
 
-__all__ = ["GraphStats", "gini", "graph_figures", "graph_stats", "percent"]
+__all__ = ["GraphStats", "gini", "graph_figures", "graph_stats", "percent", "tree_figures"]
 
 
 @dataclass(frozen=True)
 class GraphStats:
-    """The graph figures of ``stats --graph``: betweenness, its Gini, top cells and passages."""
+    """The graph figures of ``stats --graph``: betweenness, its Gini, top cells and passages
+    (``betweenness``: the grids, or only the top ``top`` of a tree, TreeRanking)."""
 
-    betweenness: Betweenness
+    betweenness: Betweenness | TreeRanking
     gini: float
     top: int
     cop: CopNumber | None
@@ -172,3 +173,12 @@ def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:
     else:  # Brandes runs only on reachable cells that hold a loop
         cop = cop_with_loop(maze, found.reachable)
     return GraphStats(betweenness=found, gini=_gini_sorted(values), top=top, cop=cop)
+
+
+def tree_figures(walked: TreeSizes, top: int = 5) -> GraphStats:
+    """graph_figures() of a tree from its walk (tree_sizes): the same figures, from the
+    subtree sizes and one grid of values sorted in place (stats --graph on a perfect maze)."""
+    ranking = walked.ranking(top, _gini_sorted)
+    return GraphStats(
+        betweenness=ranking, gini=ranking.gini, top=top, cop=TREE_COP if ranking.nodes else None
+    )

@@ -283,7 +283,11 @@
       ["tick", String(run.tick)],
       ["result", result],
     ];
-    $("figures").tBodies[0].replaceChildren(...figures.map(([k, v]) => row([[k], [v]])));
+    const rows = figures.map(([k, v]) => row([[k], [v]]));
+    $("figures").tBodies[0].replaceChildren(...rows);
+    // the cells a tick changes, found once here rather than every tick
+    const at = (key) => rows[figures.findIndex(([k]) => k === key)].cells[1];
+    state.runCells = { tick: at("tick"), result: at("result") };
     $("figures").setAttribute("aria-busy", String(f.pending));
     $("computing").hidden = !f.pending;
     updateHud();
@@ -297,10 +301,10 @@
 
   /** The cheap part of a tick: the tick row, the heads-up line and the actors' cells. */
   function updateRun() {
-    const rows = $("figures").tBodies[0].rows;
-    const cells = Object.fromEntries([...rows].map((tr) => [tr.cells[0].textContent, tr.cells[1]]));
-    if (cells.tick) cells.tick.textContent = String(state.chase.tick);
-    if (cells.result) cells.result.textContent = resultOf();
+    const cells = state.runCells;
+    cells.tick.textContent = String(state.chase.tick);
+    const result = resultOf();
+    if (cells.result.textContent !== result) cells.result.textContent = result;
     updateHud();
     const run = state.chase, mode = run.mode ?? "—";
     const body = $("actors").tBodies[0].rows;

@@ -39,6 +39,7 @@ OPTIONS = [
     (["stats", "--graph"], "--samples", 1, CELL_LIMIT),
     (["stats", "--graph"], "--jobs", 0, "1,024"),
     (["edit"], "--close-bottleneck", 1, CELL_LIMIT),
+    (["edit"], "--relieve", 1, CELL_LIMIT),
     (["view"], "--width", 1, CELL_LIMIT),
     (["view"], "--height", 1, CELL_LIMIT),
     (["view"], "--max-dead-ends", 0, CELL_LIMIT),

@@ -28,7 +28,7 @@ from mazekit.pacman import dead_ends
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from tests.browser import launch, skip_reason
-from tests.conftest import Invoke
+from tests.conftest import Invoke, closed_grid, open_wall
 
 _REASON = skip_reason()
 pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
@@ -715,7 +715,9 @@ def test_the_page_cop_number_is_that_of_stats_graph(tab: Tab, invoke: Invoke, ca
     short = {
         "the reachable cells form a tree": "a tree",
         "solved: two cops win, one cannot on a graph with a loop": "solved",
-    }.get(expected["reason"], "over 400 cells")
+        "two cops win on a core of treewidth at most 2, by Joret, Kaminski and Theis; "
+        "one cannot on a graph with a loop": "treewidth 2",
+    }.get(expected["reason"], "core over 400 cells")
     assert tab.figures()["cop number"] == f"{value} ({short})"
     assert tab.errors == []
 
@@ -730,7 +732,7 @@ def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Ta
     px, py = _wall_point(g, x, y, "E")
     fresh.page.mouse.click(box["x"] + px, box["y"] + py)
     fresh.ready()
-    assert fresh.figures()["cop number"] == "2 (solved)"
+    assert fresh.figures()["cop number"] == "2 (treewidth 2)"  # one loop: a ring, peeled
     assert ", 1 loop, cop number 2, betweenness peak " in fresh.status()
     # the same by the keyboard, on the tree loaded again (the cursor back at (0,0))
     fresh.load(maze)
@@ -738,7 +740,7 @@ def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Ta
     _cursor_to(fresh, x, y)
     fresh.page.keyboard.press("Shift+ArrowRight")
     fresh.ready()
-    assert fresh.figures()["cop number"] == "2 (solved)"
+    assert fresh.figures()["cop number"] == "2 (treewidth 2)"
     assert fresh.status().startswith(f"Opened the east wall of ({x},{y})")
     assert fresh.errors == []
 
@@ -759,7 +761,11 @@ def _random_loops(seed: int) -> Maze:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_the_page_two_cop_game_agrees_with_the_python_one(tab: Tab, seed: int) -> None:
-    maze = _random_loops(seed)
+    _assert_page_cop_number(tab, _random_loops(seed))
+
+
+def _assert_page_cop_number(tab: Tab, maze: Maze) -> None:
+    """The page's cop number of ``maze`` is stats': bounds and reason."""
     expected = cop_number(maze)
     assert expected is not None
     tab.load(maze)
@@ -1059,3 +1065,40 @@ def test_the_figures_compute_in_a_worker_and_never_block_the_board(tab: Tab) -> 
     assert tab.page.locator("#computing").is_hidden()
     ((cell, peak),) = betweenness(maze).top_cells(1)
     assert tab.figures()["betweenness peak"] == f"{100 * peak:.2f}% at ({cell[0]},{cell[1]})"
+
+
+def _open_blocks(width: int, height: int, corners: list[tuple[int, int]]) -> Maze:
+    """Every wall closed but 3x3 open blocks at ``corners`` (top-left cells), the first joined
+    to each other by a corridor east, then south: a core that is no series-parallel graph
+    (a 3x3 grid holds a K4 minor), away from the grid's corner."""
+    walls = closed_grid(width, height)
+    for left, top in corners:
+        for y in range(top, top + 3):
+            for x in range(left, left + 3):
+                if x < left + 2:
+                    open_wall(walls, x, y, "E")
+                if y < top + 2:
+                    open_wall(walls, x, y, "S")
+    (x0, y0), *rest = corners
+    for x1, y1 in rest:
+        x, y = x0 + 2, y0 + 2
+        while x < x1 + 1:
+            open_wall(walls, x, y, "E")
+            x += 1
+        while y < y1:
+            open_wall(walls, x, y, "S")
+            y += 1
+    return Maze(walls, corners[0], corners[-1])
+
+
+@pytest.mark.parametrize(
+    "maze",
+    [_open_blocks(20, 15, [(13, 2)]), _open_blocks(60, 40, [(3, 2), (54, 35)])],
+    ids=["one-block-20x15", "two-blocks-60x40"],
+)
+def test_the_page_plays_the_game_on_the_core_alone(tab: Tab, maze: Maze) -> None:
+    """The game on the core's bounding box, far from (0,0), and (60x40) on rows of more than
+    32 words: the page's answer is stats'."""
+    found = cop_number(maze)
+    assert found is not None and found.reason.startswith("solved")  # the game, no shortcut
+    _assert_page_cop_number(tab, maze)

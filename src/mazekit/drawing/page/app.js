@@ -59,7 +59,10 @@
   // Cells above which an edit draws the wall in one frame and searches in the next.
   const SPLIT_CELLS = 250000;
 
+  /** Say something in the live region; the newest message stays: an edit's figures that
+   * come in after it are not said over it. */
   function announce(text) {
+    state.after = null;
     $("status").textContent = text;
   }
 

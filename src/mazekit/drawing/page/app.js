@@ -6,7 +6,7 @@
 (function (mk) {
   // The page as it came, before any script changed it: "Save page" writes it back.
   const PRISTINE = `<!DOCTYPE html>\n${document.documentElement.outerHTML}`;
-  const { Board, ExitDistances, BY_LETTER, dump, distances, walk, house } = mk.board;
+  const { Board, ExitDistances, BY_LETTER, dump, distances, house } = mk.board;
   const { Chase } = mk.chase;
   const $ = (id) => document.getElementById(id);
   const cellText = (c) => (c ? `(${c[0]},${c[1]})` : "—");
@@ -59,8 +59,17 @@
   // Cells above which an edit draws the wall in one frame and searches in the next.
   const SPLIT_CELLS = 250000;
 
+  /** Say something in the live region; the newest message stays: an edit's figures that
+   * come in after it are not said over it. */
   function announce(text) {
+    state.after = null;
     $("status").textContent = text;
+  }
+
+  /** Run `then` when the page is idle (soon at the latest): work that no one waits for. */
+  function idle(then) {
+    if (window.requestIdleCallback) window.requestIdleCallback(then, { timeout: 500 });
+    else setTimeout(then, 50);
   }
 
   /** Whether `path` walks from the entry to the exit through open walls. */
@@ -120,14 +129,14 @@
     if (task && task.version === state.version) task.then(answer); // else an older board's
   }
 
-  /** The searches, at once: the distances to the exit (kept through edits), the path, the
-   * cells reachable from the entry (`reach`: >= 0 where reachable; the distances to the exit
-   * when the two are joined, else a search from the entry); then the worker's figures. */
+  /** The searches, at once: the path (down the distances to the exit kept through edits, or
+   * while their update waits, a search guided by them), the cells reachable from the entry
+   * (`reach`: >= 0 where reachable; the distances to the exit when the two are joined, else
+   * a search from the entry); then the worker's figures. */
   function computeFigures() {
     const board = state.board;
-    const toExit = state.toExit.dist;
-    const path = walk(board, toExit, board.entry);
-    let reach = toExit, reachable = state.toExit.reached;
+    const path = state.toExit.path(board.entry);
+    let reach = state.toExit.reach, reachable = state.toExit.reached;
     if (path === null) {
       reach = distances(board, board.entry[0], board.entry[1]);
       reachable = 0;
@@ -142,9 +151,13 @@
       Object.assign(state.figures, {
         deadEnds: answer.deadEnds, loops: answer.loops, graph: answer.graph, cop: answer.cop, pending: false,
       });
+      const before = state.figures.before;
       state.lastGraph = answer.graph;
       updateTables();
-      paint();
+      // paint again only what shows the worker's figures: a million cells' full paint would
+      // otherwise follow every edit
+      const ring = state.showPeak && (answer.graph || before);
+      if (state.showHeat || state.showDeadEnds || ring || state.theme === "pacman") paint();
       if (state.after) {
         const say = state.after;
         state.after = null;
@@ -273,7 +286,11 @@
       ["tick", String(run.tick)],
       ["result", result],
     ];
-    $("figures").tBodies[0].replaceChildren(...figures.map(([k, v]) => row([[k], [v]])));
+    const rows = figures.map(([k, v]) => row([[k], [v]]));
+    $("figures").tBodies[0].replaceChildren(...rows);
+    // the cells a tick changes, found once here rather than every tick
+    const at = (key) => rows[figures.findIndex(([k]) => k === key)].cells[1];
+    state.runCells = { tick: at("tick"), result: at("result") };
     $("figures").setAttribute("aria-busy", String(f.pending));
     $("computing").hidden = !f.pending;
     updateHud();
@@ -287,10 +304,10 @@
 
   /** The cheap part of a tick: the tick row, the heads-up line and the actors' cells. */
   function updateRun() {
-    const rows = $("figures").tBodies[0].rows;
-    const cells = Object.fromEntries([...rows].map((tr) => [tr.cells[0].textContent, tr.cells[1]]));
-    if (cells.tick) cells.tick.textContent = String(state.chase.tick);
-    if (cells.result) cells.result.textContent = resultOf();
+    const cells = state.runCells;
+    cells.tick.textContent = String(state.chase.tick);
+    const result = resultOf();
+    if (cells.result.textContent !== result) cells.result.textContent = result;
     updateHud();
     const run = state.chase, mode = run.mode ?? "—";
     const body = $("actors").tBodies[0].rows;
@@ -447,6 +464,7 @@
   function applyWall(x, y, letter, closed, verb) {
     const board = state.board, d = BY_LETTER[letter];
     const oldPath = state.figures.path;
+    state.toExit.settle(); // the last edit's waiting update reads the walls before this one
     board.setWall(x, y, d, closed);
     state.edited = true;
     stop();
@@ -458,7 +476,7 @@
     };
     const rest = () => {
       const a = y * board.width + x, b = a + d.dy * board.width + d.dx;
-      if (closed) state.toExit.closed(a, b);
+      if (closed) state.toExit.closedLater(a, b);
       else state.toExit.opened(a, b);
       computeFigures();
       board.path = state.figures.path ?? "";
@@ -476,6 +494,7 @@
       announce(`${head}; measuring the board…`);
       state.after = () => `${head}, ${count(f.deadEnds.real.length, "real dead end")}, ${count(f.loops, "loop")}, `
         + `cop number ${copValue(f.cop)}${change(f.before, f.graph)}.`;
+      if (state.toExit.pending) idle(() => state.toExit.settle());
     };
     if (board.open.length <= SPLIT_CELLS) {
       rest();

@@ -213,19 +213,62 @@
   /** Distances to the exit kept through wall edits at the cost of what changed: an opened
    * wall lowers the distances beyond it (a search over the cells that come nearer only); a
    * closed wall changes nothing unless it was the one way one step nearer for its farther
-   * cell, and then only the cells that lost their way are searched again. Equal to
-   * `distances` from the exit after every edit (the browser tests compare them). */
+   * cell, and then only the cells that lost their way are searched again. A closed wall
+   * that leaves the maze joined (a search from both its sides meets) waits: its update is
+   * made at the next edit, on the first read of `dist`, or by `settle()` in idle time, and
+   * `path` meanwhile finds the new path by a search guided by the distances before it.
+   * `dist` equals `distances` from the exit after every edit (the browser tests compare). */
   class ExitDistances {
     constructor(board) {
       this.board = board;
-      this.dist = distances(board, board.exit[0], board.exit[1]);
+      this.values = distances(board, board.exit[0], board.exit[1]);
+      this.pending = null; // the closed wall [a, b] whose update waits
       this.reached = 0; // how many cells reach the exit, kept as the distances are
-      for (let i = 0; i < this.dist.length; i += 1) if (this.dist[i] >= 0) this.reached += 1;
+      for (let i = 0; i < this.values.length; i += 1) if (this.values[i] >= 0) this.reached += 1;
+    }
+
+    /** The distances to the exit, exact (a waiting update is made first). */
+    get dist() {
+      this.settle();
+      return this.values;
+    }
+
+    /** >= 0 exactly where a cell reaches the exit, also while an update waits (a closure
+     * that leaves the maze joined changes no cell's reach, only distances). */
+    get reach() {
+      return this.values;
+    }
+
+    /** Make the waiting update, if any. */
+    settle() {
+      if (!this.pending) return;
+      const [a, b] = this.pending;
+      this.pending = null;
+      this.closed(a, b);
+    }
+
+    /** Typed scratch arrays for the searches of an edit, kept between edits. */
+    scratch() {
+      const n = this.board.open.length;
+      if (!this.work || this.work.steps.length !== n) {
+        this.work = {
+          steps: new Int32Array(n).fill(-1), marks: new Uint8Array(n),
+          one: new Int32Array(n), two: new Int32Array(n), touched: new Int32Array(n),
+        };
+      }
+      return this.work;
+    }
+
+    /** The canonical path from `start` (specs/solve.md), or null when it cannot reach the
+     * exit: walked down the distances, or while a closure waits, found by `guided`. */
+    path(start) {
+      return this.pending ? this.guided(start) : walk(this.board, this.values, start);
     }
 
     /** After the wall between cell indexes a and b was opened. */
     opened(a, b) {
-      const { dist } = this, { width, open } = this.board;
+      this.settle();
+      const dist = this.values, { width, open } = this.board;
       // a cell comes nearer once at most per step of its new distance: a FIFO of cells
       // holds each at most once at a time when taken in distance order, as here
       const queue = queueFor(open.length);
@@ -252,12 +295,160 @@
       }
     }
 
+    /** After the wall between cell indexes a and b was closed, for an edit that shows its
+     * path at once: nothing when no distance changes; when the two sides are still joined,
+     * the update waits (`pending`); a wall that cut the maze in two: the side without the
+     * exit loses its reach (the side `apart` found whole, or every cell off the exit's side
+     * when that is the one found), and the others keep their distances. */
+    closedLater(a, b) {
+      this.settle();
+      const dist = this.values, { width, open } = this.board;
+      if (dist[a] < 0 || Math.abs(dist[a] - dist[b]) !== 1) return;
+      const far = dist[a] > dist[b] ? a : b;
+      for (const d of DIRECTIONS) {
+        const w = far + d.dy * width + d.dx;
+        if ((open[far] & d.bit) !== 0 && dist[w] === dist[far] - 1) return; // another way
+      }
+      const side = this.apart(a, b);
+      if (side === null) {
+        this.pending = [a, b];
+        return;
+      }
+      const exit = this.board.exit[1] * width + this.board.exit[0];
+      if (!side.includes(exit)) {
+        for (const v of side) dist[v] = -1;
+        this.reached -= side.length;
+        return;
+      }
+      // the exit's side is the one found whole: every other cell that reached the exit is cut off
+      const { marks } = this.scratch();
+      for (const v of side) marks[v] = 1;
+      for (let i = 0; i < dist.length; i += 1) if (dist[i] >= 0 && marks[i] === 0) dist[i] = -1;
+      for (const v of side) marks[v] = 0;
+      this.reached = side.length;
+    }
+
+    /** Whether cells a and b are apart (no open way joins them): null when joined, else the
+     * cells of one side, found whole. Searches from both at once, a cell at a time from the
+     * side found smaller so far: a short way round is found after a few cells, and a cut
+     * costs twice its smaller side. */
+    apart(a, b) {
+      const { width, open } = this.board, { marks, one, two } = this.scratch();
+      const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
+      let headA = 0, tailA = 0, headB = 0, tailB = 0, joined = false;
+      one[tailA++] = a;
+      marks[a] = 1;
+      two[tailB++] = b;
+      marks[b] = 2;
+      while (!joined && headA < tailA && headB < tailB) {
+        const fromA = tailA <= tailB, mine = fromA ? 1 : 2;
+        const v = fromA ? one[headA++] : two[headB++];
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (marks[w] === 0) {
+            marks[w] = mine;
+            if (fromA) one[tailA++] = w;
+            else two[tailB++] = w;
+          } else if (marks[w] !== mine) {
+            joined = true;
+            break;
+          }
+        }
+      }
+      for (let i = 0; i < tailA; i += 1) marks[one[i]] = 0;
+      for (let i = 0; i < tailB; i += 1) marks[two[i]] = 0;
+      if (joined) return null;
+      return headA === tailA ? one.subarray(0, tailA) : two.subarray(0, tailB);
+    }
+
+    /** The canonical path from `start` while the closure of `pending` waits: an A* search
+     * from start guided by the distances before that closure (a lower bound of the new
+     * ones, changing by one a step, so each step keeps its cost f = steps + bound or adds 2:
+     * two stacks), kept on until every cell of cost up to the exit's is settled; then the
+     * cells on a shortest path (back from the exit, one step fewer each time) and the walk
+     * from start taking the first of N, E, S, W that is on one a step farther: the cells
+     * whose new distance is one less, as `walk` takes them. */
+    guided(start) {
+      const { board } = this, { width, open } = board, bound = this.values;
+      const [sx, sy] = start;
+      if (!board.contains(sx, sy) || bound[sy * width + sx] < 0) return null;
+      const { steps, marks, touched } = this.scratch();
+      let { one: now, two: later } = this.scratch();
+      const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
+      const origin = sy * width + sx, exit = board.exit[1] * width + board.exit[0];
+      let top = 0, laterTop = 0, count = 0, cost = bound[origin], found = false;
+      steps[origin] = 0;
+      touched[count++] = origin;
+      now[top++] = origin;
+      for (;;) {
+        while (top > 0) {
+          const v = now[--top];
+          if (marks[v] & 1) continue; // settled already, by a cheaper way
+          marks[v] |= 1;
+          if (v === exit) found = true;
+          const next = steps[v] + 1, bits = open[v];
+          for (let k = 0; k < 4; k += 1) {
+            if ((bits & (1 << k)) === 0) continue;
+            const w = v + offsets[k];
+            if (bound[w] < 0 || (marks[w] & 1) || (steps[w] >= 0 && steps[w] <= next)) continue;
+            if (steps[w] < 0) touched[count++] = w;
+            steps[w] = next;
+            if (next + bound[w] === cost) now[top++] = w;
+            else later[laterTop++] = w;
+          }
+        }
+        if (found || laterTop === 0) break;
+        [now, later] = [later, now];
+        top = laterTop;
+        laterTop = 0;
+        cost += 2;
+      }
+      let path = null;
+      if (found) {
+        // the cells on a shortest path, back from the exit
+        const queue = later;
+        let head = 0, tail = 0;
+        queue[tail++] = exit;
+        marks[exit] |= 2;
+        while (head < tail) {
+          const w = queue[head++], before = steps[w] - 1;
+          for (let k = 0; k < 4; k += 1) {
+            if ((open[w] & (1 << k)) === 0) continue;
+            const u = w + offsets[k];
+            if (marks[u] === 1 && steps[u] === before) {
+              marks[u] |= 2;
+              queue[tail++] = u;
+            }
+          }
+        }
+        const letters = [];
+        for (let v = origin; v !== exit;) {
+          for (let k = 0; k < 4; k += 1) {
+            const w = v + offsets[k];
+            if ((open[v] & (1 << k)) !== 0 && (marks[w] & 2) !== 0 && steps[w] === steps[v] + 1) {
+              letters.push(DIRECTIONS[k].letter);
+              v = w;
+              break;
+            }
+          }
+        }
+        path = letters.join("");
+      }
+      for (let i = 0; i < count; i += 1) {
+        steps[touched[i]] = -1;
+        marks[touched[i]] = 0;
+      }
+      return path;
+    }
+
     /** After the wall between cell indexes a and b was closed: the cells that lost every
      * way one step nearer (found from the farther end, in order of distance) get their
      * distances again from their nearest neighbours that kept theirs, by a breadth-first
      * merge; nothing else changes. */
     closed(a, b) {
-      const { dist } = this, { width, open } = this.board;
+      this.settle();
+      const dist = this.values, { width, open } = this.board;
       if (dist[a] < 0 || Math.abs(dist[a] - dist[b]) !== 1) return;
       const far = dist[a] > dist[b] ? a : b;
       const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);

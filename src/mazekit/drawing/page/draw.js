@@ -444,9 +444,9 @@
         this.compose(view); // a path changed nearly everywhere: the whole layer is cheaper
         return;
       }
-      for (const area of areas) this.copy(this.stillCtx, this.base, area);
+      this.copyAll(this.stillCtx, this.base, areas);
       paintMarks(this.stillCtx, g, view);
-      for (const area of areas) this.copy(this.ctx, this.still, area);
+      this.copyAll(this.ctx, this.still, areas);
       this.tick(view);
     }
 
@@ -461,23 +461,34 @@
 
     /** Copy a layer onto a context: whole, or one CSS-pixel rectangle of it. */
     copy(ctx, from, rect) {
+      this.copyAll(ctx, from, rect === null ? null : [rect]);
+    }
+
+    /** Copy a layer onto a context: whole (`rects` null), or each CSS-pixel rectangle of a
+     * list once (a trail's cells and the actors on them name many twice). */
+    copyAll(ctx, from, rects) {
       ctx.save();
       ctx.setTransform(1, 0, 0, 1, 0, 0);
-      if (rect === null) {
+      if (rects === null) {
         ctx.drawImage(from, 0, 0);
       } else {
-        const k = this.ratio;
-        const x = Math.max(0, Math.floor(rect[0] * k) - 1), y = Math.max(0, Math.floor(rect[1] * k) - 1);
-        const w = Math.min(from.width, Math.ceil((rect[0] + rect[2]) * k) + 1) - x;
-        const h = Math.min(from.height, Math.ceil((rect[1] + rect[3]) * k) + 1) - y;
-        if (w > 0 && h > 0) ctx.drawImage(from, x, y, w, h, x, y, w, h);
+        const k = this.ratio, seen = new Set();
+        for (const rect of rects) {
+          const x = Math.max(0, Math.floor(rect[0] * k) - 1), y = Math.max(0, Math.floor(rect[1] * k) - 1);
+          const w = Math.min(from.width, Math.ceil((rect[0] + rect[2]) * k) + 1) - x;
+          const h = Math.min(from.height, Math.ceil((rect[1] + rect[3]) * k) + 1) - y;
+          const key = `${x},${y},${w},${h}`;
+          if (w <= 0 || h <= 0 || seen.has(key)) continue;
+          seen.add(key);
+          ctx.drawImage(from, x, y, w, h, x, y, w, h);
+        }
       }
       ctx.restore();
     }
 
     /** One tick: put back what the last actors covered, then draw the actors again. */
     tick(view) {
-      for (const rect of this.dirty) this.copy(this.ctx, this.still, rect);
+      this.copyAll(this.ctx, this.still, this.dirty);
       this.dirty = [];
       this.actors(view);
     }

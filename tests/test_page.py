@@ -29,7 +29,11 @@ from tests.browser import launch, skip_reason
 from tests.conftest import Invoke
 
 _REASON = skip_reason()
-pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
+# one xdist group: one worker runs every page test, with one browser and one page load
+pytestmark = [
+    pytest.mark.skipif(_REASON is not None, reason=_REASON or ""),
+    pytest.mark.xdist_group("browser"),
+]
 
 BOARD = "samples/valid-30x20-board.txt"
 

@@ -80,7 +80,7 @@ sanitize: $(TEST_STAMP)
 	PYTHONPATH=$(SANITIZE) ASAN_OPTIONS=detect_leaks=0 \
 		LD_PRELOAD="$$($(CC) -print-file-name=libasan.so) $$($(CC) -print-file-name=libubsan.so)" \
 		$(BIN)/python -m pytest -q -p no:cacheprovider --capture=sys $(wildcard tests/test_*kernels*.py) \
-		tests/test_graph.py tests/test_stats_graph.py tests/test_edit.py
+		tests/test_graph.py tests/test_stats_graph.py tests/test_edit.py tests/test_cops.py
 
 # The page's JavaScript is linted by eslint, a dev-only tool from npm (package-lock.json);
 # make test never needs npm (specs/html.md, "Lint").

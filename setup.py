@@ -7,7 +7,7 @@ which). The kernels use only the C API and the buffer protocol, so no numpy head
 
 from setuptools import Extension, setup
 
-KERNELS = ["rng", "search", "carve", "measures", "braid"]
+KERNELS = ["rng", "search", "carve", "measures", "braid", "cops"]
 
 setup(
     ext_modules=[

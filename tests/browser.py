@@ -61,10 +61,12 @@ def launch() -> Iterator[Any]:
 
 
 def screenshot(page: Path, shot: Path, width: int = 1200, height: int = 960) -> None:
-    """A PNG of the page as a person first sees it, after a few ticks of the chase."""
+    """A PNG of the page as a person first sees it, after a few ticks of the chase, its
+    figures in."""
     with launch() as browser:
         tab = browser.new_page(viewport={"width": width, "height": height})
         tab.goto(page.resolve().as_uri())
+        tab.evaluate("mazekit.app.ready()")  # the worker's figures in, not "computing…"
         tab.evaluate("mazekit.app.step(40)")
         tab.screenshot(path=str(shot))
 

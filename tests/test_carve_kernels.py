@@ -73,16 +73,18 @@ def test_the_kernel_carves_as_the_reference(
 @pytest.mark.parametrize(
     ("size", "seed"),
     [
-        ((160, 120, (0, 0), (159, 119)), 3),  # 64 top buckets: the later ones filtered first
-        ((1, 6000, (0, 0), (0, 5999)), -8),  # codes of 16 bits, keys' top bits forced up
+        ((160, 120, (0, 0), (159, 119)), 3),  # a dozen rounds, runs of walls between two pieces
+        ((1, 6000, (0, 0), (0, 5999)), -8),  # one column: every wall a south wall
+        ((6000, 1, (0, 0), (5999, 0)), 5),  # one row: every wall an east wall
         ((97, 43, (5, 40), (90, 2)), 11),  # an odd shape around the "42"
     ],
 )
-def test_kruskal_sorts_many_buckets_as_the_reference(
+def test_kruskal_rounds_open_the_reference_walls(
     size: tuple[int, int, Cell, Cell], seed: int
 ) -> None:
-    """Bigger than the hypothesis grids, so the kernel's walls fill many top buckets: its
-    packed sort, the filter of joined walls and the union-find in lanes give numpy's order."""
+    """Bigger than the hypothesis grids, so the kernel's Boruvka rounds run many times over
+    pieces of every size: the walls they open are those the reference's sorted union-find
+    opens, and the generator ends in the same state."""
     require_kernel(kruskal)
     fast = _carve("kruskal", size, seed)
     with reference_only(kruskal, grid):

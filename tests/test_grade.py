@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -73,6 +74,18 @@ def submission(folder: Path, program: str, *, config: str | None = CONFIG, **fil
     return folder
 
 
+# The first line of a text report: the interpreter that ran the programs, and as whom.
+INTERPRETER = re.compile(r"interpreter: (\S+) \(Python [0-9][^)]*\), run as (\S+)\n")
+
+
+def body(stdout: str) -> str:
+    """A text report without its first line, which must name the interpreter and the user."""
+    found = INTERPRETER.match(stdout)
+    assert found is not None, stdout
+    assert found[1] == PYTHON
+    return stdout[found.end() :]
+
+
 def grade(invoke: Invoke, folder: Path, *args: str, python: str = PYTHON) -> tuple[int, str, str]:
     result = invoke(["grade", "--python", python, *args, str(folder)])
     return result.exit_code, result.stdout, result.stderr
@@ -115,7 +128,13 @@ def test_a_correct_submission_passes_every_case_and_its_folder_is_left_alone(
     assert [(c["case"], c["verdict"], c["reason"]) for c in report["cases"]] == [
         (name, "PASS", "") for name in CASE_NAMES
     ]
-    assert (report["score"], report["passed"], report["total"]) == (100, 21, 21)
+    assert (report["score"], report["passed"], report["total"]) == (100, 20, 20)
+    assert (report["generation"], report["error_handling"]) == (
+        {"passed": 7, "total": 7, "percent": 100, "counted": True},
+        {"passed": 13, "total": 13, "percent": 100, "counted": True},
+    )
+    assert report["python"]["path"] == PYTHON
+    assert report["python"]["version"] == ".".join(map(str, sys.version_info[:3]))
     assert sorted((p.name, p.read_bytes()) for p in folder.iterdir()) == before
 
 
@@ -128,7 +147,7 @@ def test_the_text_report_and_the_required_files(invoke: Invoke, tmp_path: Path) 
     )
     code, stdout, stderr = grade(invoke, folder, "--case", "perfect-20x15", "--case", "bad-perfect")
     assert code == 1
-    assert stdout == (
+    assert body(stdout) == (
         "PASS    perfect-20x15\n"
         "FAIL    bad-perfect: printed no error message\n"
         "required files (not scored; --strict scores them):\n"
@@ -137,7 +156,7 @@ def test_the_text_report_and_the_required_files(invoke: Invoke, tmp_path: Path) 
         "MISSING LICENSE: no LICENSE file\n"
         "MISSING package: no mazegen-*.whl or mazegen-*.tar.gz\n"
         "ok      config: config.txt\n"
-        f"{folder}: 1/2 passed, score 50%\n"
+        f"{folder}: 1/2 passed, score 66% (generation 1/1, error handling 0/1)\n"
     )
     if os.geteuid() == 0 and stderr:  # only when nobody cannot start this interpreter
         assert stderr == (
@@ -157,7 +176,7 @@ def test_strict_scores_the_files_and_lint_runs_make(invoke: Invoke, tmp_path: Pa
     )
     code, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--strict", "--lint")
     assert code == 1
-    assert stdout.splitlines()[1:] == [
+    assert stdout.splitlines()[2:] == [
         "required files (scored):",
         "ok      Makefile: targets install, run, debug, clean, lint",
         "ok      README.md: the first line is the italic 42 line",
@@ -165,7 +184,7 @@ def test_strict_scores_the_files_and_lint_runs_make(invoke: Invoke, tmp_path: Pa
         "ok      package: mazegen-1.0.0-py3-none-any.whl",
         "ok      config: config.txt",
         "MISSING make lint: exit 2: make: *** [Makefile:4: lint] Error 3",
-        f"{folder}: 6/7 passed, score 85%",
+        f"{folder}: 6/7 passed, score 94% (generation 1/1, files 5/6)",
     ]
 
 
@@ -365,7 +384,8 @@ open("maze.txt", "w").write({TEXT!r})
     [
         (
             writes(TEXT, "\r\n"),
-            "maze.txt:1:21: format: line ends with CRLF, not LF (and 18 more violations)",
+            "maze.txt:1:21: format: line ends with CRLF, not LF, as do 18 more lines: end each "
+            'line with LF alone (in Python: open(name, "w", newline="\\n"))',
         ),
         (
             writes(TEXT.replace(MAZE.path, "SN" + MAZE.path)),
@@ -655,35 +675,51 @@ def test_all_grades_every_folder_best_first(invoke: Invoke, tmp_path: Path) -> N
     args = ["--all", "-j", "2", "--case", "perfect-20x15", "--case", "lowercase-keys"]
     code, stdout, _ = grade(invoke, tmp_path, *args)
     assert code == 1
-    assert stdout == (
-        "score  passed  total  fail  crash  timeout  submission  error\n"
-        f"  100       2      2     0      0        0  {tmp_path / 'b-good'}\n"
-        f"    0       0      2     2      0        0  {tmp_path / 'a-bad'}\n"
-        f"    0       0      0     0      0        0  {tmp_path / 'c-empty'}  no entry script a_maze_ing.py\n"
+    assert body(stdout) == (
+        "score  generation  error_handling  passed  total  fail  crash  timeout  submission  error\n"
+        f"  100         100               -       1      1     0      0        0  {tmp_path / 'b-good'}\n"
+        f"    0           0               -       0      1     1      0        0  {tmp_path / 'a-bad'}\n"
+        f"    0           -               -       0      0     0      0        0  {tmp_path / 'c-empty'}"
+        "  no entry script a_maze_ing.py\n"
     )
 
 
 def test_the_table_as_csv_and_json() -> None:
-    good = Grade(
-        "b", (Outcome("perfect-20x15", "PASS"), Outcome("imperfect", "CRASH", "KeyError: 'X'"))
+    crash = Outcome(
+        "imperfect",
+        "CRASH",
+        "KeyError: 'X'",
+        stderr_tail="Traceback (most recent call last):\nKeyError: 'X'",
     )
+    good = Grade("b", (Outcome("perfect-20x15", "PASS"), crash))
     broken = Grade("a", error="no entry script a_maze_ing.py")
     assert as_csv([good, broken]) == (
-        "score,passed,total,fail,crash,timeout,submission,error\n"
-        "50,1,2,0,1,0,b,\n"
-        "0,0,0,0,0,0,a,no entry script a_maze_ing.py\n"
+        "score,generation,error_handling,passed,total,fail,crash,timeout,submission,error\n"
+        "50,50,-,1,2,0,1,0,b,\n"
+        "0,-,-,0,0,0,0,0,a,no entry script a_maze_ing.py\n"
     )
+    case = {"seconds": 0.0, "part": "generation", "scored": True, "stdout_tail": ""}
     assert json.loads(as_json([good, broken]))[0] == {
         "submission": "b",
         "error": None,
         "score": 50,
+        "generation": {"passed": 1, "total": 2, "percent": 50, "counted": True},
+        "error_handling": {"passed": 0, "total": 0, "percent": 0, "counted": True},
         "passed": 1,
         "total": 2,
         "strict": False,
+        "python": {"path": "", "version": ""},
+        "user": "",
         "warnings": [],
         "cases": [
-            {"case": "perfect-20x15", "verdict": "PASS", "reason": "", "seconds": 0.0},
-            {"case": "imperfect", "verdict": "CRASH", "reason": "KeyError: 'X'", "seconds": 0.0},
+            {"case": "perfect-20x15", "verdict": "PASS", "reason": "", **case, "stderr_tail": ""},
+            {
+                "case": "imperfect",
+                "verdict": "CRASH",
+                "reason": "KeyError: 'X'",
+                **case,
+                "stderr_tail": "Traceback (most recent call last):\nKeyError: 'X'",
+            },
         ],
         "files": [],
     }
@@ -805,7 +841,7 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_run(
         ["grade", "--python", PYTHON, "--case", "bad-entry", "-o", str(report), str(folder)]
     )
     assert (result.exit_code, result.stdout) == (1, "")  # writes() ignores its config
-    assert report.read_text().startswith("FAIL    bad-entry: printed no error message\n")
+    assert body(report.read_text()).startswith("FAIL    bad-entry: printed no error message\n")
     report.unlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["read-only.txt", "s"]  # no temporary
 

@@ -61,12 +61,77 @@ def test_the_page_carries_the_maze_the_42_and_the_options() -> None:
         )
     )
     assert data["walls"][0] == Path(BOARD).read_text().splitlines()[0].upper()
-    assert sum(row.count("1") for row in data["pattern"]) == 18
+    pattern = data["pattern"]
+    assert isinstance(pattern, list) and len(pattern) == 18  # the "42" cells, as [x, y]
+    assert all(maze.walls[y, x] == 15 for x, y in pattern)
     assert (data["theme"], data["showPath"]) == ("pacman", False)
     palettes = data["palettes"]
     assert isinstance(palettes, dict)
     assert palettes["light"]["pattern"] == "#ff0000"  # the override reaches every theme
     assert palettes["light"]["wall"] == "#000000" and palettes["pacman"]["wall"] == "#2121ff"
+
+
+def test_the_page_takes_every_rule_constant_from_python() -> None:
+    # issue 27: the schedule, the cop limit, the names, the starts rule, the trail and the
+    # colours come from the Python modules, so a change there reaches the page
+    from mazekit.board import house
+    from mazekit.chasers import (
+        DEFAULT_SCHEDULE,
+        DEFAULT_STARTS,
+        DEFAULT_TRAIL,
+        NAMES,
+        STARTS,
+        scatter_targets,
+        starts,
+    )
+    from mazekit.drawing.heat import COLORMAP
+    from mazekit.drawing.theme import CHASER_INKS
+    from mazekit.graph import COP_LIMIT, EXACT_LIMIT
+
+    maze = read(BOARD)
+    rules = board_data(maze)["rules"]
+    assert rules["chase"]["names"] == list(NAMES)
+    assert rules["chase"]["schedule"] == list(DEFAULT_SCHEDULE)
+    assert (rules["chase"]["starts"], rules["chase"]["startRules"]) == (
+        DEFAULT_STARTS,
+        list(STARTS),
+    )
+    assert rules["chase"]["corners"] == {k: list(v) for k, v in starts(30, 20).items()}
+    assert rules["chase"]["trail"] == DEFAULT_TRAIL
+    assert rules["chase"]["scatter"] == {k: list(v) for k, v in scatter_targets(30, 20).items()}
+    assert (rules["graph"]["copLimit"], rules["graph"]["exactLimit"]) == (COP_LIMIT, EXACT_LIMIT)
+    assert rules["draw"]["inks"] == {name: ink.key for name, ink in CHASER_INKS.items()}
+    assert rules["draw"]["heat"] == [list(rgb) for rgb in COLORMAP]
+    assert house(maze) is not None  # the page finds the house itself (tests/test_page.py)
+
+
+def test_no_javascript_file_copies_a_python_constant() -> None:
+    from mazekit.chasers import DEFAULT_SCHEDULE, NAMES
+    from mazekit.graph import COP_LIMIT
+
+    schedule = re.compile(r"\b" + r"\s*,\s*".join(map(str, DEFAULT_SCHEDULE[:3])) + r"\b")
+    for name in SCRIPTS:
+        source = page_source(name)
+        assert not schedule.search(source), name
+        assert not re.search(rf"\b{COP_LIMIT}\b", source), name
+        # the names key the target functions (the kernel's twin), but no list of them
+        assert not re.search(r'"{}",\s*"{}"'.format(*NAMES[:2]), source), name
+
+
+def test_each_javascript_twin_and_its_python_name_each_other() -> None:
+    import importlib
+
+    twins = {
+        "chase.js": ["mazekit.chasers"],
+        "graph.js": ["mazekit.edit", "mazekit.graph"],
+        "cops.js": ["mazekit.graph"],
+        "board.js": ["mazekit.board", "mazekit.search"],
+    }
+    for script, modules in twins.items():
+        for module in modules:
+            assert module in page_source(script), (script, module)
+            doc = importlib.import_module(module).__doc__ or ""
+            assert f"page/{script}" in doc.replace("\n", " "), (module, script)
 
 
 def test_markup_in_the_data_cannot_end_its_script_block() -> None:

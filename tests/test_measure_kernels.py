@@ -443,9 +443,10 @@ def test_the_brandes_kernel_refuses_bad_buffers() -> None:
     every_cell=st.booleans(),
     picks=st.lists(st.integers(0, 195), max_size=150),
     entries=st.integers(1, 600),
+    threads=st.sampled_from([1, 2]),
 )
 def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
-    maze: Maze, every_cell: bool, picks: list[int], entries: int
+    maze: Maze, every_cell: bool, picks: list[int], entries: int, threads: int
 ) -> None:
     """The kernel that reads the neighbours off the open bits (brandes.brandes_cells) gives the
     reference's sums over the neighbour table of the same cells, laid out on the grid (0 off
@@ -458,16 +459,20 @@ def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
         _, flat, table, _ = graph_table.reachable_graph(maze)
     sources = np.array([pick % flat.size for pick in picks], dtype=np.int64)
     moves = open_bits(maze.walls)
-    saved = brandes.BATCH_ENTRIES
+    saved = brandes.BATCH_ENTRIES, brandes.SPLIT_SOURCES
     brandes.BATCH_ENTRIES = entries
+    brandes.SPLIT_SOURCES = 2  # two shares: one thread adds the second into the first's grids
     try:
         fast = brandes.split_sources(
-            sources, lambda share: brandes.brandes_cells(moves, flat, maze.width, share)
+            sources,
+            flat.size,
+            lambda share, into: brandes.brandes_cells(moves, flat, maze.width, share, into),
+            threads,
         )
         with reference_only(*_GRAPH):
-            slow = brandes.brandes_threads(table, sources)
+            slow = brandes.brandes_threads(table, sources, threads=threads)
     finally:
-        brandes.BATCH_ENTRIES = saved
+        brandes.BATCH_ENTRIES, brandes.SPLIT_SOURCES = saved
     laid_out = tuple(np.zeros(maze.walls.size) for _ in slow)
     for grid, part in zip(laid_out, slow, strict=True):
         grid[flat] = part
@@ -535,17 +540,17 @@ def _chains_both_ways(
     by the reference, on ``workers`` threads' shares and in batches of ``entries`` (source,
     node) pairs when given."""
     _, flat, table, _ = graph_table.reachable_graph(maze)
-    saved = chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.thread_count
+    saved = chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.share_count
     chain_method.KEY_SHARE = 1.0
     brandes.BATCH_ENTRIES = entries or saved[1]
     if workers:
-        brandes.thread_count = lambda sources: workers
+        brandes.share_count = lambda sources, nodes: workers
     try:
         fast = chain_method.brandes_by_chains(table, flat, maze.width)
         with reference_only(*_GRAPH):
             slow = chain_method.brandes_by_chains(table, flat, maze.width)
     finally:
-        chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.thread_count = saved
+        chain_method.KEY_SHARE, brandes.BATCH_ENTRIES, brandes.share_count = saved
     assert (fast is None) == (slow is None)
     return fast or (), slow or ()
 

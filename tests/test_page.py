@@ -11,12 +11,14 @@ import io
 import json
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import mazekit
+from mazekit.board import house
 from mazekit.drawing.html import board_data, render_html
 from mazekit.errors import MazeError
 from mazekit.graph import betweenness, cop_number, gini
@@ -26,7 +28,7 @@ from mazekit.pacman import dead_ends
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from tests.browser import launch, skip_reason
-from tests.conftest import Invoke
+from tests.conftest import Invoke, closed_grid, open_wall
 
 _REASON = skip_reason()
 # one xdist group: one worker runs every page test, with one browser and one page load
@@ -71,6 +73,32 @@ class Tab:
         text: str = self.page.locator("#status").inner_text()
         return text
 
+    def load(self, maze: Maze, options: dict[str, Any] | None = None) -> None:
+        """Show another board (and chase options), its figures in (the worker's too)."""
+        self.js(
+            """async ([data, options]) => {
+                mazekit.app.load(data);
+                if (options) mazekit.app.configure(options);
+                await mazekit.app.ready();
+            }""",
+            [board_data(maze), options],
+        )
+
+    def ready(self) -> None:
+        """Wait for the worker's figures of the board as it is now."""
+        self.js("mazekit.app.ready()")
+
+    def app_figures(self) -> dict[str, Any]:
+        """``mazekit.app.figures()`` once the worker's figures are in."""
+        found: dict[str, Any] = self.js("mazekit.app.ready().then(() => mazekit.app.figures())")
+        return found
+
+
+def _loaded(tab: Tab) -> list[str]:
+    """What the page loaded: its requests but the figures worker's script, which the page
+    makes from its own text (a ``blob:`` URL, no request leaves the browser)."""
+    return [url for url in tab.requests if not url.startswith("blob:")]
+
 
 def _open(where: Any, path: Path) -> Tab:
     """Load the page in a new tab of ``where`` (a browser, or a context to share)."""
@@ -83,6 +111,7 @@ def _open(where: Any, path: Path) -> Tab:
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("request", lambda r: requests.append(r.url))
     page.goto(path.resolve().as_uri())
+    page.evaluate("mazekit.app.ready()")
     return Tab(page, errors, requests)
 
 
@@ -98,10 +127,29 @@ def fresh(tab: Tab) -> Tab:
     """The module's page with the sample board loaded anew (no edits, tick 0) and the chase
     options at their defaults: the tab is shared, and an earlier test's options (a chaser
     placed, a tick limit) would change this one's figures."""
-    tab.js(
-        "data => { mazekit.app.load(data); mazekit.app.configure({}); }", board_data(read(BOARD))
-    )
+    tab.load(read(BOARD), {})
     return tab
+
+
+@contextmanager
+def _window(tab: Tab, width: int, height: int) -> Iterator[None]:
+    """The tab's window at another size for a while, resized as a person does, then back."""
+    tab.page.set_viewport_size({"width": width, "height": height})
+    tab.js("() => window.dispatchEvent(new Event('resize'))")
+    try:
+        yield
+    finally:
+        tab.page.set_viewport_size({"width": 1200, "height": 800})
+        tab.js("() => window.dispatchEvent(new Event('resize'))")
+
+
+def _cursor_to(tab: Tab, x: int, y: int) -> None:
+    """Focus the board and move its cursor from (0,0) to (x, y) by the arrow keys."""
+    tab.page.locator("#board").focus()
+    for _ in range(x):
+        tab.page.keyboard.press("ArrowRight")
+    for _ in range(y):
+        tab.page.keyboard.press("ArrowDown")
 
 
 def _canvas_pixels(tab: Tab) -> tuple[Any, dict[str, int]]:
@@ -161,7 +209,7 @@ def _solve(maze: Maze) -> str:
 
 def test_the_page_loads_alone_without_errors(tab: Tab, page_file: Path) -> None:
     assert tab.errors == []
-    assert tab.requests == [page_file.resolve().as_uri()]  # the page itself, nothing else
+    assert _loaded(tab) == [page_file.resolve().as_uri()]  # the page itself, nothing else
     # ARIA: the drawing has a text alternative, the state is in a live region and tables
     canvas = tab.page.locator("#board")
     assert canvas.get_attribute("role") == "img"
@@ -183,15 +231,14 @@ def test_the_tables_show_the_board_as_python_measures_it(fresh: Tab) -> None:
     assert fresh.js("mazekit.app.figures().path") == _solve(maze)  # the same tie rule
     actors = fresh.table("actors")
     assert [row[0] for row in actors] == ["runner", "blinky", "pinky", "inky", "clyde"]
-    assert actors[1][:2] == ["blinky", "(29,0)"] and actors[4][:2] == ["clyde", "(0,19)"]
+    home = "({},{})".format(*house(maze))  # every chaser starts in the house
+    assert [row[1] for row in actors[1:]] == [home] * 4
 
 
 @pytest.mark.parametrize("size", [(1200, 800), (640, 560)])
 def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, int]) -> None:
     tab = fresh
-    tab.page.set_viewport_size({"width": size[0], "height": size[1]})
-    tab.js("() => window.dispatchEvent(new Event('resize'))")  # as a person resizing it
-    try:
+    with _window(tab, *size):
         maze = read(BOARD)
         image, g = _canvas_pixels(tab)
         assert abs(image.width - g["width"]) <= 1 and abs(image.height - g["height"]) <= 1
@@ -213,26 +260,17 @@ def test_a_screenshot_shows_the_board_at_two_sizes(fresh: Tab, size: tuple[int, 
         assert _shows(image, (g["width"] // 2, g["origin"] // 2), (255, 255, 255))
         assert not _shows(image, (g["width"] // 2, g["origin"] // 2), (0, 0, 0))
         assert tab.errors == []
-    finally:
-        tab.page.set_viewport_size({"width": 1200, "height": 800})
-        tab.js("() => window.dispatchEvent(new Event('resize'))")
 
 
 def test_scrolling_the_page_does_not_resize_the_board(fresh: Tab) -> None:
     # a window whose height sets the board's size; a person scrolls to the tables and steps
-    fresh.page.set_viewport_size({"width": 1400, "height": 650})
-    fresh.js("() => window.dispatchEvent(new Event('resize'))")
-    try:
+    with _window(fresh, 1400, 650):
         before = fresh.js("mazekit.app.state.geometry")
         assert fresh.js("mazekit.app.state.geometry.height") <= 650
         fresh.js("window.scrollTo(0, 200)")
         assert fresh.js("scrollY") > 0  # the page is taller than the window
         fresh.js("mazekit.app.step(1)")
         assert fresh.js("mazekit.app.state.geometry") == before
-    finally:
-        fresh.js("window.scrollTo(0, 0)")
-        fresh.page.set_viewport_size({"width": 1200, "height": 800})
-        fresh.js("() => window.dispatchEvent(new Event('resize'))")
 
 
 def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
@@ -248,6 +286,7 @@ def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
     px, py = _wall_point(g, x, y, letter)
     fresh.page.mouse.click(box["x"] + px, box["y"] + py)
     assert fresh.js("mazekit.app.figures().path") == expected.path
+    fresh.ready()
     assert fresh.figures()["shortest path"] == f"{len(expected.path)} steps"
     assert fresh.figures()["loops"] == str(stats(expected).loops)
     assert fresh.status().startswith(
@@ -257,7 +296,7 @@ def test_clicking_a_wall_updates_the_path_and_the_table(fresh: Tab) -> None:
 
 
 def test_counts_of_one_are_singular(fresh: Tab) -> None:
-    fresh.js("data => mazekit.app.load(data)", board_data(read("samples/valid-2x1-tiny.txt")))
+    fresh.load(read("samples/valid-2x1-tiny.txt"))
     assert fresh.figures()["shortest path"] == "1 step"  # as stats prints it
     assert "shortest path 1 step." in fresh.page.locator("#board-text").inner_text()
     maze = mazekit.generate(15, 10, seed=4)  # a tree: opening one wall makes one loop
@@ -268,9 +307,10 @@ def test_counts_of_one_are_singular(fresh: Tab) -> None:
         if maze.walls[y, x] & BY_LETTER["E"].bit
         and 15 not in (maze.walls[y, x], maze.walls[y, x + 1])
     )
-    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    fresh.load(maze)
     assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
-    assert fresh.status().endswith(", 1 loop, cop number 2.")
+    fresh.ready()
+    assert ", 1 loop, cop number 2, betweenness peak " in fresh.status()
 
 
 @pytest.mark.parametrize(
@@ -355,6 +395,7 @@ def test_download_maze_gives_a_valid_file_with_the_path_re_solved(
 
 def test_save_page_keeps_the_edited_board(fresh: Tab, tmp_path: Path) -> None:
     assert fresh.js("mazekit.app.toggleWall(3, 4, 'E')") is True
+    fresh.ready()
     text = fresh.js("mazekit.app.mazeText()")
     with fresh.page.expect_download() as caught:
         fresh.page.click("#save")
@@ -363,7 +404,7 @@ def test_save_page_keeps_the_edited_board(fresh: Tab, tmp_path: Path) -> None:
     again = _open(fresh.page.context, saved)
     try:
         assert again.js("mazekit.app.mazeText()") == text
-        assert again.errors == [] and len(again.requests) == 1
+        assert again.errors == [] and _loaded(again) == [saved.resolve().as_uri()]
         assert again.table("figures") == fresh.table("figures")
     finally:
         again.page.close()
@@ -434,10 +475,7 @@ def test_a_board_chase_refuses_says_no_chase_and_never_runs(
     cli = invoke(["chase", "--format", "jsonl", *_cli_args(options)], input=dump(maze))
     assert cli.exit_code == 1 and cli.stdout == ""
     reason = cli.stderr.strip().removeprefix("Error: <stdin>: ")
-    fresh.js(
-        "([data, options]) => { mazekit.app.load(data); mazekit.app.configure(options); }",
-        [board_data(maze), options],
-    )
+    fresh.load(maze, options)
     assert fresh.figures()["result"] == f"no chase: {reason}"
     for button in ("#play", "#step"):
         fresh.page.click(button)
@@ -502,8 +540,8 @@ def _cli_args(options: dict[str, Any]) -> list[str]:
         args += ["--only", ",".join(options["only"])]
     for name, (x, y) in options.get("place", {}).items():
         args += ["--place", f"{name}={x},{y}"]
-    # the page starts the chasers on the corners until it learns the house (issue 24, item 3)
-    args += ["--starts", options.get("starts", "corners")]
+    if "starts" in options:
+        args += ["--starts", options["starts"]]
     return args
 
 
@@ -586,9 +624,8 @@ def test_the_page_betweenness_and_gini_are_those_of_stats_graph(tab: Tab, make: 
     measured = betweenness(maze)  # what stats --graph reports (no cop number needed here)
     ((cell, peak),) = measured.top_cells(1)
     expected_gini = gini(measured.cells[measured.reachable])
-    found = tab.js(
-        "data => { mazekit.app.load(data); return mazekit.app.figures(); }", board_data(maze)
-    )
+    tab.load(maze)
+    found = tab.app_figures()
     assert tuple(found["peakCell"]) == cell
     assert found["peak"] == pytest.approx(peak, rel=1e-9)
     assert found["gini"] == pytest.approx(expected_gini, rel=1e-9)
@@ -601,9 +638,10 @@ def test_a_60x60_board_is_measured_again_after_an_edit(tab: Tab) -> None:
     # the largest grid the page measures: an edit gives the edited maze's exact figures
     maze = mazekit.generate(60, 60, perfect=False, seed=6)
     figures = tab.js(
-        """data => {
+        """async data => {
             mazekit.app.load(data);
             mazekit.app.toggleWall(0, 0, 'E');
+            await mazekit.app.ready();
             return mazekit.app.figures();
         }""",
         board_data(maze),
@@ -674,40 +712,39 @@ def test_the_page_cop_number_is_that_of_stats_graph(tab: Tab, invoke: Invoke, ca
     result = invoke(["stats", "--graph", "--format", "json"], input=dump(maze))
     assert result.exit_code == 0, result.stderr
     expected = json.loads(result.stdout)["files"][0]["graph"]["cop_number"]
-    found = tab.js(
-        "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
-    )
+    tab.load(maze)
+    found = tab.app_figures()["cop"]
     assert found == expected
     assert value == (str(expected["value"]) if expected["exact"] else "2-3")
     short = {
         "the reachable cells form a tree": "a tree",
         "solved: two cops win, one cannot on a graph with a loop": "solved",
-    }.get(expected["reason"], "over 400 cells")
+        "two cops win on a core of treewidth at most 2, by Joret, Kaminski and Theis; "
+        "one cannot on a graph with a loop": "treewidth 2",
+    }.get(expected["reason"], "core over 400 cells")
     assert tab.figures()["cop number"] == f"{value} ({short})"
     assert tab.errors == []
 
 
 def test_opening_a_wall_of_a_tree_steps_the_cop_number_from_one_to_two(fresh: Tab) -> None:
     maze = _perfect()
-    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    fresh.load(maze)
     assert fresh.figures()["cop number"] == "1 (a tree)"
     x, y = _opened_wall(maze)
     box = fresh.page.locator("#board").bounding_box()
     g = fresh.js("mazekit.app.state.geometry")
     px, py = _wall_point(g, x, y, "E")
     fresh.page.mouse.click(box["x"] + px, box["y"] + py)
-    assert fresh.figures()["cop number"] == "2 (solved)"
-    assert fresh.status().endswith(", 1 loop, cop number 2.")
+    fresh.ready()
+    assert fresh.figures()["cop number"] == "2 (treewidth 2)"  # one loop: a ring, peeled
+    assert ", 1 loop, cop number 2, betweenness peak " in fresh.status()
     # the same by the keyboard, on the tree loaded again (the cursor back at (0,0))
-    fresh.js("data => mazekit.app.load(data)", board_data(maze))
+    fresh.load(maze)
     assert fresh.figures()["cop number"] == "1 (a tree)"
-    fresh.page.locator("#board").focus()
-    for _ in range(x):
-        fresh.page.keyboard.press("ArrowRight")
-    for _ in range(y):
-        fresh.page.keyboard.press("ArrowDown")
+    _cursor_to(fresh, x, y)
     fresh.page.keyboard.press("Shift+ArrowRight")
-    assert fresh.figures()["cop number"] == "2 (solved)"
+    fresh.ready()
+    assert fresh.figures()["cop number"] == "2 (treewidth 2)"
     assert fresh.status().startswith(f"Opened the east wall of ({x},{y})")
     assert fresh.errors == []
 
@@ -728,14 +765,343 @@ def _random_loops(seed: int) -> Maze:
 
 @pytest.mark.parametrize("seed", range(12))
 def test_the_page_two_cop_game_agrees_with_the_python_one(tab: Tab, seed: int) -> None:
-    maze = _random_loops(seed)
+    _assert_page_cop_number(tab, _random_loops(seed))
+
+
+def _assert_page_cop_number(tab: Tab, maze: Maze) -> None:
+    """The page's cop number of ``maze`` is stats': bounds and reason."""
     expected = cop_number(maze)
     assert expected is not None
-    found = tab.js(
-        "data => { mazekit.app.load(data); return mazekit.app.figures().cop; }", board_data(maze)
-    )
+    tab.load(maze)
+    found = tab.app_figures()["cop"]
     assert (found["low"], found["high"], found["reason"]) == (
         expected.low,
         expected.high,
         expected.reason,
     )
+
+
+# --- a laptop's screen, a steady board, what edits say (issue 24) -------------------------
+
+
+def test_at_a_laptops_size_the_board_its_tick_and_its_figures_share_one_screen(
+    fresh: Tab,
+) -> None:
+    with _window(fresh, 1366, 768):
+        fresh.js("mazekit.app.step(5)")
+        assert fresh.js("scrollY") == 0
+        for selector in ("#hud", "#board", "#figures", "#play", "#status"):
+            box = fresh.page.locator(selector).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["y"] >= 0, selector
+            assert box["x"] + box["width"] <= 1366 and box["y"] + box["height"] <= 768, selector
+        assert fresh.page.locator("#hud").inner_text() == "tick 5 · SCATTER · running"
+        rows = fresh.figures()
+        for name in ("betweenness peak", "betweenness Gini", "cop number", "shortest path"):
+            assert rows[name] and "computing" not in rows[name]
+        board = fresh.page.locator("#board").bounding_box()
+        figures = fresh.page.locator("#figures").bounding_box()
+        assert figures["x"] >= board["x"] + board["width"]  # beside the board, not under it
+
+
+def test_the_board_does_not_move_when_targets_trails_path_or_heat_are_toggled(
+    fresh: Tab,
+) -> None:
+    with _window(fresh, 1366, 768):
+        fresh.js("mazekit.app.step(8)")
+        box = fresh.page.locator("#board").bounding_box()
+        for toggle in ("#targets", "#trails", "#show-path", "#heat", "#peak"):
+            for _ in range(2):
+                fresh.page.click(toggle)
+                assert fresh.page.locator("#board").bounding_box() == box, toggle
+
+
+def _walled_centre() -> Maze:
+    """A 15x11 maze whose middle 7x5 cells are walled in: the house lies outside them."""
+    maze = mazekit.generate(15, 11, seed=5)
+    for y in range(3, 8):
+        for x in range(4, 11):
+            for d in BY_LETTER.values():
+                maze.walls[y, x] |= d.bit
+                if maze.contains((x + d.dx, y + d.dy)):
+                    maze.walls[y + d.dy, x + d.dx] |= d.opposite
+    return maze
+
+
+def _house_cases() -> list[Maze]:
+    """Boards of many sizes and entries, one with a walled-in middle, and one whose centre
+    cell is the entry."""
+    boards = [_random_loops(seed) for seed in range(8)]
+    boards.append(_walled_centre())
+    boards.append(mazekit.generate(9, 7, entry=(4, 3), exit=(8, 6), seed=2))
+    boards.append(read(BOARD))
+    return boards
+
+
+def test_the_page_house_is_mazekit_board_house(tab: Tab) -> None:
+    for maze in _house_cases():
+        tab.load(maze)
+        expected = house(maze)
+        found = tab.js("mazekit.app.figures().house")
+        assert (tuple(found) if found else None) == expected
+    walled = house(_walled_centre())
+    assert walled is not None and not (4 <= walled[0] <= 10 and 3 <= walled[1] <= 7)
+    centred = _house_cases()[-2]
+    assert centred.entry == ((9 - 1) // 2, (7 - 1) // 2) and house(centred) != centred.entry
+    tab.load(centred)
+    assert tab.table("actors")[1][1] == "({},{})".format(*house(centred))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_page_dead_ends_and_betweenness_are_those_of_python(tab: Tab, seed: int) -> None:
+    maze = _random_loops(seed) if seed < 4 else mazekit.generate(25, 18, perfect=False, seed=seed)
+    tab.load(maze)
+    found = tab.app_figures()
+    expected = dead_ends(maze)
+    assert [tuple(c) for c in found["deadEnds"]] == list(expected.real)
+    assert [tuple(c) for c in found["enclosed"]] == list(expected.enclosed)
+    measured = betweenness(maze)
+    cells = {(x, y): value for x, y, value in found["betweenness"]}
+    reachable = {
+        (x, y) for y in range(maze.height) for x in range(maze.width) if measured.reachable[y, x]
+    }
+    assert set(cells) == reachable
+    for (x, y), value in cells.items():
+        assert value == pytest.approx(float(measured.cells[y, x]), rel=1e-9, abs=1e-12)
+
+
+def test_a_start_field_is_marked_while_wrong_and_cleared_once_corrected(fresh: Tab) -> None:
+    field = fresh.page.locator("#place-pinky")
+    field.fill("40,3")  # typing fires input: checked as typed
+    assert field.get_attribute("aria-invalid") == "true"
+    assert fresh.status() == "pinky's start (40,3) is outside the 30x20 grid."
+    field.fill("4,")
+    assert fresh.status() == "The start of pinky is a cell x,y, e.g. 3,4."
+    field.fill("4,3")
+    assert field.get_attribute("aria-invalid") == "false"
+    assert fresh.status() == ""
+    field.dispatch_event("change")
+    assert fresh.table("actors")[2][:2] == ["pinky", "(4,3)"]
+
+
+def test_opening_a_wall_already_open_is_said_and_changes_nothing(fresh: Tab) -> None:
+    maze = read(BOARD)
+    letter = maze.path[0]
+    x, y = maze.entry
+    before = fresh.js("mazekit.app.mazeText()")
+    assert fresh.js(f"mazekit.app.openWall({x}, {y}, '{letter}')") is False
+    name = dict(N="north", E="east", S="south", W="west")[letter]
+    assert fresh.status() == f"The {name} wall of ({x},{y}) is already open: nothing changed."
+    # by the keyboard: "o" then the arrow, on the cursor's cell
+    _cursor_to(fresh, x, y)
+    fresh.page.keyboard.press("o")
+    arrow = dict(N="ArrowUp", E="ArrowRight", S="ArrowDown", W="ArrowLeft")[letter]
+    fresh.page.keyboard.press(arrow)
+    assert fresh.status() == f"The {name} wall of ({x},{y}) is already open: nothing changed."
+    fresh.page.keyboard.press("c")
+    fresh.page.keyboard.press(arrow)
+    fresh.ready()
+    assert fresh.status().startswith(f"Closed the {name} wall of ({x},{y}): shortest path")
+    assert fresh.js("mazekit.app.mazeText()") != before
+
+
+def _peak_text(maze: Maze) -> tuple[str, float, str]:
+    """The share of the peak, the share as a number, and the Gini as the page words them."""
+    measured = betweenness(maze)
+    ((_, peak),) = measured.top_cells(1)
+    return f"{100 * peak:.2f}%", peak, f"{gini(measured.cells[measured.reachable]):.4f}"
+
+
+def test_an_edit_says_how_the_peak_and_the_gini_changed(fresh: Tab) -> None:
+    maze = read(BOARD)
+    x, y = _opened_wall(maze)
+    edited = _toggled(maze, x, y, "E")
+    assert fresh.js(f"mazekit.app.toggleWall({x}, {y}, 'E')") is True
+    fresh.ready()
+    (p0, _, g0), (p1, _, g1) = _peak_text(maze), _peak_text(edited)
+    peak = f"unchanged at {p0}" if p0 == p1 else f"{p0} → {p1}"
+    gini_text = f"unchanged at {g1}" if g0 == g1 else f"{g0} → {g1}"
+    ((cell, _),) = betweenness(edited).top_cells(1)
+    assert fresh.status().endswith(
+        f", betweenness peak {peak} at ({cell[0]},{cell[1]}), Gini {gini_text}."
+    )
+
+
+def test_close_the_busiest_passage_closes_what_edit_close_bottleneck_closes(
+    fresh: Tab, invoke: Invoke
+) -> None:
+    for maze in (read(BOARD), _pacmanized(invoke)):
+        fresh.load(maze)
+        expected = _edited(invoke, maze, "--close-bottleneck", "1")
+        fresh.page.click("#busiest")
+        fresh.page.wait_for_function(
+            "() => /busiest passage,/.test(document.getElementById('status').textContent)"
+        )
+        fresh.ready()
+        assert fresh.js("mazekit.app.mazeText()") == dump(expected)
+        assert fresh.status().startswith("Closed the busiest passage, the ")
+    fresh.load(_perfect())  # a tree: every passage is a bridge
+    assert fresh.js("mazekit.app.closeBusiest()") is False
+    assert fresh.status() == "No passage can be closed without cutting the maze in two."
+
+
+def _board_for_relief(invoke: Invoke, seed: int) -> Maze:
+    """Issue 24's boards: a 30x20 imperfect maze of a seed, pacmanized with 30 loops."""
+    made = invoke(
+        ["generate", "--width", "30", "--height", "20", "--seed", str(seed), "--imperfect"]
+    )
+    assert made.exit_code == 0, made.stderr
+    board = invoke(["pacmanize", "--min-loops", "30"], input=made.stdout)
+    assert board.exit_code == 0, board.stderr
+    return parse(board.stdout)
+
+
+def test_relieve_lowers_the_peak_without_disconnecting_and_says_so_when_it_cannot(
+    fresh: Tab, invoke: Invoke
+) -> None:
+    lowered = 0
+    for seed in range(1, 7):
+        maze = _board_for_relief(invoke, seed)
+        fresh.load(maze)
+        before = _peak_text(maze)
+        closed = fresh.js("mazekit.app.relieve()")
+        fresh.ready()
+        if not closed:
+            assert fresh.status() == (
+                f"Relieve: no single closure lowers the peak below {before[0]}."
+            )
+            continue
+        after = parse(fresh.js("mazekit.app.mazeText()"))
+        assert stats(after).reachable_cells == stats(maze).reachable_cells  # still one piece
+        assert _peak_text(after)[1] < before[1]
+        assert fresh.status().startswith("Relieved: closed the ")
+        assert f"betweenness peak {before[0]} → {_peak_text(after)[0]}" in fresh.status()
+        lowered += 1
+    assert lowered >= 5
+    tree = _perfect()
+    fresh.load(tree)
+    assert fresh.js("mazekit.app.relieve()") is False
+    assert fresh.status() == (
+        f"Relieve: no single closure lowers the peak below {_peak_text(tree)[0]}."
+    )
+
+
+def test_the_heat_overlay_and_the_trails_show_on_the_board(fresh: Tab) -> None:
+    from mazekit.drawing.heat import COLORMAP
+
+    fresh.page.click("#heat")
+    image, g = _canvas_pixels(fresh)
+    px, py = fresh.js("mazekit.app.figures().peakCell")
+    corner = (
+        g["origin"] + px * g["cell"] + g["wall"] + 1,
+        g["origin"] + py * g["cell"] + g["wall"] + 1,
+    )
+    assert _shows(image, corner, COLORMAP[-1])  # the busiest cell: the top of the colour map
+    fresh.page.click("#heat")
+    image, _ = _canvas_pixels(fresh)
+    assert not _shows(image, corner, COLORMAP[-1])
+    # trails: each chaser's last cells, gone when the trails are turned off
+    fresh.js("mazekit.app.step(6)")
+    trail = fresh.js("mazekit.app.state.trails.blinky")
+    assert 2 <= len(trail) <= fresh.js("mazekit.app.state.data.rules.chase.trail")
+    spot = _cell_centre(g, *trail[0])
+    with_trails, _ = _canvas_pixels(fresh)
+    fresh.page.click("#trails")
+    without, _ = _canvas_pixels(fresh)
+    fresh.page.click("#trails")
+    assert with_trails.getpixel(spot) != without.getpixel(spot)
+
+
+@pytest.mark.parametrize("make", [lambda: read(BOARD), _perfect, lambda: _random_loops(3)])
+def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, make: Any) -> None:
+    # an edit updates the distances to the exit where they changed (specs/html.md,
+    # "Editing"): after each of 150 seeded toggles they equal a whole new search, and the
+    # path walked down them is the canonical one
+    bad = tab.js(
+        """([data, seed]) => {
+            const app = mazekit.app, mb = mazekit.board;
+            app.load(data);
+            const board = app.state.board;
+            let s = seed;
+            const next = (n) => { s = (s * 1103515245 + 12345) % 2147483648; return s % n; };
+            const bad = [];
+            for (let k = 0; k < 150; k += 1) {
+                app.toggleWall(next(board.width), next(board.height), "NESW"[next(4)]);
+                const full = mb.distances(board, board.exit[0], board.exit[1]);
+                const kept = app.state.toExit.dist;
+                const path = mb.shortestPath(board, board.entry, board.exit);
+                const count = full.filter((d) => d >= 0).length;
+                if (full.some((d, i) => d !== kept[i]) || app.figures().path !== path
+                    || app.state.toExit.reached !== count) bad.push(k);
+            }
+            return bad;
+        }""",
+        [board_data(make()), 7],
+    )
+    assert bad == []
+    tab.ready()
+
+
+def test_the_figures_compute_in_a_worker_and_never_block_the_board(tab: Tab) -> None:
+    # a board with loops: its exact betweenness takes the worker a while, and (the answer is a
+    # message: it cannot arrive while this script runs)
+    # meanwhile the table says so and the chase still steps
+    maze = mazekit.generate(40, 40, perfect=False, seed=3)
+    state = tab.js(
+        """data => {
+            mazekit.app.load(data);
+            mazekit.app.step(3);
+            return {
+                pending: mazekit.app.state.figures.pending,
+                tick: mazekit.app.state.chase.tick,
+                busy: document.getElementById("figures").getAttribute("aria-busy"),
+                shown: !document.getElementById("computing").hidden,
+                rows: [...document.querySelectorAll("#figures tr")].map((tr) => tr.innerText),
+            };
+        }""",
+        board_data(maze),
+    )
+    rows = state.pop("rows")
+    assert state == {"pending": True, "tick": 3, "busy": "true", "shown": True}
+    assert f"shortest path\t{len(_solve(maze))} steps" in rows  # at once
+    assert "betweenness peak\tcomputing…" in rows and "cop number\tcomputing…" in rows
+    tab.ready()
+    assert tab.page.locator("#computing").is_hidden()
+    ((cell, peak),) = betweenness(maze).top_cells(1)
+    assert tab.figures()["betweenness peak"] == f"{100 * peak:.2f}% at ({cell[0]},{cell[1]})"
+
+
+def _open_blocks(width: int, height: int, corners: list[tuple[int, int]]) -> Maze:
+    """Every wall closed but 3x3 open blocks at ``corners`` (top-left cells), the first joined
+    to each other by a corridor east, then south: a core that is no series-parallel graph
+    (a 3x3 grid holds a K4 minor), away from the grid's corner."""
+    walls = closed_grid(width, height)
+    for left, top in corners:
+        for y in range(top, top + 3):
+            for x in range(left, left + 3):
+                if x < left + 2:
+                    open_wall(walls, x, y, "E")
+                if y < top + 2:
+                    open_wall(walls, x, y, "S")
+    (x0, y0), *rest = corners
+    for x1, y1 in rest:
+        x, y = x0 + 2, y0 + 2
+        while x < x1 + 1:
+            open_wall(walls, x, y, "E")
+            x += 1
+        while y < y1:
+            open_wall(walls, x, y, "S")
+            y += 1
+    return Maze(walls, corners[0], corners[-1])
+
+
+@pytest.mark.parametrize(
+    "maze",
+    [_open_blocks(20, 15, [(13, 2)]), _open_blocks(60, 40, [(3, 2), (54, 35)])],
+    ids=["one-block-20x15", "two-blocks-60x40"],
+)
+def test_the_page_plays_the_game_on_the_core_alone(tab: Tab, maze: Maze) -> None:
+    """The game on the core's bounding box, far from (0,0), and (60x40) on rows of more than
+    32 words: the page's answer is stats'."""
+    found = cop_number(maze)
+    assert found is not None and found.reason.startswith("solved")  # the game, no shortcut
+    _assert_page_cop_number(tab, maze)

@@ -10,6 +10,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -492,3 +493,41 @@ def test_a_board_made_by_pacmanize_is_arcade_grade(invoke: Invoke) -> None:
     board = invoke(["pacmanize", str(PERFECT)]).stdout
     result = invoke(["stats", "--expect", "PACMAN-ARCADE"], input=board)
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("footer", "notes"),
+    [
+        (
+            "\n\n\n0,0\n1,1\nEE\n",
+            ["<stdin>:4:1: 3 empty lines after the grid: read the entry after them"],
+        ),
+        (
+            "\n0,0\n1,1\nES\nprint(path)\n",
+            ["<stdin>:7:1: unexpected content after the path line: ignored"],
+        ),
+        (
+            "\nEx\n1,1\nES\n",
+            [
+                "<stdin>:4:1: entry must be two non-negative integers x,y, got 'Ex': not read",
+                "<stdin>: no entry to read: reachability is judged from the corner cell, "
+                "the entry 0,0",
+            ],
+        ),
+        (
+            "\n0,0\n",
+            ["<stdin>: no exit to read: reachability is judged from the corner cell, the exit 1,1"],
+        ),
+    ],
+    ids=["extra-empty-lines", "after-the-path", "entry-unreadable", "no-exit-line"],
+)
+def test_stats_reads_past_a_footer_with_a_note(
+    invoke: Invoke, footer: str, notes: list[str]
+) -> None:
+    """A 2x2 ring whose footer a student's program got wrong: measured, exit 0, one note per
+    thing read past, on stderr and in JSON."""
+    text = invoke(["stats"], input="93\nC6\n" + footer)
+    assert (text.exit_code, text.stderr) == (0, "".join(f"note: {n}\n" for n in notes))
+    assert "  reachable cells: 4" in text.stdout.splitlines()
+    document = json.loads(invoke(["stats", "--format", "json"], input="93\nC6\n" + footer).stdout)
+    assert document["files"][0]["notes"] == notes

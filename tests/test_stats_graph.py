@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from mazekit.generators import generate
-from mazekit.graph import centrality
+from mazekit.graph import betweenness as betweenness_of
+from mazekit.graph import brandes, centrality
+from mazekit.graph import table as graph_table
 from mazekit.model import Maze
 from mazekit.textformat import dump
 from tests import brute
@@ -173,3 +175,117 @@ def test_samples_covering_every_source_are_exact(
             None,
             None,
         )
+
+
+def _split_small_searches(monkeypatch: pytest.MonkeyPatch, shares: int) -> None:
+    """Split every search of two sources or more into ``shares`` shares, as a large maze's."""
+    monkeypatch.setattr(brandes, "SPLIT_SOURCES", 2)
+    monkeypatch.setattr(brandes, "SHARES", shares)
+
+
+@pytest.mark.parametrize("shares", [2, 3])
+def test_the_bytes_are_the_same_for_any_jobs(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch, shares: int
+) -> None:
+    """-j N runs the searches in N threads; the shares and the order their sums are added in
+    are fixed, so text and JSON are the same bytes for every N: an estimate and exact Brandes
+    (plain, and from the key cells of a board)."""
+    _split_small_searches(monkeypatch, shares)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 100)
+    looped = dump(_with_loops(generate(14, 11, seed=3), np.random.default_rng(3), 30))  # 154
+    small = dump(_with_loops(generate(9, 8, seed=2), np.random.default_rng(2), 20))  # exact
+    board = (SAMPLES / "valid-30x20-board.txt").read_text()
+    for text in (looped, small, board):
+        for form in ("text", "json"):
+            runs = {
+                jobs: invoke(
+                    ["stats", "--graph", "--samples", "40", "--format", form, "-j", jobs, "-"],
+                    input=text,
+                )
+                for jobs in ("1", "2", "3", "0")
+            }
+            assert all(run.exit_code == 0 for run in runs.values())
+            assert len({run.stdout for run in runs.values()}) == 1
+
+
+def _threads_of_a_search(threads: int, meeting: int) -> set[int]:
+    """The threads split_sources runs a 4-share search of a small maze in, ``meeting`` of them
+    made to wait for each other at every share (so they must run side by side)."""
+    import threading
+
+    maze = _with_loops(generate(10, 8, seed=1), np.random.default_rng(1), 20)
+    _, _, table, _ = graph_table.reachable_graph(maze)
+    sources = np.arange(table.shape[0], dtype=np.int64)
+    seen: set[int] = set()
+    barrier = threading.Barrier(meeting)
+
+    def search(share: np.ndarray, into: tuple[np.ndarray, ...] | None) -> tuple[np.ndarray, ...]:
+        seen.add(threading.get_ident())
+        if meeting > 1:
+            barrier.wait(timeout=30)
+        return brandes.add_into(into, brandes.brandes_sums(table, share))
+
+    brandes.split_sources(sources, table.shape[0], search, threads)
+    return seen
+
+
+def test_jobs_run_the_searches_in_that_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shares of a split search run in min(threads, shares) threads side by side; in the
+    main thread alone for 1."""
+    import threading
+
+    _split_small_searches(monkeypatch, 4)
+    for threads, expected in ((2, 2), (4, 4), (8, 4)):
+        assert len(_threads_of_a_search(threads, expected)) == expected
+    assert _threads_of_a_search(1, 1) == {threading.get_ident()}
+
+
+def test_jobs_reads_as_validate_reads_it(invoke: Invoke) -> None:
+    """-j is validate's option: the same reader, the same message for a bad value, exit 2."""
+    stats = invoke(["stats", "--graph", "-j", "-1", PERFECT])
+    validate = invoke(["validate", "-j", "-1", PERFECT])
+    assert stats.exit_code == validate.exit_code == 2
+    assert stats.stderr.splitlines()[-1] == validate.stderr.splitlines()[-1]
+    assert stats.stderr.splitlines()[-1] == "Error: --jobs must be a non-negative integer, got '-1'"
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_the_betweenness_is_the_same_bits_for_any_threads(
+    monkeypatch: pytest.MonkeyPatch, kernel: bool
+) -> None:
+    """Not only the printed figures: every value of the grids, estimate and exact alike."""
+    from contextlib import nullcontext
+
+    from tests.kernels import reference_only
+
+    _split_small_searches(monkeypatch, 3)
+    monkeypatch.setattr(centrality, "EXACT_LIMIT", 100)
+    maze = _with_loops(generate(14, 11, seed=3), np.random.default_rng(3), 30)
+    small = _with_loops(generate(9, 8, seed=2), np.random.default_rng(2), 20)
+    with nullcontext() if kernel else reference_only(brandes, centrality):
+        for case in (maze, small):
+            found = [betweenness_of(case, samples=60, threads=k) for k in (1, 2, 3, 5)]
+            grids = {(f.cells.tobytes(), f.east.tobytes(), f.south.tobytes()) for f in found}
+            assert len(grids) == 1
+
+
+def test_stats_hands_every_core_to_its_searches_by_default_and_for_0(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-j 0 and no -j give the searches every core (config.every_core); -j 1 one thread."""
+    from importlib import import_module
+
+    from mazekit.config import every_core
+
+    command = import_module("mazekit.cli.stats")
+    real = command.stats_with_graph
+    seen: list[int | None] = []
+
+    def measuring(*args: object, threads: int | None = None, **kwargs: object) -> object:
+        seen.append(threads)
+        return real(*args, threads=threads, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(command, "stats_with_graph", measuring)
+    for jobs in ([], ["-j", "0"], ["-j", "1"], ["-j", "3"]):
+        assert invoke(["stats", "--graph", *jobs, PERFECT]).exit_code == 0
+    assert seen == [every_core(), every_core(), 1, 3]

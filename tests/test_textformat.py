@@ -56,9 +56,15 @@ def test_lenient_reader_tolerates_crlf_trailing_blanks_bom_and_no_final_newline(
     assert dump(parse(messy)) == SMALL_MAZE
     messages = [p.message for p in scan(messy).problems]
     assert "file starts with a UTF-8 byte order mark" in messages
-    assert "line ends with CRLF, not LF" in messages
-    assert "trailing whitespace" in messages
-    assert "missing newline at the end of the file" in messages
+    assert (
+        "trailing whitespace, as do 5 more lines: remove the spaces or tabs at the end of the line"
+        in messages
+    )
+    assert (
+        "line ends with CRLF, not LF, as do 4 more lines: end each line with LF alone "
+        '(in Python: open(name, "w", newline="\\n"))'
+    ) in messages
+    assert "missing newline at the end of the file: end the last line with LF too" in messages
     assert all(not p.fatal for p in scan(messy).problems)
 
 
@@ -87,7 +93,12 @@ def test_missing_path_line_reads_as_empty_path() -> None:
         ("D553\nD56\n\n0,0\n0,1\n\n", 2, 4, "row 2 has 3 cells but row 1 has 4"),
         ("D553\nD556\n", 2, 5, "the file ends after the grid: no entry, exit or path lines"),
         ("D553\nD556", 2, 5, "the file ends after the grid: no entry, exit or path lines"),
-        ("D553\nD556\n\n\n0,0\n0,1\n\n", 4, 1, "expected exactly one empty line after the grid"),
+        (
+            "D553\nD556\n\n\n0,0\n0,1\n\n",
+            4,
+            1,
+            "expected exactly one empty line after the grid, found 2: remove 1",
+        ),
         ("D553\nD556\n\n", 4, 1, "missing the entry line (x,y)"),
         ("D553\nD556\n\n0,0\n", 5, 1, "missing the exit line (x,y)"),
         (
@@ -133,7 +144,10 @@ def test_the_whole_array_reader_and_the_line_reader_agree(maze: Maze) -> None:
     fast = scan(text)
     slow = scan(text.replace("\n", "\r\n", 1))
     assert fast.maze == slow.maze == maze
-    assert [p.message for p in slow.problems] == ["line ends with CRLF, not LF"]
+    assert [p.message for p in slow.problems] == [
+        'line ends with CRLF, not LF: end each line with LF alone (in Python: open(name, "w", '
+        'newline="\\n"))'
+    ]
 
 
 def test_a_tall_grid_reads_in_whole_array_steps() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -322,9 +323,10 @@ def test_format_problems_are_all_reported(invoke: Invoke) -> None:
     messy = SMALL_MAZE.replace("D553\n", "D553 \r\n").rstrip("\n")
     lines = _lines(invoke(["validate"], input=messy).stdout)
     assert lines == [
-        "<stdin>:1:5: format: trailing whitespace",
-        "<stdin>:1:6: format: line ends with CRLF, not LF",
-        "<stdin>:6:8: format: missing newline at the end of the file",
+        "<stdin>:1:5: format: trailing whitespace: remove the spaces or tabs at the end of the line",
+        "<stdin>:1:6: format: line ends with CRLF, not LF: end each line with LF alone "
+        '(in Python: open(name, "w", newline="\\n"))',
+        "<stdin>:6:8: format: missing newline at the end of the file: end the last line with LF too",
         "<stdin>: 3 violations (format 3)",
     ]
 
@@ -479,3 +481,107 @@ def test_any_mode_refuses_an_entry_on_a_closed_cell(invoke: Invoke) -> None:
     )
     none_mode = ["validate", "--pattern", "none", "--skip", "path", "--skip", "connectivity"]
     assert invoke(none_mode, input=dump(maze)).exit_code == 0
+
+
+# --- issue 25: one hint for a systematic misreading, every footer fault in one run -----------
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(
+    ("index", "misread"),
+    [
+        (0, lambda w: _bits(w, {1: 8, 2: 4, 4: 2, 8: 1})),
+        (1, lambda w: _bits(w, {1: 4, 4: 1})),
+        (2, lambda w: _bits(w, {2: 8, 8: 2})),
+        (3, lambda w: np.ascontiguousarray(w.T)),
+    ],
+    ids=["reversed-bits", "north-south", "east-west", "rows-columns"],
+)
+def test_a_systematic_misreading_gets_one_hint_naming_it(
+    seed: int, index: int, misread: Any
+) -> None:
+    """A writer that gets the bits or the axes wrong the same way everywhere: one hint, the
+    right one, though reversed bits and swapped axes each make the other's file coherent."""
+    from mazekit import generate, validate
+    from mazekit.rules import MISREADINGS
+
+    maze = generate(20, 15, seed=seed, perfect=seed % 2 == 0)
+    wrong = Maze(misread(maze.walls), maze.entry, maze.exit, maze.path)
+    report = validate(dump(wrong).encode())
+    assert report.hints == [
+        "the walls would be coherent, with a closed border, if " + MISREADINGS[index][0]
+    ]
+    assert report.to_dict()["hints"] == report.hints
+    assert validate(dump(maze).encode()).hints == []  # a right file has none
+    assert "hints" not in validate(dump(maze).encode()).to_dict()
+
+
+def _bits(walls: Any, moves: dict[int, int]) -> Any:
+    """Each wall bit moved as ``moves`` says: how a student's writer misplaces them."""
+    out = np.zeros_like(walls)
+    for bit, to in moves.items():
+        out |= np.where(walls & bit, to, 0).astype(walls.dtype)
+    for bit in (1, 2, 4, 8):
+        if bit not in moves:
+            out |= walls & bit
+    return out
+
+
+def test_the_hint_comes_first_in_text_and_in_json(invoke: Invoke, tmp_path: Path) -> None:
+    from importlib.resources import files
+
+    import jsonschema
+
+    from mazekit import generate
+
+    schema = files("mazekit") / "schemas" / "validate.schema.json"
+
+    maze = generate(20, 15, seed=3)
+    wrong = Maze(_bits(maze.walls, {1: 4, 4: 1}), maze.entry, maze.exit, maze.path)
+    (tmp_path / "maze.txt").write_text(dump(wrong))
+    text = invoke(["validate", str(tmp_path / "maze.txt")])
+    assert text.exit_code == 1
+    assert text.stdout.splitlines()[0] == (
+        f"{tmp_path}/maze.txt: hint: the walls would be coherent, with a closed border, if N "
+        "and S were read the other way round (the file writes N=4, S=1): write N=1, S=4"
+    )
+    document = json.loads(invoke(["validate", "--format", "json", str(tmp_path)]).stdout)
+    jsonschema.validate(document, json.loads(schema.read_text()))  # hints is in the schema
+    assert document["files"][0]["hints"] == [text.stdout.splitlines()[0].split(": hint: ")[1]]
+
+
+def test_every_footer_fault_comes_in_one_run(invoke: Invoke) -> None:
+    """The example of issue 25: before, only the entry was reported."""
+    result = invoke(["validate"], input="93\nC6\n\n(0, 0)\n(1, 1)\nEx\n")
+    assert (result.exit_code, result.stdout.splitlines()) == (
+        1,
+        [
+            "<stdin>:4:1: format: entry must be two non-negative integers x,y, got '(0, 0)': "
+            "write 0,0",
+            "<stdin>:5:1: format: exit must be two non-negative integers x,y, got '(1, 1)': "
+            "write 1,1",
+            "<stdin>:6:2: format: invalid 'x' in the path: expected N, E, S or W",
+            "<stdin>: 3 violations (format 3)",
+        ],
+    )
+    # an entry that cannot be read at all: the exit and path lines are still format-checked
+    unread = invoke(["validate"], input="93\nC6\n\nEx\n1;1\ne,s\n")
+    assert unread.stdout.splitlines() == [
+        "<stdin>:4:1: format: entry must be two non-negative integers x,y, got 'Ex'",
+        "<stdin>:5:1: format: exit must be two non-negative integers x,y, got '1;1'",
+        "<stdin>:6:1: format: path: 'e,s' is not a path: write the letters N E S W with "
+        "nothing between them",
+        "<stdin>: 3 violations (format 3)",
+    ]
+    # the exit alone can be read: it is still checked against the grid
+    alone = invoke(["validate"], input="93\nC6\n\nEx\n(2, 1)\nEE\n")
+    assert (alone.exit_code, alone.stdout.splitlines()) == (
+        1,
+        [
+            "<stdin>:4:1: format: entry must be two non-negative integers x,y, got 'Ex'",
+            "<stdin>:5:1: format: exit must be two non-negative integers x,y, got '(2, 1)': "
+            "write 2,1",
+            "<stdin>:5:1: entry-exit: exit (2,1) is outside the 2x2 grid",
+            "<stdin>: 3 violations (format 2, entry-exit 1)",
+        ],
+    )

@@ -121,14 +121,15 @@ def test_statistics_count_violations_per_rule_over_all_files(invoke: Invoke) -> 
         "invalid-path-detour.txt",
         "valid-9x7-smallest-42.txt",
     )
-    result = invoke(["validate", "--statistics", str(BORDER), *(str(SAMPLES / n) for n in names)])
+    borders = [str(BORDER)] * 10
+    result = invoke(["validate", "--statistics", *borders, *(str(SAMPLES / n) for n in names)])
     assert (result.exit_code, result.stdout.splitlines()) == (
         1,
         [  # most frequent first, counts right-aligned, ties in rule order
-            "19  format        the file follows specs/format.md to the byte",
-            " 1  border        every outer wall is closed",
+            "10  border        every outer wall is closed",
+            " 1  format        the file follows specs/format.md to the byte",
             " 1  path          the path is a shortest walk from entry to exit",
-            "4 files: 1 ok, 3 invalid",
+            "13 files: 1 ok, 12 invalid",
         ],
     )
 
@@ -268,12 +269,26 @@ def test_workers_started_by_spawn_give_the_same_reports(tmp_path: Path) -> None:
     assert [entry["valid"] for entry in spawned] == [True, False, True, False]
 
 
+def _left_behind(argument: str) -> str:
+    """The processes whose command line holds ``argument``, once none is left or 30 s have
+    passed: a worker notices within 0.2 s that its parent is gone, later on a loaded
+    machine; the point is that it goes, so wait for that rather than count polls."""
+    import subprocess
+    import time
+
+    deadline = time.monotonic() + 30
+    while True:
+        left = subprocess.run(["pgrep", "-f", argument], capture_output=True, text=True)
+        if not left.stdout or time.monotonic() > deadline:
+            return left.stdout
+        time.sleep(0.1)
+
+
 def test_a_closed_pipe_leaves_no_worker_behind(tmp_path: Path) -> None:
     """Only processes show it: the main process dies of SIGPIPE, its workers must follow."""
     import shlex
     import subprocess
     import sys
-    import time
 
     for index in range(40):
         (tmp_path / f"m{index:02d}.txt").write_text(VALID.read_text())
@@ -281,15 +296,7 @@ def test_a_closed_pipe_leaves_no_worker_behind(tmp_path: Path) -> None:
     shell = f"{mazekit} validate -j 2 {' '.join([shlex.quote(str(tmp_path))] * 10)} | head -1"
     done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=20)
     assert done.stdout == f"{tmp_path}/m00.txt: ok\n"
-    # a worker notices within 0.2 s that its parent is gone, later on a loaded machine: the
-    # point is that it goes, so wait for that rather than count 25 polls
-    deadline = time.monotonic() + 30
-    while True:
-        left = subprocess.run(["pgrep", "-f", str(tmp_path)], capture_output=True, text=True)
-        if not left.stdout or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    assert left.stdout == ""
+    assert _left_behind(str(tmp_path)) == ""
 
 
 def test_jsonl_writes_each_file_as_soon_as_it_is_done() -> None:
@@ -447,7 +454,274 @@ def test_a_fifo_is_reported_never_opened(tmp_path: Path) -> None:
         [
             f"Error: {subs}/fifo/maze.txt: cannot read: not a regular file "
             f"(the OUTPUT_FILE of {subs}/fifo/config.txt)",
-            "Error: /dev/stdin: cannot read: not a regular file "
-            f"(the OUTPUT_FILE of {subs}/stdin/config.txt)",
+            f"Error: {subs}/stdin/config.txt: OUTPUT_FILE '/dev/stdin' leaves the submission",
         ],
     )
+
+
+# --- no hang, no recursion, nothing read outside a submission (issues 23 and 26) -------------
+
+
+def _handlers(_: int) -> tuple[object, object, object]:
+    """In a worker: its handlers of SIGTERM, SIGINT and SIGHUP."""
+    import signal
+
+    return tuple(signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP))
+
+
+def test_workers_take_the_default_signal_actions() -> None:
+    """A worker forked from the guarded entry must not keep its Python-level handler: that
+    handler runs only between bytecodes, and a worker blocked on the pool's queue lock never
+    ran it when Pool.terminate signalled it (validate -j hung at teardown)."""
+    import multiprocessing
+    import os
+    import signal
+
+    import mazekit.__main__ as entry
+    from mazekit.batch import _start_worker
+
+    saved = [signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)]
+    entry.guard_interrupts()
+    try:
+        context = multiprocessing.get_context("fork")
+        pool = context.Pool(1, initializer=_start_worker, initargs=(os.getpid(),))
+        try:
+            found = pool.map(_handlers, [0])
+        finally:
+            pool.close()
+            pool.join()
+    finally:
+        for signum, handler in zip(
+            (signal.SIGTERM, signal.SIGINT, signal.SIGHUP), saved, strict=True
+        ):
+            signal.signal(signum, handler)
+    assert found == [(signal.SIG_DFL, signal.SIG_DFL, signal.SIG_DFL)]
+
+
+def test_two_hundred_pools_under_load_each_end(tmp_path: Path) -> None:
+    """200 runs of -j 2 while two busy processes load both cores: every pool is closed and
+    joined, and ends. A hang is the failure; the timeout only turns it into one."""
+    import subprocess
+    import sys
+
+    for index in range(4):
+        (tmp_path / f"m{index}.txt").write_text((BORDER if index % 2 else VALID).read_text())
+    code = (
+        "import sys\n"
+        "import mazekit.__main__ as entry\n"
+        "from mazekit.batch import Options, check_all, expand\n"
+        "entry.guard_interrupts()\n"
+        f"jobs = expand([{str(tmp_path)!r}])\n"
+        "for run in range(200):\n"
+        "    valid = [report.valid for report in check_all(jobs, Options(), 2)]\n"
+        "    assert valid == [True, False, True, False], valid\n"
+        "print(run + 1)\n"
+    )
+    # at the lowest priority: the machine is loaded, yet the suite does not wait on them
+    busy = ["nice", "-n", "19", sys.executable, "-c", "while True: pass"]
+    burners = [subprocess.Popen(busy) for _ in range(2)]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=600
+        )
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    assert (done.returncode, done.stdout, done.stderr) == (0, "200\n", "")
+
+
+@pytest.mark.parametrize(("signum", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_to_the_parent_of_workers_leaves_nothing(
+    tmp_path: Path, signum: str, status: int
+) -> None:
+    """Ctrl-C or a SIGTERM to `validate -j 2` in the middle of a run: exit 130 or 143 at once,
+    quietly, and its workers follow it (no process of the run is left)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "many"
+    folder.mkdir()
+    text = VALID.read_text()
+    for index in range(200):
+        (folder / f"m{index:03d}.txt").write_text(text)
+    args = [sys.executable, "-m", "mazekit", "validate", "-q", "-j", "2", *[str(folder)] * 50]
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # wait for the workers: the run is under way
+            children = subprocess.run(
+                ["pgrep", "-P", str(process.pid)], capture_output=True, text=True
+            ).stdout.split()
+            if len(children) >= 2 or process.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert process.poll() is None, "the run ended before the signal"
+        process.send_signal(getattr(signal, signum))
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert (process.returncode, stderr) == (status, b"")
+    assert _left_behind(str(folder)) == ""
+
+
+DEPTH = 100_000
+
+
+def _deep_folder(parent: Path, name: str = "deep") -> None:
+    """A folder DEPTH levels deep under ``parent``, made one level at a time through file
+    descriptors (its path is far longer than any the OS takes whole)."""
+    import os
+
+    os.mkdir(parent / name)
+    here = os.open(parent / name, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(DEPTH - 1):
+            os.mkdir("d", dir_fd=here)
+            down = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+            os.close(here)
+            here = down
+        with open(os.open("m.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here), "w") as f:
+            f.write(BORDER.read_text())  # a maze no path reaches: never read, never hidden
+    finally:
+        os.close(here)
+
+
+def _remove_deep(parent: Path, name: str = "deep") -> None:
+    """Remove what _deep_folder made without a call per level: walk down to the bottom
+    through file descriptors, then climb back by ``..``, removing each level on the way."""
+    import os
+
+    here = os.open(parent / name, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        while True:
+            try:
+                down = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+            except FileNotFoundError:
+                break
+            os.close(here)
+            here = down
+        os.unlink("m.txt", dir_fd=here)
+        for _ in range(DEPTH - 1):
+            up = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
+            os.close(here)
+            here = up
+            os.rmdir("d", dir_fd=here)
+    finally:
+        os.close(here)
+    os.rmdir(parent / name)
+
+
+@pytest.fixture
+def memory_path(tmp_path: Path) -> Any:
+    """A fresh folder in /dev/shm (a memory file system: 100 000 folders are made and
+    removed there in about 3 s, against minutes on a journaled disk), else tmp_path."""
+    import os
+    import shutil
+    import tempfile
+
+    if not os.access("/dev/shm", os.W_OK):
+        yield tmp_path
+        return
+    folder = Path(tempfile.mkdtemp(prefix="mazekit-deep-", dir="/dev/shm"))
+    yield folder
+    shutil.rmtree(folder)
+
+
+def test_a_folder_100000_levels_deep_is_reported_and_the_run_goes_on(
+    invoke: Invoke, memory_path: Path
+) -> None:
+    """A student's program that nests folders without end: `validate DIR` and `validate
+    --submissions` report what they cannot reach and write the whole report."""
+    subs = _submissions(memory_path)
+    _deep_folder(subs / "alice")
+    try:
+        on_dir = invoke(["validate", str(subs / "alice")])
+        on_class = invoke(["validate", "--submissions", str(subs)])
+    finally:
+        _remove_deep(subs / "alice")
+    assert on_dir.exit_code == 1
+    assert on_dir.stdout.splitlines() == [f"{subs}/alice/maze.txt: ok", "2 files: 1 ok, 1 invalid"]
+    error = on_dir.stderr.splitlines()
+    assert len(error) == 1
+    assert error[0].startswith(f"Error: {subs}/alice/deep/d/d/")
+    assert error[0].endswith("/d: cannot read: File name too long")
+    assert on_class.exit_code == 1
+    assert on_class.stdout.splitlines()[0] == f"{subs}/alice/maze.txt: ok"
+    assert on_class.stdout.splitlines()[-1] == "4 files: 1 ok, 3 invalid"
+
+
+def test_a_submission_whose_config_is_no_file_still_gets_its_line(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """A FIFO would block the run, a device might never end; a folder or a link loop cannot
+    be read: each is that submission's failure, in its place, and the others are checked."""
+    import os
+
+    subs = _submissions(tmp_path)
+    for name in ("fifo", "folder", "loop", "device"):
+        (subs / name).mkdir()
+    os.mkfifo(subs / "fifo" / "config.txt")
+    (subs / "folder" / "config.txt").mkdir()
+    (subs / "loop" / "config.txt").symlink_to("config.txt")
+    (subs / "device" / "config.txt").symlink_to("/dev/zero")
+    result = invoke(["validate", "--submissions", str(subs)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == "8 files: 1 ok, 7 invalid"
+    assert result.stderr.splitlines() == [
+        f"Error: {subs}/carol/config.txt: missing mandatory keys HEIGHT, ENTRY, EXIT, "
+        "OUTPUT_FILE, PERFECT",
+        f"Error: {subs}/dave/maze.txt: cannot read: No such file or directory "
+        f"(the OUTPUT_FILE of {subs}/dave/config.txt)",
+        f"Error: {subs}/device/config.txt: cannot read: not a regular file",
+        f"Error: {subs}/fifo/config.txt: cannot read: not a regular file",
+        f"Error: {subs}/folder/config.txt: cannot read: Is a directory",
+        f"Error: {subs}/loop/config.txt: cannot read: Too many levels of symbolic links",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("output", "make", "message"),
+    [
+        ("/etc/hostname", None, "{config}: OUTPUT_FILE '/etc/hostname' leaves the submission"),
+        (
+            "../alice/maze.txt",
+            None,
+            "{config}: OUTPUT_FILE '../alice/maze.txt' leaves the submission",
+        ),
+        (
+            "out/maze.txt",
+            "folder-link",
+            "{config}: OUTPUT_FILE 'out/maze.txt' leaves the submission",
+        ),
+        (
+            "maze.txt",
+            "file-link",
+            "{sub}/maze.txt: a symbolic link, not read (the OUTPUT_FILE of {config})",
+        ),
+    ],
+    ids=["absolute", "dot-dot", "through-a-folder-link", "a-file-link"],
+)
+def test_a_submission_never_has_a_file_outside_it_read(
+    invoke: Invoke, tmp_path: Path, output: str, make: str | None, message: str
+) -> None:
+    """A student's config names the file to check: it must not make the grader read another
+    student's maze or a file of the machine (grade refuses the same names)."""
+    subs = _submissions(tmp_path)
+    sub = subs / "eve"
+    sub.mkdir()
+    (sub / "config.txt").write_text(CONFIG.replace("maze.txt", output))
+    if make == "folder-link":
+        (sub / "out").symlink_to(subs / "alice")
+    elif make == "file-link":
+        (sub / "maze.txt").symlink_to(subs / "alice" / "maze.txt")
+    result = invoke(["validate", "--submissions", str(subs)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1] == "Error: " + message.format(
+        config=f"{sub}/config.txt", sub=sub
+    )
+    assert result.stdout.splitlines()[-1] == "5 files: 1 ok, 4 invalid"

@@ -28,6 +28,14 @@ static const unsigned char DEGREE[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 
 #define PREFETCH(address) ((void)(address))
 #endif
 
+/* A function that only prefetches has no effect the compiler can see: called, not inlined,
+ * GCC drops the call as dead code, prefetches and all. Such helpers are always inlined. */
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCHING static inline __attribute__((always_inline))
+#else
+#define PREFETCHING static inline
+#endif
+
 /* How far ahead (in draws, in dead ends) the loops prefetch. */
 #define AHEAD 8
 
@@ -823,13 +831,26 @@ static void scratch_free(void *memory, size_t bytes) {
 /* The state of steps 3 and 4: ``candidates`` are closed walls out of the region, coded
  * cell * 4 + direction (a cell is flooded once and lists at most 4, so 4 per cell is room
  * enough); ``queue`` the cells of the flood under way. 32 bits each: the frame is checked to
- * have fewer than 2^30 cells. */
+ * have fewer than 2^30 cells. ``seen`` is a bit per cell (blocked cells count as seen): the
+ * pops of step 4 look at the far cell of a random candidate, and at 4000x4000 a byte per
+ * cell (16 MB) missed the cache on most of them, a bit per cell (2 MB) does not. */
 typedef struct {
-    unsigned char *walls, *seen;
+    unsigned char *walls;
+    uint64_t *seen;
     uint32_t *candidates, *queue;
     Py_ssize_t count; /* candidates listed */
     Py_ssize_t offsets[4];
 } Flood;
+
+/* Whether ``cell`` is seen (0 or 1). */
+static inline unsigned flood_seen(const uint64_t *seen, Py_ssize_t cell) {
+    return (unsigned)(seen[cell >> 6] >> (cell & 63)) & 1U;
+}
+
+/* Mark ``cell`` seen when ``mark`` is 1 (without a branch). */
+static inline void flood_mark(uint64_t *seen, Py_ssize_t cell, unsigned mark) {
+    seen[cell >> 6] |= (uint64_t)mark << (cell & 63);
+}
 
 /* flood() of carve: mark ``start`` seen and flood through open walls, breadth first, listing
  * every closed wall out of the region to an unseen cell. Without branches on the maze, whose
@@ -838,19 +859,20 @@ typedef struct {
  * arrays have room: 4 codes a cell, and a queue of every cell). */
 static void flood_fill(Flood *f, Py_ssize_t start) {
     Py_ssize_t head = 0, tail = 0, count = f->count;
-    unsigned char *seen = f->seen;
+    uint64_t *seen = f->seen;
     uint32_t *candidates = f->candidates, *queue = f->queue;
-    seen[start] = 1;
+    flood_mark(seen, start, 1);
     queue[tail++] = (uint32_t)start;
     while (head < tail) {
         Py_ssize_t cell = queue[head++];
         unsigned here = f->walls[cell];
         for (int d = 0; d < 4; d++) {
             Py_ssize_t near = cell + f->offsets[d];
-            unsigned fresh = seen[near] == 0, wall = (here >> d) & 1U, flood = fresh & ~wall;
+            unsigned fresh = flood_seen(seen, near) ^ 1U, wall = (here >> d) & 1U;
+            unsigned flood = fresh & ~wall;
             candidates[count] = (uint32_t)(cell * 4 + d);
             count += fresh & wall;
-            seen[near] |= (unsigned char)flood;
+            flood_mark(seen, near, flood);
             queue[tail] = (uint32_t)near;
             tail += flood;
         }
@@ -859,18 +881,32 @@ static void flood_fill(Flood *f, Py_ssize_t start) {
 }
 
 /* Prefetch for the pops to come. Most pops find their far cell seen already and list nothing,
- * so the pop ``k`` draws on most likely picks slot int(r * (count - k + 1)): prefetch that slot
- * AHEAD draws on, and the far cell of the candidate SEEN_AHEAD draws on (its slot fetched by
- * the earlier calls). A wrong guess costs a useless prefetch, never a different result. */
-#define SEEN_AHEAD 4
-static inline void flood_prefetch(const Flood *f, const MTState *mt) {
+ * so the pop ``k`` draws on most likely picks slot int(r * (count - k + 1)): prefetch that
+ * slot FLOOD_AHEAD draws on, and the far cell of the candidate SEEN_AHEAD draws on (its slot
+ * fetched by the earlier calls). A wrong guess costs a useless prefetch, never a different
+ * result. */
+#define FLOOD_AHEAD 24
+#define SEEN_AHEAD 8
+PREFETCHING void flood_prefetch(const Flood *f, const MTState *mt) {
     Py_ssize_t count = f->count;
-    if (count <= AHEAD) return;
-    double later = mt_peek(mt, AHEAD), next = mt_peek(mt, SEEN_AHEAD);
-    if (later >= 0) PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - AHEAD + 1)));
+    if (count <= FLOOD_AHEAD) return;
+    double later = mt_peek(mt, FLOOD_AHEAD), next = mt_peek(mt, SEEN_AHEAD);
+    if (later >= 0)
+        PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - FLOOD_AHEAD + 1)));
     if (next >= 0) {
         uint32_t code = f->candidates[(Py_ssize_t)(next * (double)(count - SEEN_AHEAD + 1))];
-        PREFETCH(f->seen + (Py_ssize_t)(code / 4) + f->offsets[code % 4]);
+        PREFETCH(f->seen + (((Py_ssize_t)(code / 4) + f->offsets[code % 4]) >> 6));
+    }
+}
+
+/* After a flood the count of candidates has changed, and with it the slots the next pops
+ * pick: prefetch the slots of the next FLOOD_AHEAD pops anew, all at once (a pop opens a
+ * wall one time in ten, so most earlier guesses were spoilt by one of the pops before). */
+PREFETCHING void flood_prefetch_anew(const Flood *f, const MTState *mt) {
+    Py_ssize_t count = f->count;
+    for (int k = 1; k < FLOOD_AHEAD && k < count; k++) {
+        double later = mt_peek(mt, k);
+        if (later >= 0) PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - k + 1)));
     }
 }
 
@@ -878,6 +914,7 @@ static inline void flood_prefetch(const Flood *f, const MTState *mt) {
  * its far cell is still unseen, open it and flood on from there. */
 static void flood_connect(Flood *f, Py_ssize_t entry, MTState *mt) {
     flood_fill(f, entry);
+    flood_prefetch_anew(f, mt);
     while (f->count) {
         flood_prefetch(f, mt);
         Py_ssize_t pick = mt_below(mt, f->count); /* mazekit.rng.pop_random */
@@ -885,10 +922,11 @@ static void flood_connect(Flood *f, Py_ssize_t entry, MTState *mt) {
         f->candidates[pick] = f->candidates[--f->count];
         int d = (int)(code % 4);
         Py_ssize_t cell = (Py_ssize_t)(code / 4), near = cell + f->offsets[d];
-        if (f->seen[near]) continue;
+        if (flood_seen(f->seen, near)) continue;
         f->walls[cell] &= (unsigned char)(15 ^ BIT[d]);
         f->walls[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
         flood_fill(f, near);
+        flood_prefetch_anew(f, mt);
     }
 }
 
@@ -926,13 +964,15 @@ static PyObject *py_flood_carve(PyObject *self, PyObject *args) {
     unsigned char *walls = bufs[0].buf;
     flood_random_walls(walls, bufs[1].buf, size, stride, &mt);
     flood_break_open_areas(walls, stride - 2, size / stride - 2, stride, &mt);
-    size_t sizes[3] = {(size_t)size, 4 * (size_t)size * sizeof(uint32_t),
-                       (size_t)size * sizeof(uint32_t)};
+    size_t sizes[3] = {((size_t)size + 63) / 64 * sizeof(uint64_t),
+                       4 * (size_t)size * sizeof(uint32_t), (size_t)size * sizeof(uint32_t)};
     Flood f = {walls, scratch_alloc(sizes[0]), scratch_alloc(sizes[1]), scratch_alloc(sizes[2]),
                0, {-stride, 1, stride, -1}};
     int failed = f.seen == NULL || f.candidates == NULL || f.queue == NULL;
     if (!failed) {
-        memcpy(f.seen, bufs[1].buf, (size_t)size); /* blocked cells count as seen */
+        const unsigned char *blocked = bufs[1].buf; /* blocked cells count as seen */
+        memset(f.seen, 0, sizes[0]);
+        for (Py_ssize_t i = 0; i < size; i++) flood_mark(f.seen, i, blocked[i] != 0);
         flood_connect(&f, entry, &mt);
     }
     scratch_free(f.seen, sizes[0]);

@@ -9,9 +9,6 @@
  */
 #include "mt19937.h"
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 /* The wall bits of model.py, in the order N, E, S, W of model.DIRECTIONS. */
 static const unsigned char BIT[4] = {1, 2, 4, 8};
@@ -448,73 +445,22 @@ static PyObject *prim(PyObject *self, PyObject *args) {
 
 /* ---- kruskal -------------------------------------------------------------------------- */
 
-/* Big scratch memory, zeroed. On Linux, from 4 MB to 32 MB, a mapping of its own asking for
- * huge pages: a 1000x1000 kruskal touches 20 MB of scratch once, and 2 MB pages save it
- * most of the page faults (4 ms of a fresh process). Not beyond: at 4000x4000 (320 MB) the
- * kernel compacted memory to find the huge pages, 0.3 s slower than ordinary pages. Else,
- * and elsewhere, PyMem_Calloc. */
-typedef struct {
-    void *memory;  /* what the caller uses, NULL when none */
-    void *mapping; /* the mapping behind it, NULL when PyMem_Calloc gave it */
-    size_t mapped;
-} Big;
+/* Kruskal's tree is the minimum spanning forest of the inner walls under the order (key,
+ * code) of the reference's sort (numpy's stable argsort of the keys, the codes ascending). The
+ * order is strict, so that forest is the only one, and any algorithm that finds it opens the
+ * very walls the reference opens, from the very same draws. The kernel finds it by Boruvka's
+ * rounds, each a pass in code order over the walls still between two pieces: every piece
+ * takes its least wall out (cut property: that wall is in the forest), and walls left inside
+ * a piece are dropped. The reference's way (a sort, then union-find over cells taken in
+ * random order) reads memory at random: at 4000x4000 its 64 MB of parents missed the cache
+ * on almost every wall, 233 ns a cell against 122 at 1000x1000 (specs/performance.md,
+ * "Generators and heat at 4000x4000"); these passes read their arrays in order. */
 
-#define HUGE_PAGE ((size_t)2 << 20)
-#define HUGE_LIMIT ((size_t)32 << 20)
-
-/* Fill ``big`` with ``count`` zeroed items of ``item`` bytes; its memory, or NULL with
- * MemoryError set. */
-static void *big_alloc(Big *big, Py_ssize_t count, size_t item) {
-    big->memory = big->mapping = NULL;
-    big->mapped = 0;
-    size_t bytes = (count > 0 ? (size_t)count : 1) * item;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= 2 * HUGE_PAGE && bytes <= HUGE_LIMIT) {
-        size_t mapped = bytes + HUGE_PAGE; /* room to start on a huge-page boundary */
-        void *mapping =
-            mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (mapping != MAP_FAILED) {
-            uintptr_t at = ((uintptr_t)mapping + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-            (void)madvise((void *)at, bytes, MADV_HUGEPAGE); /* a hint: fine if refused */
-            big->mapping = mapping;
-            big->mapped = mapped;
-            return big->memory = (void *)at;
-        }
-    }
-#endif
-    return big->memory = scratch(count, item);
-}
-
-/* Give back what big_alloc took (nothing if it took nothing). */
-static void big_free(Big *big) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (big->mapping != NULL) {
-        munmap(big->mapping, big->mapped);
-        big->memory = big->mapping = NULL;
-        return;
-    }
-#endif
-    PyMem_Free(big->memory);
-    big->memory = NULL;
-}
-
-/* Whether the wall ``code`` (2 * cell east, 2 * cell + 1 south) joins two carvable cells:
- * grid.inner_walls lists exactly these, in increasing code order. */
-static inline int kruskal_inner(const Frame *f, Py_ssize_t code) {
-    Py_ssize_t cell = code >> 1;
-    return !f->blocked[cell] && !f->blocked[cell + ((code & 1) ? f->stride : 1)];
-}
-
-/* The number of bits that hold every value below ``n``. */
-static int bits_below(uint64_t n) {
-    int bits = 0;
-    while (bits < 63 && ((uint64_t)1 << bits) < n) bits++;
-    return bits;
-}
+#define NO_KEY UINT64_MAX /* a key has 53 bits: no wall */
 
 /* The random keys of the walls, drawn a block of words at a time: Random.random() of a wall
  * is the pair of words (a, b) taken as the 53-bit integer (a >> 5) << 26 | b >> 6, exactly
- * the float times 2**53, so these integers sort (and tie) as the floats do. */
+ * the float times 2**53, so these integers compare (and tie) as the floats do. */
 #define KEY_WORDS 4096
 typedef struct {
     MTState *mt;
@@ -532,8 +478,8 @@ static void keys_start(Keys *keys, MTState *mt, Py_ssize_t count) {
     keys->at = keys->end = 0;
 }
 
-/* The two words of the next key (the caller draws no more keys than it said). */
-static inline const uint32_t *keys_next(Keys *keys) {
+/* The next key (the caller draws no more keys than it said). */
+static inline uint64_t keys_next(Keys *keys) {
     if (keys->at == keys->end) {
         Py_ssize_t take = keys->left < KEY_WORDS / 2 ? keys->left : KEY_WORDS / 2;
         keys->draws.words(keys->mt, keys->words, (size_t)(2 * take));
@@ -543,127 +489,206 @@ static inline const uint32_t *keys_next(Keys *keys) {
     }
     const uint32_t *pair = keys->words + keys->at;
     keys->at += 2;
-    return pair;
+    return (uint64_t)(pair[0] >> 5) << 26 | (pair[1] >> 6);
 }
 
-/* The ordering of the walls: each inner wall becomes one 64-bit item, its key's bits under
- * the top ``top_bits`` above its code (``code_bits`` of them). Within a top bucket (equal top
- * bits) items sort as (key, code) do, which is numpy's stable argsort: equal keys keep their
- * code order. So top_bits >= code_bits - 11 keeps 53 - top_bits + code_bits <= 64. */
+/* The root of ``x`` in ``parent``, halving the path on the way (a parent is never greater
+ * than its child: a root joins under the smaller one). */
+static inline int32_t kruskal_find(int32_t *parent, int32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+/* Join the trees of roots ``a`` and ``b`` (distinct), the greater under the smaller. */
+static inline void kruskal_link(int32_t *parent, int32_t a, int32_t b) {
+    if (a < b)
+        parent[b] = a;
+    else
+        parent[a] = b;
+}
+
+/* What the rounds work on: the frame; the walls left (``count`` of them: keys, codes and,
+ * after the first pass, the numbers of their two pieces, ``first`` < ``second``); each
+ * cell's piece after the first round (``piece``); per piece, its least wall out (``best``,
+ * and where it is, ``best_wall``), and two arrays that take turns as the union-find of the
+ * round's pieces (``join``) and the numbers the last round gave them (``number``). */
 typedef struct {
-    int code_bits, top_bits, low_bits, width; /* width: the bits an item uses */
-    uint64_t low_mask, code_mask;
-} Packing;
+    Frame *f;
+    uint64_t *keys;
+    uint32_t *codes;
+    int32_t *first, *second;
+    Py_ssize_t count;
+    int32_t *piece;
+    uint64_t *best;
+    uint32_t *best_wall;
+    int32_t *join, *number;
+} Forest;
 
-/* Sort items[0..n-1] (distinct: their codes differ) ascending. A counting sort on their top
- * bits, twice as many slots as items, into ``spare``, leaves them nearly sorted (only items
- * of one slot can be out of order), and one insertion sort finishes it with few moves and
- * well-predicted branches (an insertion sort per slot was twice slower: a mispredicted
- * branch per slot). ``spare`` has room for n items, ``counts`` for 4n + 1. */
-static void kruskal_sort_bucket(uint64_t *items, Py_ssize_t n, int width, uint64_t *spare,
-                                uint32_t *counts) {
-    if (n > 24) {
-        int bits = bits_below((uint64_t)n) + 1;
-        int shift = width - bits;
-        Py_ssize_t slots = (Py_ssize_t)1 << bits;
-        memset(counts, 0, (size_t)(slots + 1) * sizeof(uint32_t));
-        for (Py_ssize_t i = 0; i < n; i++) counts[(items[i] >> shift) + 1]++;
-        for (Py_ssize_t b = 0; b < slots; b++) counts[b + 1] += counts[b];
-        for (Py_ssize_t i = 0; i < n; i++) spare[counts[items[i] >> shift]++] = items[i];
-        memcpy(items, spare, (size_t)n * sizeof(uint64_t));
-    }
-    for (Py_ssize_t i = 1; i < n; i++) {
-        uint64_t item = items[i];
-        Py_ssize_t j = i;
-        for (; j > 0 && items[j - 1] > item; j--) items[j] = items[j - 1];
-        items[j] = item;
-    }
-}
-
-/* The union-find takes walls LANES at a time: their cells' roots are looked for in lockstep,
- * each round a step of path halving for every lane (a root is its own parent, so a lane that
- * got there stays), which keeps up to 2 * LANES independent loads in flight instead of one
- * chain of cache misses after another: the walls come in random order over a parent array
- * bigger than the cache (4 MB at 1000x1000). Halving the union-find's time (30 -> 15 ms)
- * this way beat Rem's algorithm with splicing (which only gained 10%) and prefetching. */
-#define LANES 64
-#define ROUNDS 2
-
-/* The roots of the two cells of each of the walls items[0..m-1] (m <= LANES) as they are
- * now, into first[i] and second[i], halving the paths on the way. */
-static void kruskal_roots(int32_t *parent, const uint64_t *items, int m, const Packing *pack,
-                          Py_ssize_t stride, int32_t *first, int32_t *second) {
-    for (int i = 0; i < m; i++) {
-        uint32_t code = (uint32_t)(items[i] & pack->code_mask);
-        first[i] = (int32_t)(code >> 1);
-        second[i] = first[i] + (int32_t)((code & 1) ? stride : 1);
-    }
-    for (int round = 0; round < ROUNDS; round++)
-        for (int i = 0; i < m; i++) {
-            int32_t a = parent[parent[first[i]]], b = parent[parent[second[i]]];
-            parent[first[i]] = a, parent[second[i]] = b;
-            first[i] = a, second[i] = b;
+/* The first round, as the keys are drawn, row by row of the frame: each cell takes the least
+ * of its (up to 4) walls (N, W, E, S: that is code order, so a tie keeps the first), which
+ * opens and joins the pieces of its two cells (``piece``, a union-find over cells). The
+ * walls of a row are settled once the cells of the next row have chosen: then those not
+ * taken are listed for the later rounds. ``rows`` holds 2 rows of keys (east and south
+ * walls each), ``chosen`` 2 rows of marks of the walls taken. */
+static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned char *chosen) {
+    Frame *f = w->f;
+    Py_ssize_t stride = f->stride, height = f->size / stride;
+    int32_t *parent = w->piece;
+    for (Py_ssize_t i = 0; i < f->size; i++) parent[i] = (int32_t)i;
+    for (Py_ssize_t x = 0; x < 2 * stride; x++) rows[2 * stride + x] = NO_KEY; /* row -1 */
+    for (Py_ssize_t y = 0; y <= height; y++) {
+        int now = (int)(y & 1), then = now ^ 1;
+        uint64_t *east = rows + 2 * stride * now, *south = east + stride;
+        uint64_t *east_before = rows + 2 * stride * then, *south_before = east_before + stride;
+        unsigned char *picked = chosen + 2 * stride * now;
+        unsigned char *picked_before = chosen + 2 * stride * then;
+        const unsigned char *blocked = f->blocked + y * stride;
+        if (y < height) { /* draw the row's keys, in code order, and choose */
+            for (Py_ssize_t x = 0; x < stride; x++) {
+                int free = !blocked[x];
+                east[x] = free && !blocked[x + 1] ? keys_next(keys) : NO_KEY;
+                int down = y + 1 < height && !blocked[x + stride];
+                south[x] = free && down ? keys_next(keys) : NO_KEY;
+            }
+            memset(picked, 0, (size_t)(2 * stride));
+            Py_ssize_t row = y * stride;
+            for (Py_ssize_t x = 1; x < stride; x++) { /* without branches: keys are random */
+                uint64_t best = south_before[x];
+                int d = 0; /* N, then W, E and S as they beat it */
+                int west = east[x - 1] < best;
+                best = west ? east[x - 1] : best, d = west ? 3 : d;
+                int here = east[x] < best;
+                best = here ? east[x] : best, d = here ? 1 : d;
+                int down = south[x] < best;
+                best = down ? south[x] : best, d = down ? 2 : d;
+                if (best == NO_KEY) continue; /* blocked, or shut in by blocked cells */
+                static const int SIDE[4] = {1, 0, 1, 0}; /* the wall's row of marks */
+                static const int SHIFT[4] = {0, 0, 0, -1};
+                unsigned char *marks = d == 0 ? picked_before : picked;
+                marks[SIDE[d] * stride + x + SHIFT[d]] = 1;
+                Py_ssize_t cell = row + x;
+                frame_open(f, cell, d);
+                int32_t a = kruskal_find(parent, (int32_t)cell);
+                int32_t b = kruskal_find(parent, (int32_t)(cell + f->offset[d]));
+                if (a != b) kruskal_link(parent, a, b);
+            }
         }
-    for (int i = 0; i < m; i++) { /* the few longer paths, one by one */
-        int32_t a = first[i], b = second[i];
-        while (parent[a] != a) a = parent[a] = parent[parent[a]];
-        while (parent[b] != b) b = parent[b] = parent[parent[b]];
-        first[i] = a, second[i] = b;
-    }
-}
-
-/* Keep only the walls of items[0..n-1] whose cells are not joined yet (a wall whose cells
- * are joined by earlier walls can never open); the number kept, in their order. */
-static Py_ssize_t kruskal_filter(int32_t *parent, uint64_t *items, Py_ssize_t n,
-                                 const Packing *pack, Py_ssize_t stride) {
-    Py_ssize_t kept = 0;
-    for (Py_ssize_t start = 0; start < n; start += LANES) {
-        int m = n - start < LANES ? (int)(n - start) : LANES;
-        int32_t first[LANES], second[LANES];
-        kruskal_roots(parent, items + start, m, pack, stride, first, second);
-        for (int i = 0; i < m; i++)
-            if (first[i] != second[i]) items[kept++] = items[start + i];
-    }
-    return kept;
-}
-
-/* Take the sorted walls items[0..n-1] in order: open each one whose cells are not joined
- * yet and join them, until ``*needed`` joins are made; the number of walls opened. Which
- * walls open depends only on the order, not on how the union-find keeps its trees, so a
- * root joins under the other one with the greater index (no sizes to keep). */
-static Py_ssize_t kruskal_join(Frame *f, int32_t *parent, const uint64_t *items, Py_ssize_t n,
-                               const Packing *pack, Py_ssize_t *needed) {
-    Py_ssize_t opened = 0;
-    for (Py_ssize_t start = 0; start < n && *needed > 0; start += LANES) {
-        int m = n - start < LANES ? (int)(n - start) : LANES;
-        int32_t first[LANES], second[LANES];
-        kruskal_roots(parent, items + start, m, pack, f->stride, first, second);
-        for (int i = 0; i < m; i++) {
-            int32_t a = first[i], b = second[i]; /* earlier walls of the lanes may have */
-            while (parent[a] != a) a = parent[a]; /* joined these roots under others */
-            while (parent[b] != b) b = parent[b];
-            if (a == b) continue;
-            if (a < b)
-                parent[a] = b;
-            else
-                parent[b] = a;
-            uint32_t code = (uint32_t)(items[start + i] & pack->code_mask);
-            frame_open(f, (Py_ssize_t)(code >> 1), (code & 1) ? 2 : 1);
-            opened++;
-            if (--*needed == 0) break;
+        if (y == 0) continue;
+        /* the row before is settled: list its walls not taken (without branches) */
+        Py_ssize_t base = (y - 1) * stride, listed = w->count;
+        for (Py_ssize_t x = 0; x < stride; x++) {
+            uint32_t code = (uint32_t)(2 * (base + x));
+            w->keys[listed] = east_before[x], w->codes[listed] = code;
+            listed += (east_before[x] != NO_KEY) & !picked_before[x];
+            w->keys[listed] = south_before[x], w->codes[listed] = code + 1;
+            listed += (south_before[x] != NO_KEY) & !picked_before[stride + x];
         }
+        w->count = listed;
     }
-    return opened;
+}
+
+/* Number the pieces of the first round 0, 1, ... in the order of their first cell, in place:
+ * a cell's parent comes before it and holds its number already. The number of pieces. */
+static int32_t kruskal_number(const Frame *f, int32_t *piece) {
+    int32_t pieces = 0;
+    for (Py_ssize_t cell = 0; cell < f->size; cell++) {
+        if (f->blocked[cell]) continue;
+        int32_t up = piece[cell];
+        piece[cell] = up == (int32_t)cell ? pieces++ : piece[up];
+    }
+    return pieces;
+}
+
+/* The later rounds. Each is a pass over the walls left, in place, that names each wall's two
+ * pieces by the numbers of this round (the first pass reads each cell's piece; later ones
+ * map the last round's numbers through ``number``), drops the walls inside a piece, keeps
+ * only the lesser of two walls in a row between the same two pieces (the other is the
+ * greatest wall of a cycle: it never opens; a piece's walls to a neighbour come in runs
+ * along a row), and finds each piece's least wall out. Then each piece's least wall opens
+ * and joins its two pieces (``join``, a union-find), and the new pieces are numbered. The
+ * pieces fall about fourfold a round, the walls nearly twofold. */
+
+/* Make wall ``at`` (key, code) the least wall out of piece ``p`` if ``take`` and it is less
+ * (in key, then code: the reference's order) than the one found so far; without branches but
+ * for a tie of keys, which hardly ever happens. */
+static inline void kruskal_best(Forest *w, int32_t p, uint64_t key, uint32_t code, Py_ssize_t at,
+                                int take) {
+    uint64_t so_far = w->best[p];
+    int less = key < so_far;
+    if (so_far == key) less = code < w->codes[w->best_wall[p]];
+    less &= take;
+    w->best[p] = less ? key : so_far;
+    w->best_wall[p] = less ? (uint32_t)at : w->best_wall[p];
+}
+
+/* Keep the wall (key, code) between pieces a and b at ``kept``, unless the wall kept last is
+ * between the same two: then the lesser of both stays there. Drop it when a == b. The new
+ * ``kept``. Without branches: whether the pieces are the same, or the pair repeats, or the
+ * new wall is less, is random. */
+static inline Py_ssize_t kruskal_keep(Forest *w, Py_ssize_t kept, int32_t a, int32_t b,
+                                      uint64_t key, uint32_t code) {
+    int32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    int between = a != b;
+    Py_ssize_t last = kept > 0 ? kept - 1 : 0;
+    int repeat = kept > 0 && w->first[last] == lo && w->second[last] == hi; /* not if a == b */
+    Py_ssize_t at = repeat ? last : kept;
+    uint64_t there = w->keys[at];
+    uint32_t there_code = w->codes[at];
+    int take = between & (!repeat | (key < there) | ((key == there) & (code < there_code)));
+    w->keys[at] = take ? key : there;
+    w->codes[at] = take ? code : there_code;
+    w->first[at] = lo, w->second[at] = hi; /* the same on a repeat; unused when a == b */
+    kruskal_best(w, lo, key, code, at, take);
+    kruskal_best(w, hi, key, code, at, take);
+    return kept + (between & !repeat);
+}
+
+/* The rounds, from the ``pieces`` of the first (each cell's number in ``piece``). */
+static void kruskal_rounds(Forest *w, int32_t pieces) {
+    Frame *f = w->f;
+    Py_ssize_t stride = f->stride;
+    int32_t *number = w->join, *join = w->number; /* they swap at once below */
+    for (int32_t i = 0; i < pieces; i++) w->best[i] = NO_KEY;
+    for (int pass = 0; w->count > 0; pass++) {
+        int32_t *last_join = number;
+        number = join, join = last_join;
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t e = 0; e < w->count; e++) {
+            uint32_t code = w->codes[e];
+            int32_t a, b;
+            if (pass == 0) {
+                Py_ssize_t cell = code >> 1;
+                a = w->piece[cell], b = w->piece[cell + ((code & 1) ? stride : 1)];
+            } else {
+                a = number[w->first[e]], b = number[w->second[e]];
+            }
+            kept = kruskal_keep(w, kept, a, b, w->keys[e], code);
+        }
+        w->count = kept;
+        for (int32_t i = 0; i < pieces; i++) join[i] = i;
+        for (int32_t i = 0; i < pieces; i++) {
+            if (w->best[i] == NO_KEY) continue;
+            w->best[i] = NO_KEY;
+            Py_ssize_t at = w->best_wall[i];
+            int32_t a = kruskal_find(join, w->first[at]), b = kruskal_find(join, w->second[at]);
+            if (a == b) continue; /* the wall the piece on its other side took first */
+            uint32_t code = w->codes[at];
+            frame_open(f, code >> 1, (code & 1) ? 2 : 1);
+            kruskal_link(join, a, b);
+        }
+        int32_t next = 0; /* number the new pieces, in place (a parent comes first) */
+        for (int32_t i = 0; i < pieces; i++) join[i] = join[i] == i ? next++ : join[join[i]];
+        pieces = next;
+    }
+}
+
+/* ``count`` items of ``item`` bytes (at least one), kept in ``blocks[which]`` to be freed. */
+static void *kruskal_alloc(void **blocks, int which, size_t count, size_t item) {
+    return blocks[which] = PyMem_Malloc((count ? count : 1) * item);
 }
 
 /* kruskal(walls, blocked, stride, rng): generators/kruskal.py's randomised Kruskal: one key
- * per inner wall, the walls in key order, union-find joining trees until one is left.
- *
- * The order: a counting pass over a copy of the generator (only the top bits of each key)
- * sizes the top buckets, then the real draws scatter the items into them; each bucket is
- * sorted when its turn comes. Before sorting a bucket, once most walls of the last one were
- * refused, the walls whose cells are joined already are dropped (as in Filter-Kruskal): late
- * in the run most walls are, and they need no sorting. */
+ * per inner wall, in code order, and the tree of the walls taken in key order (above). */
 static PyObject *kruskal(PyObject *self, PyObject *args) {
     Frame f;
     PyObject *rng;
@@ -673,72 +698,54 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "kruskal: the frame is too big");
         return NULL;
     }
-    Py_ssize_t last = 2 * f.size, count = 0, cells = 0;
-    for (Py_ssize_t code = 0; code < last; code++) count += kruskal_inner(&f, code);
-    for (Py_ssize_t i = 0; i < f.size; i++) cells += !f.blocked[i];
-    Packing pack;
-    pack.code_bits = bits_below((uint64_t)last);
-    pack.top_bits = bits_below((uint64_t)count / 1024); /* about 1,000 walls a bucket */
-    if (pack.top_bits > 11) pack.top_bits = 11;         /* but few buckets to scatter to */
-    if (pack.top_bits < pack.code_bits - 11) pack.top_bits = pack.code_bits - 11;
-    pack.low_bits = 53 - pack.top_bits;
-    pack.width = pack.low_bits + pack.code_bits;
-    pack.low_mask = ((uint64_t)1 << pack.low_bits) - 1;
-    pack.code_mask = ((uint64_t)1 << pack.code_bits) - 1;
-    Py_ssize_t buckets = (Py_ssize_t)1 << pack.top_bits;
-    uint32_t *top = scratch(buckets + 1, sizeof(uint32_t));
-    Keys *keys = scratch(1, sizeof(Keys));
-    Big items_memory, parent_memory;
-    uint64_t *items = big_alloc(&items_memory, count, sizeof(uint64_t));
-    int32_t *parent = big_alloc(&parent_memory, f.size, sizeof(int32_t));
-    uint64_t *spare = NULL;
-    uint32_t *counts = NULL;
+    Py_ssize_t count = 0;
+    for (Py_ssize_t cell = 0; cell + 1 < f.size; cell++) {
+        if (f.blocked[cell]) continue;
+        count += !f.blocked[cell + 1];
+        count += cell + f.stride < f.size && !f.blocked[cell + f.stride];
+    }
+    enum { KEYS, CODES, PIECE, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, BEST_WALL, JOIN,
+           NUMBER, BLOCKS };
+    void *blocks[BLOCKS] = {NULL};
+    /* room for two more: the first round writes each wall before it knows to keep it */
+    size_t walls = (size_t)count + 2;
+    Forest w = {&f, kruskal_alloc(blocks, KEYS, walls, sizeof(uint64_t)),
+                kruskal_alloc(blocks, CODES, walls, sizeof(uint32_t))};
+    w.piece = kruskal_alloc(blocks, PIECE, (size_t)f.size, sizeof(int32_t));
+    uint64_t *rows = kruskal_alloc(blocks, ROWS, (size_t)(4 * f.stride), sizeof(uint64_t));
+    unsigned char *chosen = kruskal_alloc(blocks, CHOSEN, (size_t)(4 * f.stride), 1);
+    Keys *keys = kruskal_alloc(blocks, KEYS_DRAWN, 1, sizeof(Keys));
     MTState mt;
-    int loaded = 0;
-    if (top == NULL || keys == NULL || items == NULL || parent == NULL) goto done;
+    int ok = 0, loaded = 0;
+    if (w.keys == NULL || w.codes == NULL || w.piece == NULL || rows == NULL || chosen == NULL ||
+        keys == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
     if (mt_load(rng, &mt) < 0) goto done;
     loaded = 1;
-
-    MTState counting = mt; /* the same stream, drawn once to count (gauss_next untouched) */
-    keys_start(keys, &counting, count);
-    int drop = 32 - pack.top_bits; /* a key's top bits are its first word's (32: none) */
-    for (Py_ssize_t code = 0; code < last; code++)
-        if (kruskal_inner(&f, code)) top[((uint64_t)keys_next(keys)[0] >> drop) + 1]++;
-    Py_ssize_t largest = 0;
-    for (Py_ssize_t b = 0; b < buckets; b++) {
-        if ((Py_ssize_t)top[b + 1] > largest) largest = top[b + 1];
-        top[b + 1] += top[b];
-    }
-    spare = scratch(largest, sizeof(uint64_t));
-    counts = scratch(4 * largest + 1, sizeof(uint32_t));
-    if (spare == NULL || counts == NULL) goto done;
     keys_start(keys, &mt, count);
-    for (Py_ssize_t code = 0; code < last; code++) {
-        if (!kruskal_inner(&f, code)) continue;
-        const uint32_t *pair = keys_next(keys);
-        uint64_t key = (uint64_t)(pair[0] >> 5) << 26 | (pair[1] >> 6);
-        items[top[key >> pack.low_bits]++] = (key & pack.low_mask) << pack.code_bits | (uint64_t)code;
+    kruskal_first_round(&w, keys, rows, chosen);
+    int32_t pieces = kruskal_number(&f, w.piece);
+    size_t n = (size_t)pieces, left = (size_t)w.count;
+    w.first = kruskal_alloc(blocks, FIRST, left, sizeof(int32_t));
+    w.second = kruskal_alloc(blocks, SECOND, left, sizeof(int32_t));
+    w.best = kruskal_alloc(blocks, BEST, n, sizeof(uint64_t));
+    w.best_wall = kruskal_alloc(blocks, BEST_WALL, n, sizeof(uint32_t));
+    w.join = kruskal_alloc(blocks, JOIN, n, sizeof(int32_t));
+    w.number = kruskal_alloc(blocks, NUMBER, n, sizeof(int32_t));
+    if (w.first == NULL || w.second == NULL || w.best == NULL || w.best_wall == NULL ||
+        w.join == NULL || w.number == NULL) {
+        PyErr_NoMemory();
+        goto done;
     }
-    /* top[b] is now the end of top bucket b */
-    for (Py_ssize_t i = 0; i < f.size; i++) parent[i] = (int32_t)i;
-    Py_ssize_t needed = cells - 1, begin = 0;
-    int filtering = 0;
-    for (Py_ssize_t b = 0; b < buckets && needed > 0; b++) {
-        uint64_t *bucket = items + begin;
-        Py_ssize_t n = (Py_ssize_t)top[b] - begin;
-        begin = top[b];
-        Py_ssize_t walls = n;
-        if (filtering) n = kruskal_filter(parent, bucket, n, &pack, f.stride);
-        kruskal_sort_bucket(bucket, n, pack.width, spare, counts);
-        /* filter the next bucket once most of this one's walls are refused */
-        filtering = 2 * kruskal_join(&f, parent, bucket, n, &pack, &needed) < walls;
-    }
+    kruskal_rounds(&w, pieces);
+    ok = 1;
 done:
-    PyMem_Free(top), PyMem_Free(keys), PyMem_Free(spare), PyMem_Free(counts);
-    big_free(&items_memory), big_free(&parent_memory);
+    for (int i = 0; i < BLOCKS; i++) PyMem_Free(blocks[i]);
     frame_close(&f);
     if (!loaded) return NULL;
-    if (spare == NULL || counts == NULL) {
+    if (!ok) {
         mt_discard(&mt);
         return NULL;
     }

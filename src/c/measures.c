@@ -9,16 +9,16 @@
  *   were peeled (on a tree pinned at the entry and the exit, all but the path between them).
  * - tree_betweenness: on a tree pinned at its root, a peeled cell's remaining neighbour is its
  *   parent, so subtree sizes add up as the leaves go, and give every cell's and passage's
- *   betweenness (graph._tree_betweenness); pinned at the exit too until the branches are
- *   gone, the same walk gives peel_branches' figures for stats --graph.
+ *   betweenness (graph.centrality._tree_betweenness); pinned at the exit too until the
+ *   branches are gone, the same walk gives peel_branches' figures for stats --graph.
  * The Python side allocates every array (scratch included); the kernel fills them.
  *
- * Brandes' searches for the betweenness of a graph with loops (graph._brandes): brandes on a
- * neighbour table, brandes_cells on the grid's open bits (an estimate's sampled sources), with
- * numpy's very float operations and sums, one source at a time. They allocate their own
- * scratch (a 64-byte node a cell) and let go of the interpreter lock while they search, so
- * graph._brandes_threads' threads use the cores. chain_sums: the chain method of
- * graph._brandes_chains in one walk over the key cells (its own nodes and code).
+ * Brandes' searches for the betweenness of a graph with loops (graph.brandes.brandes_sums):
+ * brandes on a neighbour table, brandes_cells on the grid's open bits (an estimate's sampled
+ * sources), with numpy's very float operations and sums, one source at a time. They allocate their
+ * own scratch (a 64-byte node a cell) and let go of the interpreter lock while they search, so
+ * graph.brandes.brandes_threads' threads use the cores. chain_sums: the chain method of
+ * graph.chains.brandes_by_chains in one walk over the key cells (its own nodes and code).
  *
  * And the text of a large SVG (drawing/svg.py), where Python's formatting of half a million
  * rectangles was most of `mazekit render -o maze.svg`: svg_boxes and svg_runs write the very
@@ -438,10 +438,10 @@ static Py_ssize_t brandes_forward(BrandesNode *node, int32_t *queue, int32_t sou
 }
 
 /* One source's search, its sums added into each node's sums (the spare's too: ignored):
- * graph._brandes' plain case with the reference's float operations in its order (see brandes
- * below), the zeros it adds included (so an overflowed count gives NaN where numpy's 0 * inf
- * does). base: above every mark of the searches before; queue: n + 1 int32 of scratch.
- * Every target weighs 1 (the chain method's weighted searches are chain_sums'). */
+ * graph.brandes.brandes_sums' plain case with the reference's float operations in its order
+ * (see brandes below), the zeros it adds included (so an overflowed count gives NaN where
+ * numpy's 0 * inf does). base: above every mark of the searches before; queue: n + 1 int32
+ * of scratch. Every target weighs 1 (the chain method's weighted searches are chain_sums'). */
 static void brandes_source(BrandesNode *node, int32_t *queue, int32_t source, int64_t base) {
     Py_ssize_t tail = brandes_forward(node, queue, source, base);
     for (Py_ssize_t i = tail - 1; i >= 0; i--) { /* backward: the farthest first */
@@ -562,7 +562,7 @@ static void brandes_sums(BrandesNode *node, int32_t *queue, double *total, Py_ss
         for (int k = 0; k < 3; k++) sides[k][v] = batched ? total[3 * v + k] : node[v].sums[k];
 }
 
-/* brandes(table, sources, batch, nodes, east, south): graph._brandes' plain case (every
+/* brandes(table, sources, batch, nodes, east, south): graph.brandes.brandes_sums' plain case (every
  * target weighs 1, nothing stored). table: the n x 4 int32 neighbour table (N, E, S, W; -1
  * none) of a grid, so bipartite: a neighbour is one step nearer or farther. sources: int64
  * nodes. The float64 outputs (n each, every item written) get the sums over the sources of
@@ -619,9 +619,9 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
 
 /* Fill the nodes of the cells `flat` (ascending) from their open bits `moves` (a grid of
  * `width` columns, checked by check_moves): a node's neighbours are the nodes of the cells its
- * open directions lead to (the spare, n, for none), as graph._graph's table has them; `map`
- * gets each cell's node (-1: none). 0, or -1 when an open direction leads to a cell that is
- * not among `flat` (then the nodes are not the graph of those cells). */
+ * open directions lead to (the spare, n, for none), as graph.table.reachable_graph's table
+ * has them; `map` gets each cell's node (-1: none). 0, or -1 when an open direction leads to a cell
+ * that is not among `flat` (then the nodes are not the graph of those cells). */
 static int cells_nodes(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width,
                        const int64_t *flat, Py_ssize_t n, int32_t *map, BrandesNode *node) {
     static const uint8_t bits[4] = {NORTH, EAST, SOUTH, WEST};
@@ -666,9 +666,9 @@ static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
 
 /* brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the
  * graph of the cells `flat` (int64 flat indices, ascending: node v is cell flat[v]) joined by
- * their open bits `moves` (uint8, the grid), so without graph._graph's n x 4 table: the
- * kernel reads the neighbours off the bits as it fills its nodes. The same nodes, so the same
- * floats as brandes() with that table, added into the float64 grids cells, east and south
+ * their open bits `moves` (uint8, the grid), so without graph.table.reachable_graph's n x 4
+ * table: the kernel reads the neighbours off the bits as it fills its nodes. The same nodes, so the
+ * same floats as brandes() with that table, added into the float64 grids cells, east and south
  * (a cell each; zeros from the caller make them brandes()' outputs, laid out on the grid).
  * ValueError when an open direction of a cell leads out of the grid or to a cell not in
  * `flat`. The cell -> node map of the fill lives in the queue's memory (made large enough). */
@@ -724,11 +724,12 @@ static PyObject *brandes_cells(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The chain method (graph._brandes_chains, specs/stats.md "Chains") in one walk, chain_sums:
- * over the key nodes in order, at each the searches from it and from the other ends of its
- * chains (each kept only while a key still to come needs it: a band of rows, not keys x n),
+/* The chain method (graph.chains.brandes_by_chains, specs/stats.md "Chains") in one walk,
+ * chain_sums: over the key nodes in order, at each the searches from it and from the other ends of
+ * its chains (each kept only while a key still to come needs it: a band of rows, not keys x n),
  * the bins of the chains it starts, its target weights and its backward pass. Every float is
- * the reference's (graph._forward, the bincounts, through(), _brandes), in its order. */
+ * the reference's (graph.brandes.forward, the bincounts, KeyPaths.through, brandes_sums), in
+ * its order. */
 
 /* A node of the chain method's searches, 32 bytes (two to a cache line): its N, E, S, W
  * neighbours (the spare, node n, for none), its distance from the source (-1: not reached;
@@ -749,7 +750,7 @@ typedef struct {
 } ChainRow;
 
 /* The breadth-first search from `source` into `row`: each path count the sum of the nearer
- * neighbours' in N, E, S, W order, graph._forward's floats (the zeros numpy adds for the
+ * neighbours' in N, E, S, W order, graph.brandes.forward's floats (the zeros numpy adds for the
  * others change nothing). queue: n + 1 int32 of scratch (a neighbour is written past the end,
  * not counted). Without a branch on the neighbours, whose order is a coin toss. */
 static void chain_search(ChainNode *node, Py_ssize_t n, int32_t source, int32_t *queue,
@@ -781,7 +782,7 @@ static void chain_search(ChainNode *node, Py_ssize_t n, int32_t source, int32_t 
 /* The backward pass of the stored search `row`, with target weights `wanted`: the farthest
  * nodes first, each coefficient (w + delta) / sigma, delta = sigma * the sum of the farther
  * neighbours' coefficients (N, E, S, W), and every passage coef * sigma from both ends (the
- * nearer end's is the one not 0): _brandes' float operations (its kernel's brandes_source),
+ * nearer end's is the one not 0): brandes_sums' float operations (its kernel's brandes_source),
  * added into the batch's sums, four to a node (its own, its E and S passages', unused; n + 1
  * nodes: the spare's are ignored), one cache line for two nodes. */
 static void chain_backward(ChainNode *node, Py_ssize_t n, const ChainRow *row,
@@ -893,7 +894,7 @@ static double chain_pairwise(const double *a, Py_ssize_t count) {
     return chain_pairwise(a, half) + chain_pairwise(a + half, count - half);
 }
 
-/* The pairs a chain's inner sources make inside and along it (graph._brandes_chains' loop
+/* The pairs a chain's inner sources make inside and along it (graph.chains.chain_sums
  * over the chains, its reference, with its float operations in its order): the chain's nodes
  * c[0..L] get inner_add and its passages edge_add, added into `nodes`, `east`, `south`.
  * beyond, ties: the chain's bins; d_ab, s_ab: d(a,b), sigma(a,b); scratch: 7L + 8 float64. */
@@ -1013,12 +1014,12 @@ static int chain_ends_match(const int64_t *info, Py_ssize_t chains, const int64_
  * table: the n x 4 int32 neighbour table (-1: none), n <= 32767 (int16 distances and nodes);
  * keys: the int64 key nodes, sources of the searches, in order (row r of the searches is
  * keys[r]); info: per chain, int64 (a's row, b's row, L >= 2, where its L - 1 inner nodes
- * start in the int64 `inner`), numbered as graph._chains finds them (by a); ends: per key row
- * r, from ends_start[r] to ends_start[r + 1] (keys + 1 items), the chains ending there in
- * order, as 2 x chain + (1 at b, 0 at a).
- * The sources are shared as graph._brandes_threads shares them among `workers` threads
+ * start in the int64 `inner`), numbered as graph.chains.find_chains finds them (by a); ends:
+ * per key row r, from ends_start[r] to ends_start[r + 1] (keys + 1 items), the chains ending there
+ * in order, as 2 x chain + (1 at b, 0 at a).
+ * The sources are shared as graph.brandes.split_sources shares them among `workers` threads
  * (len(batches): key i to share i % workers), each share summed in batches of batches[k] as
- * _brandes sums them: the float64 outputs nodes, east, south hold a share's sums a row
+ * brandes_sums sums them: the float64 outputs nodes, east, south hold a share's sums a row
  * (workers x n), for the caller to add in order. local_*: the float64 sums (n each) of the
  * reference's loop over the chains (chain_local), in chain order. The interpreter lock is let
  * go while it runs. */
@@ -1309,13 +1310,14 @@ static PyMethodDef methods[] = {
      "kth_largest(values, count) -> float: the count-th largest float64 value (NaN: ask numpy)."},
     {"brandes", brandes, METH_VARARGS,
      "brandes(table, sources, batch, nodes, east, south): Brandes' sums, "
-     "graph._brandes."},
+     "graph.brandes.brandes_sums."},
     {"brandes_cells", brandes_cells, METH_VARARGS,
      "brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the "
      "open bits of the cells flat, without a neighbour table, added into grids."},
     {"chain_sums", chain_sums, METH_VARARGS,
      "chain_sums(table, keys, info, inner, ends_start, ends, batches, nodes, east, south, "
-     "local_nodes, local_east, local_south): the chain method's sums (graph._brandes_chains)."},
+     "local_nodes, local_east, local_south): the chain method's sums "
+     "(graph.chains.brandes_by_chains)."},
     {"svg_boxes", svg_boxes, METH_VARARGS,
      "svg_boxes(x, y, w, h) -> str: the SVG path data of rectangles (int64 arrays)."},
     {"svg_runs", svg_runs, METH_VARARGS,

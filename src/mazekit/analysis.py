@@ -18,12 +18,20 @@ import numpy.typing as npt
 from . import pattern as glyph
 from .board import DeadEnds, classify_dead_ends
 from .model import ALL_WALLS, DEGREE, Cell, Maze
-from .search import component_labels, count_loops, distances, open_bits, passages
+from .search import closed_groups, component_labels, count_loops, distances, open_bits, passages
 
-__all__ = ["PATTERN_MODES", "Analysis", "BoolGrid", "PatternMode", "cells_of_mask", "dead_ends"]
+__all__ = [
+    "PATTERN_MODES",
+    "Analysis",
+    "BoolGrid",
+    "PatternMode",
+    "cells_of_mask",
+    "dead_ends",
+    "find_42",
+]
 
-PatternMode = Literal["strict", "any", "none"]
-PATTERN_MODES: tuple[PatternMode, ...] = ("strict", "any", "none")
+PatternMode = Literal["strict", "subject", "any", "none"]
+PATTERN_MODES: tuple[PatternMode, ...] = ("strict", "subject", "any", "none")
 BoolGrid = npt.NDArray[np.bool_]
 
 
@@ -34,6 +42,12 @@ def cells_of_mask(mask: BoolGrid, limit: int | None = None) -> list[Cell]:
         flat = flat[:limit]
     width = mask.shape[1]
     return [(int(i % width), int(i // width)) for i in flat]
+
+
+def find_42(walls: npt.NDArray[np.uint8]) -> glyph.Found | None:
+    """The "42" that ``walls`` draw, wherever and in whatever glyph (pattern.find over the
+    groups of closed cells of search.closed_groups), or None."""
+    return glyph.find(walls, closed_groups(walls))
 
 
 @dataclass(eq=False)
@@ -77,13 +91,26 @@ class Analysis:
         return self
 
     @cached_property
+    def found_42(self) -> glyph.Found | None:
+        """The "42" the file draws, wherever it is (pattern.find), or None."""
+        return find_42(self.maze.walls)
+
+    @cached_property
     def pattern(self) -> BoolGrid:
-        """The cells exempt from connectivity: the "42" (strict), every F cell (any), none."""
+        """The cells exempt from connectivity: the "42" at its place (strict), the "42" the
+        file draws (subject), every F cell (any), none."""
         maze = self.maze
         if self.pattern_mask is not None:
             return self.pattern_mask
         if self.pattern_mode == "strict":
             return glyph.pattern_mask(maze.width, maze.height)
+        if self.pattern_mode == "subject":
+            found = self.found_42
+            if found is not None:
+                return found.mask(maze.width, maze.height)
+            corner = glyph.nearest(maze.walls)  # a "42" with a few cells left open
+            cells = glyph.cells_at(corner) if corner is not None else ()
+            return glyph.Found(cells, subject=True).mask(maze.width, maze.height)
         if self.pattern_mode == "any":
             return np.asarray(maze.walls == ALL_WALLS)
         return np.zeros(maze.walls.shape, dtype=bool)

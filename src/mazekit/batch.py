@@ -118,22 +118,47 @@ def _not_regular(path: str) -> str | None:
 def _under(folder: str, glob: str, config_name: str) -> list[tuple[str, str | None]]:
     """The paths under ``folder`` that a run checks, sorted, each with why it cannot be read
     (else None): every ``glob`` file but the config files (a FIFO or device among them is
-    reported, never opened), and every folder that cannot be listed (``rglob`` would pass
-    over it, and the files in it, in silence)."""
-    from pathlib import Path  # only a directory argument pays for pathlib
+    reported, never opened), and every folder that cannot be listed (too deep for the OS's
+    path limit included), reported rather than passed over in silence.
 
-    found: list[tuple[str, str | None]] = [
-        (str(path), _not_regular(str(path)))
-        for path in Path(folder).rglob(glob)
-        if path.name != config_name and not path.is_dir()
-    ]
+    One loop over a stack of folders, never a call per level: a folder 100 000 levels deep
+    costs memory in proportion, not Python's recursion limit. Links to folders are not
+    followed (as ``grep -r``); a link to a file is a file."""
+    from fnmatch import fnmatchcase
+    from pathlib import PurePath
 
-    def unlisted(error: OSError) -> None:
-        name = str(Path(os.fsdecode(error.filename)))  # spelt as rglob spells its paths
-        found.append((name, f"cannot read: {error.strerror or error}"))
+    def matches(name: str, relative: str) -> bool:
+        """``rglob``'s test: the name against a plain pattern, the path's tail otherwise."""
+        if "/" not in glob:
+            return fnmatchcase(name, glob)
+        return PurePath(relative).match(glob)
 
-    for _ in os.walk(folder, onerror=unlisted):  # the same folders rglob visits
-        pass
+    found: list[tuple[str, str | None]] = []
+    stack = [(str(PurePath(folder)), "")]  # spelt as rglob spelt its paths: "dir/" is "dir"
+    while stack:
+        path, relative = stack.pop()
+        try:
+            with os.scandir(path) as entries:
+                listed = [
+                    (
+                        entry.name,
+                        entry.path,
+                        entry.is_dir(follow_symlinks=False),
+                        entry.is_symlink(),
+                    )
+                    for entry in entries
+                ]
+        except OSError as error:
+            found.append((path, f"cannot read: {error.strerror or error}"))
+            continue
+        for name, full, is_dir, is_link in listed:
+            inner = f"{relative}/{name}" if relative else name
+            if is_dir:
+                stack.append((full, inner))
+            elif is_link and os.path.isdir(full):
+                continue  # a link to a folder: not followed, and no file either
+            elif name != config_name and matches(name, inner):
+                found.append((full, _not_regular(full)))
     return sorted(found, key=lambda item: item[0])
 
 
@@ -156,14 +181,16 @@ def submissions(folder: str, config_name: str = DEFAULT_CONFIG_NAME) -> list[Job
 
 
 def _holds_file(path: str) -> bool:
-    """Whether ``path`` is a file, or may be one in a folder the grader may not enter: that
-    submission is then reported (its config cannot be read), never passed over in silence."""
+    """Whether ``path`` names anything (a file, but also a FIFO, a device, a folder or a
+    link loop, each reported by ``check``), or may in a folder the grader may not enter: that
+    submission is then reported, never passed over in silence."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        os.lstat(path)
     except PermissionError:
         return True
     except (OSError, ValueError):
         return False
+    return True
 
 
 def check(job: Job, options: Options) -> Report:
@@ -178,14 +205,22 @@ def check(job: Job, options: Options) -> Report:
     if job.submission is not None:
         config_path = os.path.join(job.submission, job.config_name)
         try:
+            why = _not_regular(config_path)  # a FIFO or device would block the run
+            if why is not None:
+                raise MazeError(why, config_path)
             config = load_config(config_path)
         except MazeError as error:
             return Report(source=printable(config_path), error=printable(error.message))
+        if config.output_leaves(job.submission):
+            message = f"OUTPUT_FILE '{config.output_file}' leaves the submission"
+            return Report(source=printable(config_path), error=printable(message))
         name = os.path.join(job.submission, config.output_file)
     try:
-        # a submission's OUTPUT_FILE is a name its author chose: /dev/stdin, or a FIFO, would
-        # wait for the grader's input, so only a regular file is read
+        # a submission's OUTPUT_FILE is a name its author chose: a FIFO would wait for a
+        # writer, and a link could point anywhere the grader may read, so neither is read
         why = None if job.submission is None else _not_regular(name)
+        if job.submission is not None and os.path.islink(name):
+            why = "a symbolic link, not read"
         if why is not None:
             raise MazeError(why, name)
         data = read_bytes(job.path if job.submission is None else name)
@@ -221,11 +256,22 @@ def _check_chunk(chunk: tuple[Options, list[Job]]) -> list[Report]:
     return [check(job, options) for job in jobs]
 
 
-def _watch_parent(parent: int) -> None:
-    """Worker start-up: end this worker when the main process is gone (killed by a closed pipe
-    or a signal it had no time to pass on), instead of waiting for work forever."""
+def _start_worker(parent: int) -> None:
+    """Worker start-up: the default SIGTERM, SIGINT and SIGHUP, and a watch on the parent.
+
+    A forked worker inherits the entry's Python-level handler (mazekit.__main__), which runs
+    only between bytecodes of the main thread: a worker blocked on the pool's queue lock
+    never ran it, and a run hung at teardown. With the default action the kernel ends the
+    worker at once. The watch ends this worker when the main process is gone (killed by a
+    closed pipe or a signal it had no time to pass on), instead of waiting for work forever.
+    """
+    import signal
     import threading
     import time
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        if signal.getsignal(signum) != signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
 
     def watch() -> None:
         """Poll the parent's pid; a new parent (init) means the old one is gone."""
@@ -258,6 +304,18 @@ def check_all(
     size = max(1, min(256, len(jobs) // (workers * 4)))
     chunks = [(options, list(jobs[i : i + size])) for i in range(0, len(jobs), size)]
     context = multiprocessing.get_context(start_method)
-    with context.Pool(workers, initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
+    pool = context.Pool(workers, initializer=_start_worker, initargs=(os.getpid(),))
+    finished = False
+    try:
         for reports in pool.imap(_check_chunk, chunks):
             yield from reports
+        finished = True
+    finally:
+        # Every result is in: the workers are told there is no more work and left to end
+        # on their own (close, join), never signalled in the middle of a queue operation.
+        # Only a run stopped early (an error, a closed consumer) terminates them.
+        if finished:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()

@@ -4,7 +4,8 @@ specs/pacman.md names the key cells (the four corners, the centre) and the limit
 dead-ends.md defines a dead end: a reachable cell outside the "42" with exactly one open wall,
 enclosed when every closed wall of it faces the border or a pattern cell (no wall can be
 opened), real otherwise. Pure definitions over arrays: the facts of one maze are computed by
-mazekit.analysis, braiding by mazekit.braiding.
+mazekit.analysis, braiding by mazekit.braiding. The page's JavaScript twin of ``house`` and of
+the dead ends is src/mazekit/drawing/page/board.js.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Steps of a tick: the runner steps along its path; the mode is read, and a change
 every chaser reverse; each chaser in turn picks its target and moves one cell, to the open
 neighbour (never back, unless forced) nearest its target, ties in N, W, S, E order; then a
 chaser on the runner's cell catches it. numpy serves only the setup (open steps, components);
-the tick itself is a tight loop over flat tables of Python ints.
+the tick itself is a tight loop over flat tables of Python ints. Its JavaScript twin is the
+page's src/mazekit/drawing/page/chase.js (the browser tests hold the two traces equal).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "MODES",
     "NAMES",
     "RESULTS",
+    "ROLES",
     "STARTS",
     "Chase",
     "ChaseOptions",
@@ -60,6 +62,15 @@ DEFAULT_STARTS = "house"
 # How many of its last cells each chaser's trail shows, in the animation, the page and view:
 # enough for a chaser circling its corner in scatter mode to draw the whole loop.
 DEFAULT_TRAIL = 24
+# What each chaser does, for help texts and the page.
+ROLES: Mapping[str, str] = MappingProxyType(
+    {
+        "blinky": "the direct chaser",
+        "pinky": "the ambush",
+        "inky": "the two-body chaser",
+        "clyde": "the distance switcher",
+    }
+)
 
 # The chasers' directions, in their tie order N, W, S, E; the opposite of d is d ^ 2.
 LETTERS = "NWSE"

@@ -82,6 +82,19 @@ class Config:
     max_dead_ends: int | None = None
     source: str = "config"
 
+    def output_leaves(self, folder: str) -> bool:
+        """Whether OUTPUT_FILE, taken in ``folder``, names a file outside it: an absolute
+        path, a ``..`` step, or a folder reached through a link out of it (a submission's
+        config is its author's to write; grade refuses the same names)."""
+        import os
+
+        name = self.output_file
+        if os.path.isabs(name) or ".." in name.split("/"):
+            return True
+        parent = os.path.realpath(os.path.dirname(os.path.join(folder, name)))
+        root = os.path.realpath(folder)
+        return os.path.commonpath([root, parent]) != root
+
 
 def _cut(text: str) -> str:
     """A value as messages quote it: at most ECHO_LIMIT characters, control bytes escaped."""

@@ -2,22 +2,49 @@
 
 specs/edit.md defines it. Steps: open the walls asked for, then close those asked for (each on
 both sides; border walls and "42" cells only when forced), then close the busiest passages
-that can go without cutting the graph in two; finally write the canonical shortest path
+that can go without cutting the graph in two, then relieve: close, one at a time, the
+passage whose closing lowers the betweenness peak the most; finally write the canonical
+shortest path
 (mazekit.solvers.solve, the one ``mazekit solve`` writes) on the path line, refusing an edit
-that cuts the exit off from the entry unless that is allowed.
+that cuts the exit off from the entry unless that is allowed. The page's "Close the busiest
+passage" and "Relieve" are JavaScript twins (src/mazekit/drawing/page/graph.js).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .errors import MazeError, NoPathError
 from .model import BY_LETTER, Cell, Maze
 from .pattern import pattern_cells
 from .search import distance_between
 
-__all__ = ["WallChange", "close_bottlenecks", "edit"]
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only
+    import numpy as np
+    import numpy.typing as npt
+
+    from .graph import Betweenness
+
+__all__ = [
+    "RELIEVE",
+    "RELIEVE_TOP",
+    "Closure",
+    "Load",
+    "WallChange",
+    "close_bottlenecks",
+    "edit",
+    "relieve",
+]
+
+# Relieve (``edit --relieve`` and the page's button): the candidates are the TOP busiest
+# closable passages and those of the peak cell. ``edit`` measures each as ``stats --graph``
+# does; the page measures each exactly up to EXACT reachable cells, else by Brandes from
+# SAMPLES sources drawn with SEED (the same sources for every candidate, so that they compare
+# alike). specs/edit.md, "Relieve", and specs/html.md, "Relieve".
+RELIEVE: dict[str, int] = {"top": 8, "exact": 2000, "samples": 256, "seed": 0}
+RELIEVE_TOP = RELIEVE["top"]  # passages of the betweenness ranking tried, with the peak cell's
 
 _NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
 
@@ -40,6 +67,84 @@ class WallChange:
     def wall(self) -> str:
         """``the east wall of (3,4)``."""
         return f"the {_NAMES[self.letter]} wall of ({self.x},{self.y})"
+
+
+@dataclass(frozen=True)
+class Load:
+    """How the traffic of a maze is spread: its betweenness peak (share and cell) and Gini, as
+    ``stats --graph`` reports them (``exact`` False for an estimate, marked ``~``)."""
+
+    peak: float
+    cell: Cell
+    gini: float
+    exact: bool
+
+    @property
+    def peak_text(self) -> str:
+        """``30.49% at (11,19)``, ``~`` before an estimate."""
+        from .graph.figures import percent  # as stats --graph writes a share
+
+        mark = "" if self.exact else "~"
+        return f"{mark}{percent(self.peak)} at ({self.cell[0]},{self.cell[1]})"
+
+    @property
+    def gini_text(self) -> str:
+        """``0.493``, ``~`` before an estimate."""
+        return f"{'' if self.exact else '~'}{self.gini:.3f}"
+
+
+@dataclass(frozen=True)
+class Closure:
+    """Walls one option closed, and the load before and after (None: no reachable cell)."""
+
+    option: str
+    walls: tuple[WallChange, ...]
+    before: Load | None
+    after: Load | None
+
+    @property
+    def line(self) -> str:
+        """The report on stderr: ``closed the east wall of (11,19) (--relieve): betweenness
+        peak 30.49% at (11,19) -> 27.82% at (12,17), Gini 0.493 -> 0.488``."""
+        walls = ", ".join(change.wall for change in self.walls) or "nothing"
+        text = f"closed {walls} ({self.option})"
+        if self.before is None or self.after is None:
+            return text
+        return (
+            f"{text}: betweenness peak {self.before.peak_text} -> {self.after.peak_text}, "
+            f"Gini {self.before.gini_text} -> {self.after.gini_text}"
+        )
+
+
+def _load(found: Betweenness) -> Load | None:
+    """The peak and Gini of a betweenness (the peak by graph.ranking's rule: ties by (y, x))."""
+    from .graph import gini
+
+    top = found.top_cells(1)
+    if not top:
+        return None
+    cell, peak = top[0]
+    return Load(peak, cell, gini(found.cells[found.reachable]), found.exact)
+
+
+def _loop_passages(
+    face: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """(east, south) H x W masks of the walls whose closing cuts nothing, from the corners'
+    faces (graph.faces): the two corners at its ends lie in different faces, so an open
+    passage there is on a loop."""
+    # the corners at the ends of the wall each passage crosses: (y, x+1)-(y+1, x+1) for an
+    # east passage, (y+1, x)-(y+1, x+1) for a south one
+    return face[:-1, 1:] != face[1:, 1:], face[1:, :-1] != face[1:, 1:]
+
+
+def _already(maze: Maze, change: WallChange) -> bool:
+    """Whether the wall ``change`` names is already as it asks (a cell outside the grid is
+    left for _apply to refuse)."""
+    if not maze.contains((change.x, change.y)):
+        return False
+    closed = bool(maze.walls[change.y, change.x] & BY_LETTER[change.letter].bit)
+    return closed == change.close
 
 
 def _apply(maze: Maze, change: WallChange, force: bool, pattern: frozenset[Cell]) -> None:
@@ -95,12 +200,13 @@ def _canonical_path(maze: Maze) -> str | None:
         return None
 
 
-def close_bottlenecks(maze: Maze, count: int) -> list[WallChange]:
+def close_bottlenecks(maze: Maze, count: int, found: Betweenness | None = None) -> list[WallChange]:
     """Close, in place, the ``count`` busiest passages that do not cut the graph in two.
 
     Passages in order of edge betweenness on ``maze`` as given (ties as in stats --graph);
     one is skipped when closing it would leave its two cells unconnected (a bridge) at that
-    point. MazeError when fewer than ``count`` can be closed.
+    point. MazeError when fewer than ``count`` can be closed. ``found``: the betweenness of
+    ``maze`` when the caller has it.
 
     Bridges come from the faces of the graph (graph.faces), not from a search per passage:
     a bridge stays one as passages close, so only passages on a loop are taken in order, and
@@ -110,12 +216,9 @@ def close_bottlenecks(maze: Maze, count: int) -> list[WallChange]:
 
     from .graph import betweenness, faces  # numpy-heavy, and only this option needs it
 
-    found = betweenness(maze)
+    found = found or betweenness(maze)
     face = faces(maze.walls)
-    # the corners at the ends of the wall each passage crosses: (y, x+1)-(y+1, x+1) for an
-    # east passage, (y+1, x)-(y+1, x+1) for a south one
-    east_loop = face[:-1, 1:] != face[1:, 1:]  # H x W, as found.east_open
-    south_loop = face[1:, :-1] != face[1:, 1:]
+    east_loop, south_loop = _loop_passages(face)  # H x W, as found.east_open
     candidates = int(np.count_nonzero(found.east_open & east_loop)) + int(
         np.count_nonzero(found.south_open & south_loop)
     )
@@ -153,6 +256,73 @@ def close_bottlenecks(maze: Maze, count: int) -> list[WallChange]:
     return closed
 
 
+def _relief_candidates(maze: Maze, found: Betweenness, peak: Cell) -> list[WallChange]:
+    """The passages --relieve tries: the RELIEVE_TOP busiest that are on a loop (graph.ranking's
+    order), then the peak cell's own passages on a loop; each once."""
+    from .graph import faces
+
+    east_loop, south_loop = _loop_passages(faces(maze.walls))
+    east, south = found.east_open & east_loop, found.south_open & south_loop
+    walls = [(x, y, letter) for (x, y), letter, _ in found.top_passages(RELIEVE_TOP, (east, south))]
+    x, y = peak
+    own = [(x, y, "E", east), (x - 1, y, "E", east), (x, y, "S", south), (x, y - 1, "S", south)]
+    walls += [
+        (px, py, letter) for px, py, letter, mask in own if px >= 0 and py >= 0 and mask[py, px]
+    ]
+    unique = dict.fromkeys(walls)  # the first place of each, in order
+    return [WallChange(wx, wy, letter, close=True) for wx, wy, letter in unique]
+
+
+def relieve(
+    maze: Maze, count: int, found: Betweenness | None = None, samples: int | None = None
+) -> list[Closure]:
+    """Close, in place and one at a time, ``count`` passages: each time the candidate
+    (_relief_candidates) whose closing lowers the betweenness peak the most, never a bridge.
+
+    Each candidate is measured by closing it and computing the betweenness again, exactly
+    where stats --graph is exact and estimated (``samples`` sources, seed 0) beyond. The best
+    lowers the peak most; gains within graph.ranking's tolerance tie, and ties go by (y, x),
+    then E before S. MazeError when no candidate lowers the peak (a tree has none).
+    ``found``: the betweenness of ``maze`` when the caller has it.
+    """
+    import numpy as np
+
+    from .graph import betweenness
+    from .graph.ranking import ranked, tie_floor
+
+    found = found or betweenness(maze, samples=samples)
+    closures: list[Closure] = []
+    while len(closures) < count:
+        before = _load(found)
+        tried: list[tuple[WallChange, Betweenness, Load]] = []
+        if before is not None:
+            for change in _relief_candidates(maze, found, before.cell):
+                trial = maze.copy()
+                _apply(trial, change, force=True, pattern=frozenset())
+                measured = betweenness(trial, samples=samples)
+                after = _load(measured)
+                if after is not None and after.peak < tie_floor(before.peak):
+                    tried.append((change, measured, after))
+        if before is None or not tried:
+            from .graph.figures import percent
+
+            peak = percent(before.peak if before is not None else 0.0)
+            done = len(closures)
+            after_some = f"after {done} closure{'' if done == 1 else 's'}, " if done else ""
+            raise MazeError(
+                f"--relieve {count}: {after_some}no single closure lowers the peak below {peak}"
+            )
+        gains = np.array([before.peak - after.peak for _, _, after in tried])
+        keys = tuple(
+            np.array([key(change) for change, _, _ in tried], dtype=np.int64)
+            for key in (lambda c: c.y, lambda c: c.x, lambda c: "ES".index(c.letter))
+        )
+        change, found, after = tried[int(ranked(gains, 1, keys)[0])]
+        _apply(maze, change, force=True, pattern=frozenset())
+        closures.append(Closure("--relieve", (change,), before, after))
+    return closures
+
+
 def edit(
     maze: Maze,
     changes: Sequence[WallChange] = (),
@@ -160,10 +330,16 @@ def edit(
     close_bottleneck: int = 0,
     force: bool = False,
     allow_disconnect: bool = False,
+    relieve_count: int = 0,
+    closures: list[Closure] | None = None,
+    unchanged: list[WallChange] | None = None,
 ) -> tuple[Maze, list[WallChange]]:
     """A copy of ``maze`` with the changes made, and every wall change done, in order.
 
-    Opens first, then closes, each in the order given, then ``close_bottleneck`` passages.
+    Opens first, then closes, each in the order given, then ``close_bottleneck`` passages,
+    then ``relieve_count`` passages by relieve(). ``closures``: a list that receives what
+    the last two closed, with the load before and after (edit's report on stderr);
+    ``unchanged``: a list that receives the asked changes whose wall was already so.
     The path line is the canonical shortest path, or empty when the exit cannot be reached
     (allowed only with ``allow_disconnect``; else MazeError naming the wall that cut it off).
     """
@@ -176,6 +352,8 @@ def edit(
     was_connected = checked and _connected(result)
     done: list[WallChange] = []
     for change in ordered:
+        if unchanged is not None and _already(result, change):
+            unchanged.append(change)
         _apply(result, change, force, pattern)
         done.append(change)
         if change.close and was_connected and not allow_disconnect and not _connected(result):
@@ -183,8 +361,21 @@ def edit(
                 f"{change.option}: closing {change.wall} cuts the exit off from the entry "
                 "(--allow-disconnect to write it anyway)"
             )
+    report: list[Closure] = [] if closures is None else closures
+    found: Betweenness | None = None
     if close_bottleneck:
-        done += close_bottlenecks(result, close_bottleneck)
+        from .graph import betweenness
+
+        found = betweenness(result)
+        before = _load(found)
+        walls = close_bottlenecks(result, close_bottleneck, found)
+        found = betweenness(result)
+        report.append(Closure("--close-bottleneck", tuple(walls), before, _load(found)))
+        done += walls
+    if relieve_count:
+        relieved = relieve(result, relieve_count, found)
+        report += relieved
+        done += [change for closure in relieved for change in closure.walls]
     path = _canonical_path(result)
     result.path = path or ""
     if path is None and not allow_disconnect:

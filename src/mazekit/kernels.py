@@ -21,7 +21,7 @@ __all__ = ["ENVIRONMENT", "KERNELS", "describe", "large_empty", "load"]
 
 ENVIRONMENT = "MAZEKIT_KERNELS"
 # Every kernel setup.py builds, as mazekit._c<name>.
-KERNELS = ("rng", "search", "carve", "measures", "braid")
+KERNELS = ("rng", "search", "carve", "measures", "braid", "cops")
 
 
 def load(name: str) -> Any:

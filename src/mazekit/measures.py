@@ -194,10 +194,12 @@ def stats_with_graph(
     top: int = 5,
     samples: int | None = None,
     seed: int = 0,
+    threads: int | None = None,
 ) -> tuple[Stats, GraphStats]:
     """stats() and graph.graph_stats() of ``maze`` (``stats --graph``), computed together: one
     Analysis for both, and on a tree one leaf walk for the longest branch and the betweenness
-    (graph.tree_walk), where each would walk the whole maze."""
+    (graph.tree_walk), where each would walk the whole maze. ``threads``: at most this many
+    run the betweenness' searches (None: every core); the figures are the same for any."""
     from .graph import Betweenness, graph_figures, graph_stats, tree_walk  # only --graph
 
     _check_pattern(pattern)
@@ -215,7 +217,10 @@ def stats_with_graph(
 
     found = _stats(maze, pattern, facts, peel)
     if not trees:
-        return found, graph_stats(maze, top=top, samples=samples, seed=seed, facts=facts)
+        figures = graph_stats(
+            maze, top=top, samples=samples, seed=seed, facts=facts, threads=threads
+        )
+        return found, figures
     del facts  # the labels and passages go before the figures' sorted copy comes
     return found, graph_figures(maze, trees[0], top)
 

@@ -14,6 +14,7 @@ from os import PathLike
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from . import board
 from . import pattern as glyph
@@ -35,6 +36,7 @@ __all__ = [
     "Rule",
     "Violation",
     "evaluate",
+    "misreadings",
     "validate",
 ]
 
@@ -61,18 +63,19 @@ class Context(Analysis):
     path_readable: bool = True
     min_loops: int = board.MIN_LOOPS
     max_dead_ends: int = board.MAX_DEAD_ENDS
+    blank_lines: int = 1  # empty lines between the grid and the entry (one in the format)
 
     @property
     def entry_line(self) -> int:
-        return self.maze.height + 2
+        return self.maze.height + 1 + self.blank_lines
 
     @property
     def exit_line(self) -> int:
-        return self.maze.height + 3
+        return self.entry_line + 1
 
     @property
     def path_line(self) -> int:
-        return self.maze.height + 4
+        return self.entry_line + 2
 
 
 def _at(rule: str, message: str, cell: Cell) -> Violation:
@@ -149,19 +152,10 @@ def check_border(ctx: Context, limit: int) -> Findings:
 def check_entry_exit(ctx: Context, limit: int) -> Findings:
     """Entry and exit lie inside the grid, differ, and are not cells of the pattern."""
     maze = ctx.maze
-    found: list[Violation] = []
-    for name, cell, line in (
-        ("entry", maze.entry, ctx.entry_line),
-        ("exit", maze.exit, ctx.exit_line),
-    ):
-        x, y = cell
-        ending = ENTRY_UNUSABLE if name == "entry" else ""
-        if not maze.contains(cell):
-            message = f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid{ending}"
-            found.append(Violation("entry-exit", message, line, 1, cell))
-        elif ctx.pattern[y, x]:  # the 42 (strict) or any fully closed cell (any)
-            message = f'{name} ({x},{y}) lies on the "42" pattern{ending}'
-            found.append(Violation("entry-exit", message, line, 1, cell))
+    found: list[Violation] = [
+        *_misplaced(ctx, "entry", maze.entry, ctx.entry_line),
+        *_misplaced(ctx, "exit", maze.exit, ctx.exit_line),
+    ]
     if maze.entry == maze.exit:
         x, y = maze.exit
         found.append(
@@ -176,8 +170,28 @@ def check_entry_exit(ctx: Context, limit: int) -> Findings:
     return found[:limit], len(found)
 
 
+def _misplaced(ctx: Context, name: str, cell: Cell, line: int) -> list[Violation]:
+    """The entry or the exit outside the grid, or on the pattern (rule entry-exit)."""
+    maze = ctx.maze
+    x, y = cell
+    ending = ENTRY_UNUSABLE if name == "entry" else ""
+    if not maze.contains(cell):
+        message = f"{name} ({x},{y}) is outside the {maze.width}x{maze.height} grid{ending}"
+        return [Violation("entry-exit", message, line, 1, cell)]
+    if ctx.pattern[y, x]:  # the 42 (strict) or any fully closed cell (any)
+        message = f'{name} ({x},{y}) lies on the "42" pattern{ending}'
+        return [Violation("entry-exit", message, line, 1, cell)]
+    return []
+
+
+NO_42_MESSAGE = (
+    'no "42" of fully closed cells: neither the subject\'s glyph nor a "4" and a "2" side by side'
+)
+
+
 def check_pattern(ctx: Context, limit: int) -> Findings:
-    """The "42" is there: its 18 cells are F (strict), or some F cell exists (any)."""
+    """The "42" is there: its 18 cells are F (strict), the file draws one anywhere (subject),
+    or some F cell exists (any)."""
     maze = ctx.maze
     if ctx.pattern_mode == "none" or not glyph.fits(maze.width, maze.height):
         return [], 0
@@ -185,11 +199,15 @@ def check_pattern(ctx: Context, limit: int) -> Findings:
         if (maze.walls == ALL_WALLS).any():
             return [], 0
         return [Violation("pattern", 'no fully closed cell: the "42" pattern is missing', 1, 1)], 1
-    broken = [
-        (x, y)
-        for x, y in glyph.pattern_cells(maze.width, maze.height)
-        if maze.walls[y, x] != ALL_WALLS
-    ]
+    cells = glyph.pattern_cells(maze.width, maze.height)
+    if ctx.pattern_mode == "subject":
+        if ctx.found_42 is not None:
+            return [], 0
+        corner = glyph.nearest(maze.walls)
+        if corner is None:
+            return [Violation("pattern", NO_42_MESSAGE, 1, 1)], 1
+        cells = glyph.cells_at(corner)  # the glyph with a few cells open: those are said
+    broken = [(x, y) for x, y in cells if maze.walls[y, x] != ALL_WALLS]
     found = (
         _at("pattern", _open_walls_message((x, y), int(maze.walls[y, x])), (x, y))
         for x, y in broken
@@ -524,6 +542,7 @@ class Report:
     omitted: dict[str, int] = field(default_factory=dict)
     source: str | None = None
     error: str | None = None
+    hints: list[str] = field(default_factory=list)  # a systematic misreading (misreadings)
 
     @property
     def valid(self) -> bool:
@@ -553,8 +572,9 @@ class Report:
         return shown + hidden
 
     def to_dict(self) -> dict[str, Any]:
-        """This file as one entry of the JSON output of specs/validate.md (plain JSON types)."""
-        return {
+        """This file as one entry of the JSON output of specs/validate.md (plain JSON types);
+        ``hints`` only when there is one."""
+        found: dict[str, Any] = {
             "file": self.source,
             "valid": self.valid,
             "error": self.error,
@@ -571,6 +591,77 @@ class Report:
             ],
             "omitted": dict(self.omitted),
         }
+        if self.hints:
+            found["hints"] = list(self.hints)
+        return found
+
+
+def _bit_table(mapping: dict[int, int]) -> npt.NDArray[np.uint8]:
+    """The 16 digits with each wall bit moved as ``mapping`` says (bits not named stay)."""
+    table = np.zeros(16, dtype=np.uint8)
+    for value in range(16):
+        for bit in (NORTH, EAST, SOUTH, WEST):
+            if value & bit:
+                table[value] |= mapping.get(bit, bit)
+    return table
+
+
+# The systematic misreadings a student's writer can make, each undone on the grid as read:
+# (what the hint says, how the grid would be read right). specs/validate.md lists them.
+MISREADINGS: tuple[tuple[str, Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]]], ...] = (
+    (
+        "the wall bits were read in reverse order (the file writes N=8, E=4, S=2, W=1): "
+        "write N=1, E=2, S=4, W=8",
+        lambda walls: _bit_table({NORTH: WEST, EAST: SOUTH, SOUTH: EAST, WEST: NORTH})[walls],
+    ),
+    (
+        "N and S were read the other way round (the file writes N=4, S=1): write N=1, S=4",
+        lambda walls: _bit_table({NORTH: SOUTH, SOUTH: NORTH})[walls],
+    ),
+    (
+        "E and W were read the other way round (the file writes E=8, W=2): write E=2, W=8",
+        lambda walls: _bit_table({EAST: WEST, WEST: EAST})[walls],
+    ),
+    (
+        "rows and columns were swapped (the file writes one line per column): write one "
+        "line per row, top row first, one digit per cell from west to east",
+        lambda walls: np.ascontiguousarray(walls.T),
+    ),
+)
+
+
+def _wall_faults(walls: npt.NDArray[np.uint8]) -> int:
+    """Incoherent walls plus open border walls, as the rules coherence and border count."""
+    ctx = Context(Maze(walls, (0, 0), (0, 0), ""), "none")
+    return check_coherence(ctx, 0)[1] + check_border(ctx, 0)[1]
+
+
+def _plausible(walls: npt.NDArray[np.uint8], cells: Sequence[Cell]) -> tuple[bool, bool]:
+    """What tells two readings apart when both make the walls right (reversed bits and
+    swapped axes are mirror images of each other): the "42" in its place, and the footer's
+    cells inside the grid."""
+    height, width = walls.shape
+    in_place = glyph.fits(width, height) and bool(
+        (walls[glyph.pattern_mask(width, height)] == ALL_WALLS).all()
+    )
+    inside = all(0 <= x < width and 0 <= y < height for x, y in cells)
+    return in_place, inside
+
+
+def misreadings(walls: npt.NDArray[np.uint8], cells: Sequence[Cell] = ()) -> list[str]:
+    """The hint, as one line in a list (empty when none), when a systematic misreading
+    explains every wall fault: the grid has incoherent walls or an open border, and read
+    the other way it has neither. Of several such readings, those that also put the "42" in
+    its place and ``cells`` (the entry and exit) inside the grid are named."""
+    if walls.size == 0 or _wall_faults(walls) == 0:
+        return []
+    readings = [(what, undo(walls)) for what, undo in MISREADINGS]
+    fixed = [(what, _plausible(read, cells)) for what, read in readings if not _wall_faults(read)]
+    if not fixed:
+        return []
+    best = max(score for _, score in fixed)
+    named = [what for what, score in fixed if score == best]
+    return ["the walls would be coherent, with a closed border, if " + "; or if ".join(named)]
 
 
 def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
@@ -678,14 +769,33 @@ def validate(
             cap = limit if limit is not None else 2**62
             _record(report, "format", _format_findings(problems, cap))
         path_readable = not any(p.on_path_line for p in problems)
-        if scanned.maze is None:
-            if scanned.walls is None or scanned.walls.size == 0:
-                return report
+        if scanned.walls is None or scanned.walls.size == 0:
+            return report
+        blank_lines = scanned.entry_line - scanned.walls.shape[0] - 1
+        if scanned.footer_maze is None:
             # The footer cannot be read, the grid can: the rules of the grid alone still run.
-            grid_only = Context(Maze(scanned.walls, (0, 0), (0, 0), ""), pattern)
+            grid_only = Context(
+                Maze(scanned.walls, (0, 0), (0, 0), ""), pattern, blank_lines=max(blank_lines, 1)
+            )
             chosen = set(GRID_RULES) if selected is None else selected & set(GRID_RULES)
-            return evaluate(grid_only, skip=skipped, select=chosen, limit=limit, report=report)
-        maze = scanned.maze
+            evaluate(grid_only, skip=skipped, select=chosen, limit=limit, report=report)
+            if "entry-exit" not in skipped and (selected is None or "entry-exit" in selected):
+                # the one of the entry and exit that can be read, against the grid alone
+                alone = [
+                    *([] if scanned.entry is None else [("entry", scanned.entry)]),
+                    *([] if scanned.exit is None else [("exit", scanned.exit)]),
+                ]
+                for name, cell in alone:
+                    line = grid_only.entry_line if name == "entry" else grid_only.exit_line
+                    report.violations.extend(_misplaced(grid_only, name, cell, line))
+                report.violations.sort(key=lambda v: RULE_IDS.index(v.rule))  # stable
+            return _hinted(report, grid_only.maze)
+        # Not in the format, but clear (``(0, 0)``, ``Entry: 0,0``): the format violation
+        # says what to write, and every other rule still runs on the cells the footer
+        # means, so one run shows the exit outside the grid or the path through a wall too.
+        maze = scanned.footer_maze
+    else:
+        blank_lines = 1
     ctx = Context(
         maze,
         pattern,
@@ -693,8 +803,9 @@ def validate(
         path_readable=path_readable,
         min_loops=min_loops,
         max_dead_ends=max_dead_ends,
+        blank_lines=max(blank_lines, 1),
     )
-    return evaluate(
+    evaluate(
         ctx,
         perfect=perfect,
         pacman=pacman,
@@ -703,6 +814,14 @@ def validate(
         limit=limit,
         report=report,
     )
+    return _hinted(report, maze)
+
+
+def _hinted(report: Report, maze: Maze) -> Report:
+    """``report`` with the hint of misreadings when the wall rules found faults."""
+    if "coherence" in report.counts or "border" in report.counts:
+        report.hints = misreadings(maze.walls, [maze.entry, maze.exit])
+    return report
 
 
 def _rule_ids(name: str, ids: Iterable[str]) -> set[str]:

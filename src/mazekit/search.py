@@ -4,6 +4,8 @@ A wall counts as open only when both cells agree it is open (an incoherent wall 
 so a search never leaves the grid and never trusts half a passage. Whole-grid work is numpy;
 the sequential loops (labels, breadth-first search, the walk) run in the compiled kernel
 mazekit._csearch over numpy arrays, or in the pure-Python reference below over flat lists.
+The page's JavaScript twin of the search, the canonical path and the loop count is
+src/mazekit/drawing/page/board.js.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from .model import (
 __all__ = [
     "UNREACHED",
     "bfs_flat",
+    "closed_groups",
     "component_labels",
     "count_loops",
     "distance_between",
@@ -392,3 +395,19 @@ def distance_between(
     width = int(walls.shape[1])
     target = goal[1] * width + goal[0]
     return int(distances(walls, start, goal, bits)[target])
+
+
+def closed_groups(walls: Walls) -> npt.NDArray[np.int32]:
+    """Label the fully closed cells by the groups they form side by side, as a picture (a "4",
+    a "2"): component_labels over the walls between neighbouring closed cells opened. Closed
+    cells have no passages, so these are groups of the drawing, not of the maze; every other
+    cell is a group of its own."""
+    closed = walls == ALL_WALLS
+    joined = np.full(walls.shape, ALL_WALLS, dtype=np.uint8)
+    east = (closed[:, :-1] & closed[:, 1:]).astype(np.uint8)
+    south = (closed[:-1, :] & closed[1:, :]).astype(np.uint8)
+    joined[:, :-1] -= east * EAST
+    joined[:, 1:] -= east * WEST
+    joined[:-1, :] -= south * SOUTH
+    joined[1:, :] -= south * NORTH
+    return component_labels(joined)

@@ -33,6 +33,7 @@ __all__ = [
     "dump",
     "lowercase_digits",
     "parse",
+    "parse_lenient",
     "read",
     "read_bytes",
     "scan",
@@ -70,6 +71,7 @@ class Problem:
     message: str
     fatal: bool
     on_path_line: bool = False
+    note: str | None = None  # what a lenient reader (stats) did about it, when it read on
 
 
 @dataclass
@@ -79,6 +81,19 @@ class Scan:
     maze: Maze | None
     problems: list[Problem] = field(default_factory=list)
     walls: Walls | None = None  # the grid when it could be read, even if the footer cannot
+    # The footer as a lenient reader takes it: the entry and exit in any unambiguous form
+    # (specs/format.md, "Footers the lenient readers take"), each None when not even that.
+    entry: tuple[int, int] | None = None
+    exit: tuple[int, int] | None = None
+    entry_line: int = 0  # the line of the entry (extra empty lines before it shift it)
+
+    lenient: Maze | None = None  # the maze with that footer, and its path when well formed
+
+    @property
+    def footer_maze(self) -> Maze | None:
+        """The maze as read, else the one with the leniently read footer: what ``stats``
+        measures, and what ``validate`` checks the footer's other lines against."""
+        return self.maze if self.maze is not None else self.lenient
 
 
 def _shown(raw: bytes) -> str:
@@ -122,7 +137,7 @@ def _split_lines(data: bytes, problems: list[Problem], base: int = 0) -> _Lines:
             Problem(
                 base + len(lines),
                 len(lines[-1]) + 1,
-                "missing newline at the end of the file",
+                "missing newline at the end of the file: end the last line with LF too",
                 False,
             )
         )
@@ -134,32 +149,75 @@ def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
     line = lines[index]
     if line.endswith(b"\r"):
         line = line[:-1]
-        problems.append(Problem(index + 1, len(line) + 1, "line ends with CRLF, not LF", False))
+        problems.append(Problem(index + 1, len(line) + 1, CRLF, False))
     stripped = line.rstrip(b" \t")
     if len(stripped) != len(line):
-        problems.append(Problem(index + 1, len(stripped) + 1, "trailing whitespace", False))
+        problems.append(Problem(index + 1, len(stripped) + 1, TRAILING, False))
     return stripped
+
+
+_LABEL = re.compile(rb"(?i)(entry|exit)\s*[:=]\s*(.*)")
+_PAIR = re.compile(rb"(\d{1,18})\s*,\s*(\d{1,18})")
+_QUOTED = re.compile(rb"""(['"])(\d{1,18})\1\s*,\s*(['"])(\d{1,18})\3""")
+_STEPS = re.compile(rb"(?i)[NESW]+")
+_BETWEEN_STEPS = b" \t,;'\"[]()"  # what students put between and around their steps
+
+
+def _separated_steps(line: bytes) -> bool:
+    """Whether ``line`` is steps in any case with something between or around them
+    (``n,e,s``, ``['N', 'E']``): bytes.translate, linear in the line, not a regular
+    expression that could backtrack on a long line of blanks."""
+    letters = line.translate(None, _BETWEEN_STEPS)
+    return 0 < len(letters) < len(line) and not letters.upper().translate(None, b"NESW")
+
+
+def _lenient_pair(line: bytes) -> tuple[str | None, tuple[int, int]] | None:
+    """An entry or exit line in an unambiguous form other than ``x,y``: its label (``entry``,
+    ``exit``, or None) and the cell, for ``(x, y)``, ``x, y``, ``[x, y]``, ``['x', 'y']``,
+    ``Entry: x,y`` and ``ENTRY=x,y``; None for anything else."""
+    label = None
+    labelled = _LABEL.fullmatch(line)
+    if labelled is not None:
+        label, line = labelled.group(1).decode("ascii").lower(), labelled.group(2)
+    if line[:1] + line[-1:] in (b"()", b"[]"):
+        line = line[1:-1].strip()
+    plain = _PAIR.fullmatch(line)
+    if plain is not None:
+        return label, (int(plain.group(1)), int(plain.group(2)))
+    quoted = _QUOTED.fullmatch(line)
+    if quoted is not None:
+        return label, (int(quoted.group(2)), int(quoted.group(4)))
+    return None
 
 
 def _coordinates(
     lines: _Lines, index: int, what: str, problems: list[Problem]
-) -> tuple[int, int] | None:
+) -> tuple[tuple[int, int] | None, tuple[str | None, tuple[int, int]] | None]:
+    """The entry or exit line: the cell as the format writes it (else None, with the
+    problem), and as the lenient readers take it (label and cell, else None)."""
     if index >= len(lines):
-        problems.append(Problem(index + 1, 1, f"missing the {what} line (x,y)", True))
-        return None
+        problems.append(Problem(index + 1, 1, f"missing the {what} line (x,y)", True, note=""))
+        return None, None
     line = _strip(lines, index, problems)
     match = _COORDINATES.fullmatch(line)
-    if match is None:
-        problems.append(
-            Problem(
-                index + 1,
-                1,
-                f"{what} must be two non-negative integers x,y, got {_excerpt(line)}",
-                True,
-            )
-        )
-        return None
-    return int(match.group(1)), int(match.group(2))
+    if match is not None:
+        cell = int(match.group(1)), int(match.group(2))
+        return cell, (what, cell)
+    message = f"{what} must be two non-negative integers x,y, got {_excerpt(line)}"
+    lenient = _lenient_pair(line)
+    note = None
+    if lenient is not None:
+        label, (x, y) = lenient
+        if label not in (None, what):
+            message += f": this is the {label}; write the entry line, then the exit line"
+            note = f"{what} line holds the {label}, {_excerpt(line)}: read as the {label} {x},{y}"
+        else:
+            message += f": write {x},{y}"
+            note = f"{what} written as {_excerpt(line)}: read as {x},{y}"
+    elif _STEPS.fullmatch(line) or _separated_steps(line):
+        message += ": the entry and exit lines come before the path line"
+    problems.append(Problem(index + 1, 1, message, True, note=note))
+    return None, lenient
 
 
 def _too_big(width: int, height: int) -> Problem:
@@ -236,8 +294,51 @@ def _canonical_grid_reference(data: bytes, start: int, problems: list[Problem]) 
     return walls
 
 
+CRLF = "line ends with CRLF, not LF"
+TRAILING = "trailing whitespace"
+# What to write instead, after a line-end problem (and how many more lines have it).
+_LINE_END_FIXES = {
+    CRLF: """end each line with LF alone (in Python: open(name, "w", newline="\\n"))""",
+    TRAILING: "remove the spaces or tabs at the end of the line",
+}
+
+
+def _more_lines(more: int) -> str:
+    """``, as do 4 more lines`` (nothing for 0): how many more lines share a problem."""
+    if more == 0:
+        return ""
+    return f", as does {more} more line" if more == 1 else f", as do {more} more lines"
+
+
+def _one_per_kind(problems: list[Problem]) -> list[Problem]:
+    """CRLF and trailing blanks as one problem each, on the first line that has them, saying
+    how many more lines do: a writer that adds them adds them everywhere, and one line
+    tells the student what to change."""
+    kept: list[Problem] = []
+    seen: dict[str, int] = {}
+    for problem in problems:
+        if problem.message in _LINE_END_FIXES:
+            if problem.message in seen:
+                continue
+            seen[problem.message] = len(kept)
+        kept.append(problem)
+    for message, index in seen.items():
+        more = sum(1 for p in problems if p.message == message) - 1
+        first = kept[index]
+        text = f"{message}{_more_lines(more)}: {_LINE_END_FIXES[message]}"
+        kept[index] = Problem(first.line, first.column, text, first.fatal, first.on_path_line)
+    return kept
+
+
 def scan(data: bytes | str) -> Scan:
     """Read ``data`` as a maze file, collecting every format problem with its place."""
+    found = _scan(data)
+    found.problems = _one_per_kind(found.problems)
+    return found
+
+
+def _scan(data: bytes | str) -> Scan:
+    """scan, with every line-end problem on its own line."""
     if isinstance(data, str):
         data = data.encode("utf-8")
     problems: list[Problem] = []
@@ -318,25 +419,40 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:
 
 
 def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
-    """Everything after the grid: one empty line, the entry, the exit, the path."""
+    """Everything after the grid: one empty line, the entry, the exit, the path. Every line
+    is checked whatever the others hold, so one run reports all of the footer's faults."""
     height = walls.shape[0]
     blank = height  # index of the line that must be empty
     if blank >= len(lines):
         message = "the file ends after the grid: no entry, exit or path lines"
-        problems.append(Problem(height, walls.shape[1] + 1, message, True))
+        problems.append(Problem(height, walls.shape[1] + 1, message, True, note=""))
         return Scan(None, problems, walls)
     entry_index = blank + 1
-    if entry_index < len(lines) and not lines[entry_index].strip():
+    extra = 0
+    while entry_index + extra < len(lines) and not lines[entry_index + extra].strip():
+        extra += 1
+    if extra:
         problems.append(
-            Problem(entry_index + 1, 1, "expected exactly one empty line after the grid", True)
+            Problem(
+                entry_index + 1,
+                1,
+                f"expected exactly one empty line after the grid, found {extra + 1}: "
+                f"remove {extra}",
+                True,
+                note=f"{extra + 1} empty lines after the grid: read the entry after them",
+            )
         )
-        return Scan(None, problems, walls)
-    entry = _coordinates(lines, entry_index, "entry", problems)
-    exit_ = _coordinates(lines, entry_index + 1, "exit", problems) if entry else None
+        entry_index += extra
+    entry, entry_read = _coordinates(lines, entry_index, "entry", problems)
+    exit_, exit_read = (None, None)
+    if entry_index < len(lines):
+        exit_, exit_read = _coordinates(lines, entry_index + 1, "exit", problems)
+    if entry_read and exit_read and (entry_read[0], exit_read[0]) == ("exit", "entry"):
+        entry_read, exit_read = exit_read, entry_read  # labelled, in the other order
 
     path = ""
     path_index = entry_index + 2
-    if entry and exit_:
+    if path_index - 1 < len(lines):
         if path_index >= len(lines):
             problems.append(
                 Problem(path_index + 1, 1, "missing the path line", False, on_path_line=True)
@@ -349,25 +465,17 @@ def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
             if bad is None:
                 path = line.decode("ascii")
             else:
-                problems.append(
-                    Problem(
-                        path_index + 1,
-                        bad.start() + 1,
-                        f"invalid {_shown(line[bad.start() : bad.start() + 1])} in the path: "
-                        "expected N, E, S or W",
-                        True,
-                        on_path_line=True,
-                    )
-                )
+                problems.append(_path_problem(line, bad.start(), path_index))
             rest = lines.after(path_index)
-            for offset, extra in enumerate(rest):
-                if extra.strip():
+            for offset, extra_line in enumerate(rest):
+                if extra_line.strip():
                     problems.append(
                         Problem(
                             path_index + 2 + offset,
                             1,
                             "unexpected content after the path line",
                             True,
+                            note="unexpected content after the path line: ignored",
                         )
                     )
                     break
@@ -377,26 +485,55 @@ def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
                         Problem(path_index + 2, 1, "empty line after the path line", False)
                     )
 
+    found = Scan(None, problems, walls, entry_line=entry_index + 1)
+    found.entry = entry_read[1] if entry_read else None
+    found.exit = exit_read[1] if exit_read else None
+    if found.entry is not None and found.exit is not None:
+        found.lenient = Maze(walls, found.entry, found.exit, path)
     if any(p.fatal and not p.on_path_line for p in problems) or entry is None or exit_ is None:
-        return Scan(None, problems, walls)
-    return Scan(Maze(walls, entry, exit_, path), problems, walls)
+        return found
+    found.maze = found.lenient
+    return found
+
+
+def _path_problem(line: bytes, column: int, index: int) -> Problem:
+    """A path line with a byte that is no step: what to write instead when the steps are
+    clear (lowercase, or letters with something between them), else the byte."""
+    if _STEPS.fullmatch(line):
+        message = f"path: {_excerpt(line)} is not a path: write the letters N E S W in capitals"
+        column = 0
+    elif _separated_steps(line):
+        message = (
+            f"path: {_excerpt(line)} is not a path: "
+            "write the letters N E S W with nothing between them"
+        )
+        column = 0
+    else:
+        message = f"invalid {_shown(line[column : column + 1])} in the path: expected N, E, S or W"
+    return Problem(index + 1, column + 1, message, True, on_path_line=True)
 
 
 _LOWERCASE = re.compile(rb"[a-f]")
 
 
 def lowercase_digits(data: bytes, height: int) -> list[Problem]:
-    """The first lowercase hex digit of each of the ``height`` grid rows: valid, but not the
-    strict format (``validate --strict-format``)."""
+    """The first lowercase hex digit of the ``height`` grid rows, as one problem that says
+    how many more rows have one: valid, but not the strict format
+    (``validate --strict-format``)."""
     start = len(BOM) if data.startswith(BOM) else 0
-    found: list[Problem] = []
+    found: list[tuple[int, int, str]] = []
     for index, row in enumerate(data[start:].split(b"\n", height)[:height]):
         bad = _LOWERCASE.search(row)
         if bad is not None:
-            digit = chr(row[bad.start()])
-            message = f"lowercase hex digit '{digit}': the strict format writes A-F in capitals"
-            found.append(Problem(index + 1, bad.start() + 1, message, False))
-    return found
+            found.append((index + 1, bad.start() + 1, chr(row[bad.start()])))
+    if not found:
+        return []
+    line, column, digit = found[0]
+    message = (
+        f"lowercase hex digit '{digit}'{_more_lines(len(found) - 1)}: the strict format "
+        'writes A-F in capitals (in Python: f"{value:X}")'
+    )
+    return [Problem(line, column, message, False)]
 
 
 def parse(data: bytes | str, *, ignore_path: bool = False, source: str | None = None) -> Maze:
@@ -413,6 +550,50 @@ def parse(data: bytes | str, *, ignore_path: bool = False, source: str | None = 
     if any(p.fatal for p in result.problems):
         result.maze.path = ""
     return result.maze
+
+
+def parse_lenient(data: bytes | str, *, source: str | None = None) -> tuple[Maze, list[str]]:
+    """The reader of ``stats``: the grid as ``parse`` reads it, and whatever the footer
+    clearly means (specs/format.md, "Footers stats reads"), with one note per thing it read
+    past. A footer with no entry or exit to read takes the corner cells (0,0) and
+    (W-1,H-1) for them, so the verdicts that need none still come. FormatError when the
+    grid itself cannot be read."""
+    result = scan(data)
+    name = STDIN_NAME if source is None else source
+    fatal = sorted((p for p in result.problems if p.fatal), key=lambda p: (p.line, p.column))
+    walls = result.walls
+    if walls is None or walls.size == 0:  # a grid problem: every other one leaves the walls
+        first = fatal[0]
+        raise FormatError(first.message, first.line, first.column, source)
+    notes = []
+    for problem in fatal:
+        if problem.on_path_line:
+            note = f"{problem.message}: the path line was ignored"
+        elif problem.note == "":
+            continue  # a missing line: the corner cells' note below says it
+        else:
+            note = problem.note or f"{problem.message}: not read"
+        notes.append(f"{name}:{problem.line}:{problem.column}: {note}")
+    height, width = walls.shape
+    corners = {"entry": (0, 0), "exit": (width - 1, height - 1)}
+    entry = result.entry if result.entry is not None else corners["entry"]
+    exit_ = result.exit if result.exit is not None else corners["exit"]
+    taken = [
+        f"the {what} {cell[0]},{cell[1]}"
+        for what, read, cell in (("entry", result.entry, entry), ("exit", result.exit, exit_))
+        if read is None
+    ]
+    if taken:
+        missing = " or ".join(t.split()[1] for t in taken)
+        cells = "cells" if len(taken) > 1 else "cell"
+        notes.append(
+            f"{name}: no {missing} to read: reachability is judged from the corner {cells}, "
+            f"{' and '.join(taken)}"
+        )
+    maze = result.maze if result.maze is not None else Maze(walls, entry, exit_, "")
+    if any(p.on_path_line for p in fatal):
+        maze.path = ""
+    return maze, notes
 
 
 def dump(maze: Maze) -> str:

@@ -97,14 +97,15 @@ PASSAGES = integers(1, MAX_CELLS, CELL_LIMIT)  # a positive count of cells or pa
 MAX_PIXELS = 10_000  # a cell, a wall or a margin in pixels is at most this
 
 
-def jobs_option(help_text: str) -> Callable[[F], F]:
-    """``-j/--jobs N`` (default 1), passed as ``jobs``: 0 arrives as the number of cores, so
-    the command gets a count it can use. The help says what N counts, and ``0: every core``."""
+def jobs_option(help_text: str, default: int = 1) -> Callable[[F], F]:
+    """``-j/--jobs N`` (default ``default``), passed as ``jobs``: 0 arrives as the number of
+    cores, so the command gets a count it can use (the default too: it is read as typed). The
+    help says what N counts, and ``0: every core``."""
     return click.option(
         "-j",
         "--jobs",
         type=JOBS,
-        default=1,
+        default=str(default),
         show_default=True,
         metavar="N",
         help=help_text,

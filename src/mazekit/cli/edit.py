@@ -57,9 +57,11 @@ Examples:
   mazekit edit --close 3,4,E maze.txt > edited.txt
   mazekit edit --open 0,0,S --open 5,2,E maze.txt
   mazekit edit --close-bottleneck 1 board.txt | mazekit stats --graph
+  mazekit edit --relieve 2 board.txt -o relieved.txt
   mazekit edit --force --open 0,0,N maze.txt -o door.txt
-Opens come first, then closes, then --close-bottleneck; the path line is rewritten with the
-shortest path `mazekit solve` writes.
+Opens come first, then closes, then --close-bottleneck, then --relieve; each of those two
+says on stderr which walls it closed and the betweenness peak and Gini before and after.
+The path line is rewritten with the shortest path `mazekit solve` writes.
 Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""",
 )
 @input_argument
@@ -87,6 +89,14 @@ Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""
     help="Close the N busiest passages (edge betweenness) that do not cut the maze in two.",
 )
 @click.option(
+    "--relieve",
+    type=PASSAGES,
+    default=None,
+    metavar="N",
+    help="Close N passages, one at a time, each the one whose closing lowers the "
+    "betweenness peak the most (never cutting the maze in two).",
+)
+@click.option(
     "--allow-disconnect",
     is_flag=True,
     help="Write the maze even when the exit can no longer be reached (empty path line).",
@@ -100,6 +110,7 @@ def command(
     closes: tuple[Any, ...],
     opens: tuple[Any, ...],
     close_bottleneck: int | None,
+    relieve: int | None,
     allow_disconnect: bool,
     output: str | None,
 ) -> None:
@@ -108,9 +119,11 @@ def command(
     Each wall is set on both sides, so the maze stays coherent; the path line becomes the
     shortest path from the entry to the exit.
     """
-    from ..edit import edit
+    from ..edit import Closure, WallChange, edit
 
     maze = read_input(file, ignore_path=True)  # the path line is rewritten anyway
+    closures: list[Closure] = []
+    unchanged: list[WallChange] = []
     try:
         edited, _ = edit(
             maze,
@@ -118,8 +131,16 @@ def command(
             close_bottleneck=close_bottleneck or 0,
             force=forced(),  # the one --force of every command that writes
             allow_disconnect=allow_disconnect,
+            relieve_count=relieve or 0,
+            closures=closures,
+            unchanged=unchanged,
         )
     except MazeError as error:
         error.source = display_name(file)
         raise
     write_output(dump(edited), output)
+    for change in unchanged:  # asked for, but nothing to do: said, never silently dropped
+        state = "closed" if change.close else "open"
+        click.echo(f"note: {change.option}: {change.wall} is already {state}", err=True)
+    for closure in closures:  # what was closed, and the load before and after
+        click.echo(closure.line, err=True)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import math
+import os
 import textwrap
 from typing import Any
 
 import click
 
+from ..analysis import PATTERN_MODES, PatternMode
 from ..errors import ExitStatus
 from ..grade import CASE_NAMES, DEFAULT_ENTRY, Limits, Options, grade, grade_all
-from ..grade.report import as_csv, as_json, as_table, as_text
+from ..grade.report import as_csv, as_json, as_junit, as_table, as_text
 from ._common import check_output, jobs_option, output_option, write_output
 
 __all__ = ["command"]
@@ -42,6 +44,16 @@ _CASES_HELP = "\n".join(
 )
 
 
+def _check_keep(keep: str, every: bool, cases: tuple[str, ...]) -> None:
+    """--keep DIR: one case of one submission, and DIR a new folder in an existing one."""
+    if every or len(set(cases)) != 1:
+        raise click.UsageError("--keep needs exactly one --case, without --all")
+    if os.path.lexists(keep):
+        raise click.UsageError(f"--keep {keep}: already exists")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(keep))):
+        raise click.UsageError(f"--keep {keep}: no such folder to make it in")
+
+
 @click.command(
     short_help="Grade an A-Maze-ing submission as its evaluation does.",
     epilog=f"""\b
@@ -53,6 +65,7 @@ Examples:
   mazekit grade ~/submissions/alice
   mazekit grade --case seed-twice --case imperfect --timeout 5 alice
   mazekit grade --all -j 2 --format csv ~/submissions -o grades.csv
+  mazekit grade --case bad-perfect --keep /tmp/bob-bad-perfect bob
 Exit status: 0 every case passed, 1 some case did not, 2 the grading could not run.""",
 )
 @click.argument("folder", metavar="SUBMISSION_DIR")
@@ -92,10 +105,25 @@ Exit status: 0 every case passed, 1 some case did not, 2 the grading could not r
 @click.option(
     "--format",
     "output_format",
-    type=click.Choice(["text", "json", "csv"]),
+    type=click.Choice(["text", "json", "csv", "junit"]),
     default="text",
     show_default=True,
-    help="One line per case (a table with --all), one JSON document, or CSV (--all only).",
+    help="One line per case (a table with --all), one JSON document, CSV (--all only), or "
+    "JUnit XML (a testsuite per submission).",
+)
+@click.option(
+    "--pattern",
+    type=click.Choice(PATTERN_MODES),
+    default="subject",
+    show_default=True,
+    help='How outputs\' "42" is judged, as validate\'s --pattern: subject (a "42" of closed '
+    "cells anywhere, in any glyph), strict (mazekit's place), any, none.",
+)
+@click.option(
+    "--keep",
+    metavar="DIR",
+    help="With one --case: leave that case's copy (config, output) in DIR, a new folder, "
+    "to rerun by hand.",
 )
 @jobs_option(
     "Run N cases at a time, each in its own copy (N submissions at a time with --all; "
@@ -114,6 +142,8 @@ def command(
     lint: bool,
     strict: bool,
     output_format: str,
+    pattern: PatternMode,
+    keep: str | None,
     jobs: int,
     output: str | None,
 ) -> None:
@@ -122,10 +152,14 @@ def command(
     Runs `PYTHON SCRIPT CONFIG` in a copy of the folder, once per case (valid, broken and
     inconsistent configs), each with a time limit and resource limits, and checks every output
     with the rules of `validate --config`. These limits stop careless programs, not hostile
-    ones: grade untrusted code inside a container or VM (specs/grade.md).
+    ones: grade untrusted code inside a container or VM (specs/grade.md). The score weighs
+    generation (the good configs) twice as much as error handling (the broken ones), which
+    counts only once some maze was valid.
     """
     if not every and output_format == "csv":
         raise click.UsageError("--format csv needs --all")
+    if keep is not None:
+        _check_keep(keep, every, cases)
     options = Options(
         entry=entry,
         python=python,
@@ -133,14 +167,19 @@ def command(
         cases=cases or CASE_NAMES,
         lint=lint,
         strict=strict,
+        pattern=pattern,
+        keep=keep,
     )
     check_output(output)  # a report that cannot be written is refused before the runs
     grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
     for warning in sorted({w for g in grades for w in g.warnings}):
         click.echo(f"warning: {warning}", err=True)
+    if grades[0].kept:
+        click.echo(f"kept the copy in {keep}; rerun it with: {grades[0].kept}", err=True)
     if every:
-        writers = {"text": as_table, "csv": as_csv, "json": as_json}
+        writers = {"text": as_table, "csv": as_csv, "json": as_json, "junit": as_junit}
         write_output(writers[output_format](grades), output)
     else:
-        write_output(as_json(grades[0]) if output_format == "json" else as_text(grades[0]), output)
+        one = {"text": as_text, "json": as_json, "junit": as_junit}[output_format]
+        write_output(one(grades[0]), output)
     ctx.exit(ExitStatus.OK if all(g.all_passed for g in grades) else ExitStatus.INVALID)

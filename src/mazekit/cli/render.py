@@ -231,9 +231,9 @@ def command(
 
         options = replace(options, dead_ends=find_dead_ends(maze))
     if heat is not None:
-        from ..drawing.heat import heat_bytes  # specs/render.md, "Heat maps"
+        from ..drawing.heat import heat_chunks  # specs/render.md, "Heat maps"
 
-        write_output(heat_bytes(maze, options, heat, source), output)
+        write_output(heat_chunks(maze, options, heat, source), output)
         return
     data = render_chunks(maze, options, source)  # text and SVG are made as they are written
     write_output(data, output)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from ..analysis import PATTERN_MODES, PatternMode
-from ..errors import ExitStatus, FormatError, MazeError, printable
+from ..errors import ExitStatus, MazeError, printable
 from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
-from ..textformat import parse, read_bytes, source_name
-from ._common import PASSAGES, json_format_option, seed_option
+from ..textformat import parse_lenient, read_bytes, source_name
+from ._common import PASSAGES, jobs_option, json_format_option, seed_option
 
 __all__ = ["command"]
 
@@ -47,16 +47,11 @@ def _text(name: str, found: Stats) -> list[str]:
     ]
 
 
-def _read(file: str) -> tuple[Maze, str | None]:
-    """The maze of FILE, and a note when its path line was malformed and ignored (stats does
-    not use the path; the grid, entry and exit must still be readable)."""
+def _read(file: str) -> tuple[Maze, list[str]]:
+    """The maze of FILE, and a note for each thing of its footer read past (stats does not
+    use the path, and reads an entry written ``(0, 0)``); the grid must be readable."""
     name = source_name(file)
-    data = read_bytes(file)
-    try:
-        return parse(data, source=name), None
-    except FormatError as error:
-        maze = parse(data, ignore_path=True, source=name)  # the same error when not the path's
-        return maze, f"note: {error}: the path line was ignored"
+    return parse_lenient(read_bytes(file), source=name)
 
 
 def _verdict_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -80,6 +75,7 @@ Examples:
   mazekit generate --imperfect --max-dead-ends 0 | mazekit stats --expect PACMAN-ARCADE
   mazekit pacmanize maze.txt | mazekit stats --expect pacman-arcade
   mazekit stats --graph --top 3 board.txt
+  mazekit stats --graph -j 2 board.txt
 Exit status: 0 measured (whatever the verdict), 1 an unreadable or malformed file, or a
 verdict other than --expect; 2 usage error.""",
 )
@@ -91,7 +87,8 @@ verdict other than --expect; 2 usage error.""",
     default="strict",
     show_default=True,
     help='Where the "42" is looked for, as validate\'s --pattern: strict (the 18 cells of '
-    "specs/rules.md), any (every fully closed cell), none.",
+    'specs/rules.md), subject (the "42" the file draws, anywhere), any (every fully closed '
+    "cell), none.",
 )
 @click.option(
     "--expect",
@@ -123,6 +120,11 @@ verdict other than --expect; 2 usage error.""",
     "[default: 20,000,000 / reachable cells, at least 16]",
 )
 @seed_option("With --graph: random seed of the sampled sources.  [default: 0]")
+@jobs_option(
+    "With --graph: run the betweenness searches in N threads (0: every core); the output "
+    "stays the same.",
+    default=0,
+)
 @click.pass_context
 def command(
     ctx: click.Context,
@@ -134,6 +136,7 @@ def command(
     top: int | None,
     samples: int | None,
     seed: int | None,
+    jobs: int,
 ) -> None:
     """Measure maze FILEs (stdin when none, or -) and give each a verdict.
 
@@ -149,17 +152,22 @@ def command(
     for file in files or ("-",):
         name = printable(source_name(file))  # control bytes and non-UTF-8 names escaped
         try:
-            maze, note = _read(file)
+            maze, notes = _read(file)
         except MazeError as error:
             failed = True
             click.echo(f"Error: {error}", err=True)  # str() escapes control bytes
             entries.append({"file": name, "error": printable(error.detail)})  # names the file
             continue
-        if note is not None:
-            click.echo(note, err=True)
+        for note in notes:
+            click.echo(f"note: {printable(note)}", err=True)
         if graph:  # specs/stats.md, "Graph measures": computed with the stats, sharing work
             found, figures = stats_with_graph(
-                maze, pattern=pattern, top=top or 5, samples=samples, seed=seed or 0
+                maze,
+                pattern=pattern,
+                top=top or 5,
+                samples=samples,
+                seed=seed or 0,
+                threads=jobs,
             )
         else:
             found = stats(maze, pattern=pattern)
@@ -169,6 +177,8 @@ def command(
                 f"Error: {name}: verdict {found.verdict}, expected {expect.upper()}", err=True
             )
         entries.append({"file": name, "error": None, **found.to_dict()})
+        if notes:
+            entries[-1]["notes"] = [printable(note) for note in notes]
         blocks.append(_text(name, found))
         if graph:
             entries[-1]["graph"] = figures.to_dict()

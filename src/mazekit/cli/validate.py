@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 import click
 
@@ -17,124 +16,13 @@ from ..batch import submissions as submission_jobs
 from ..board import MAX_DEAD_ENDS, MIN_LOOPS
 from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError, RunError
+from ..report import FORMATS, SCHEMA_VERSION, Output, Tally, document
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
 from ._common import COUNT, jobs_option
 
 __all__ = ["FORMATS", "SCHEMA_VERSION", "command"]
 
-FORMATS = ("text", "json", "jsonl", "csv")
-SCHEMA_VERSION = 1
-CSV_HEADER = ("file", "line", "column", "rule", "cell", "message")
 STDIN_PROMPT = "reading the maze from stdin (Ctrl-D to end)"
-_SUMMARY = {rule.id: rule.summary for rule in RULES}
-
-
-def _text_lines(report: Report, quiet: bool) -> list[str]:
-    """The text block of one checked file (an unreadable one prints on stderr instead)."""
-    name = report.source
-    if report.valid:
-        return [] if quiet else [f"{name}: ok"]
-    lines: list[str] = []
-    for rule in report.rules_broken():
-        for v in report.violations:
-            if v.rule == rule:
-                lines.append(f"{name}:{v.line}:{v.column}: {v.rule}: {v.message}")
-        if rule in report.omitted:
-            lines.append(f"{name}: +{report.omitted[rule]} more {rule} violations")
-    counts = ", ".join(f"{rule} {count}" for rule, count in report.counts.items())
-    total = report.count()
-    lines.append(f"{name}: {total} violation{'s' if total != 1 else ''} ({counts})")
-    return lines
-
-
-def _csv_rows(report: Report) -> list[list[object]]:
-    """One CSV row per violation; a file that could not be checked gives one row, its error."""
-    if report.error is not None:
-        return [[report.source, "", "", "", "", report.error]]
-    return [
-        [
-            report.source,
-            v.line,
-            v.column,
-            v.rule,
-            "" if v.cell is None else f"{v.cell[0]},{v.cell[1]}",
-            v.message,
-        ]
-        for v in report.violations
-    ]
-
-
-def _csv_text(rows: Sequence[Sequence[object]]) -> str:
-    """Rows as RFC 4180 CSV: CRLF line ends, fields quoted when they need it."""
-    import csv
-    import io
-
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
-    return buffer.getvalue()
-
-
-class Tally:
-    """What the closing lines, the JSON totals and the exit status need from every file."""
-
-    def __init__(self) -> None:
-        """Nothing counted yet."""
-        self.files = 0
-        self.valid = 0
-        self.not_found = 0
-        self.run_error: str | None = None
-        self.by_rule: dict[str, int] = {}
-
-    def add(self, job: Job, report: Report) -> None:
-        """Count one checked Job; the first path that matched nothing is the run's error."""
-        self.files += 1
-        self.valid += report.valid
-        if job.missing is not None:
-            self.not_found += 1
-            if self.run_error is None:
-                self.run_error = f"{report.source}: {report.error}"
-        for rule, count in report.counts.items():
-            self.by_rule[rule] = self.by_rule.get(rule, 0) + count
-
-    @property
-    def invalid(self) -> int:
-        """Files checked or unreadable that are not valid (paths matching nothing apart)."""
-        return self.files - self.valid - self.not_found
-
-    def totals(self) -> dict[str, Any]:
-        """The ``totals`` object of the JSON document."""
-        violations = {rule: self.by_rule[rule] for rule in RULE_IDS if rule in self.by_rule}
-        return {
-            "files": self.files,
-            "valid": self.valid,
-            "invalid": self.files - self.valid,
-            "violations": violations,
-        }
-
-    def summary(self) -> str:
-        """The closing ``<n> files: ...`` line."""
-        line = f"{self.files} files: {self.valid} ok, {self.invalid} invalid"
-        return line + (f", {self.not_found} not found" if self.not_found else "")
-
-    def statistics(self) -> list[str]:
-        """``--statistics``: violations per rule over every file, most frequent first."""
-        order = sorted(self.by_rule, key=lambda rule: (-self.by_rule[rule], RULE_IDS.index(rule)))
-        width = max((len(str(count)) for count in self.by_rule.values()), default=1)
-        return [f"{self.by_rule[rule]:>{width}}  {rule:<12}  {_SUMMARY[rule]}" for rule in order]
-
-
-def _document(error: str | None, entries: list[dict[str, Any]], tally: Tally) -> str:
-    """The one JSON document of ``--format json`` (specs/validate.md, validate.schema.json)."""
-    import json  # only the machine formats need it
-
-    document = {
-        "schema_version": SCHEMA_VERSION,
-        "valid": error is None and tally.valid == tally.files,
-        "error": error,
-        "files": entries,
-        "totals": tally.totals(),
-    }
-    return json.dumps(document, indent=2)
 
 
 def _wants_json(args: Sequence[str]) -> bool:
@@ -157,7 +45,7 @@ class ValidateCommand(click.Command):
             return super().parse_args(ctx, args)
         except click.UsageError as error:
             if wants_json:
-                click.echo(_document(error.format_message(), [], Tally()))
+                click.echo(document(error.format_message(), [], Tally()))
             raise
 
 
@@ -188,8 +76,9 @@ that matches no file, an internal error. --exit-zero turns 1 into 0.""",
     type=click.Choice(PATTERN_MODES),
     default="strict",
     show_default=True,
-    help='How the "42" is checked: strict (the 18 cells of specs/rules.md), any (some fully '
-    "closed cells; unreachable cells must be closed), none.",
+    help='How the "42" is checked: strict (the 18 cells of specs/rules.md), subject (a "42" '
+    "of closed cells anywhere, in any glyph), any (some fully closed cells; unreachable cells "
+    "must be closed), none.",
 )
 @click.option(
     "--perfect", is_flag=True, help="Also require exactly one path between any two cells."
@@ -307,7 +196,7 @@ def command(
     def stop(message: str) -> None:
         """A problem of the run (exit 2), in the JSON document too when one is asked for."""
         if output_format == "json":
-            click.echo(_document(message, [], Tally()))
+            click.echo(document(message, [], Tally()))
         raise RunError(message)
 
     if not pacman:
@@ -360,49 +249,24 @@ def _emit(
     statistics: bool,
     quiet: bool,
 ) -> Tally:
-    """Print every Report in its format as it comes; return the tally of the run."""
-    tally = Tally()
-    entries: list[dict[str, Any]] = []
-    if output_format == "csv":
-        click.echo(_csv_text([CSV_HEADER]).encode(), nl=False)
+    """Print every Report in its format as it comes (mazekit.report words it); return the
+    tally of the run."""
+    output = Output(output_format, statistics, quiet)
+    _echo(output.start(), output_format)
     try:
         for job, report in zip(todo, reports, strict=True):
-            tally.add(job, report)
-            _emit_one(report, output_format, statistics, quiet, entries)
+            out, err = output.add(job, report)
+            if err:
+                click.echo(err, err=True, nl=False)
+            _echo(out, output_format)
     except Exception as error:  # a bug: the JSON document still comes, then main() reports it
-        if output_format == "json":
-            message = f"internal error: {type(error).__name__}: {error}"
-            click.echo(_document(message, entries, tally))
+        _echo(output.broken(error), output_format)
         raise
-    if output_format == "json":
-        click.echo(_document(tally.run_error, entries, tally))
-    elif output_format == "text":
-        if statistics:
-            for line in tally.statistics():
-                click.echo(line)
-        if (tally.files > 1 or statistics) and not quiet:
-            click.echo(tally.summary())
-    return tally
+    _echo(output.end(), output_format)
+    return output.tally
 
 
-def _emit_one(
-    report: Report,
-    output_format: str,
-    statistics: bool,
-    quiet: bool,
-    entries: list[dict[str, Any]],
-) -> None:
-    """Print one file's result (JSON entries are kept for the one document at the end)."""
-    if report.error is not None:
-        click.echo(f"Error: {report.source}: {report.error}", err=True)
-    if output_format == "json":
-        entries.append(report.to_dict())
-    elif output_format == "jsonl":
-        import json  # only the machine formats need it
-
-        click.echo(json.dumps(report.to_dict()))
-    elif output_format == "csv":
-        click.echo(_csv_text(_csv_rows(report)).encode(), nl=False)
-    elif not statistics and report.error is None:
-        for line in _text_lines(report, quiet):
-            click.echo(line)
+def _echo(text: str, output_format: str) -> None:
+    """Write ``text`` to stdout; CSV as bytes, so its CRLF line ends reach the file as such."""
+    if text:
+        click.echo(text.encode() if output_format == "csv" else text, nl=False)

@@ -11,13 +11,14 @@ picture (walls, "42", entry, exit, path) is drawn by the usual renderers first.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from ..model import Cell, Maze
-from .scene import RenderOptions, Scene, build_scene, check_maze, check_size
+from .scene import Geometry, RenderOptions, Scene, build_scene, check_maze, check_size
 from .theme import Ink, hex_color
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "Heat",
     "colors_for",
     "heat_bytes",
+    "heat_chunks",
     "heat_for",
     "heat_png",
     "heat_svg",
@@ -51,6 +53,8 @@ COLORMAP: tuple[tuple[int, int, int], ...] = (
     (253, 231, 37),
 )
 _RING = (255, 255, 255)  # the ring of a marked bottleneck, edged in the wall ink
+BAND_PIXELS = 1 << 20  # pixels of a PNG coloured at a time
+SQUARES = 1 << 16  # cells of an SVG's heat written at a time
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,10 @@ def colors_for(fractions: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     where = np.clip(np.asarray(fractions, dtype=np.float64), 0.0, 1.0) * (len(COLORMAP) - 1)
     table = np.asarray(COLORMAP, dtype=np.float64)
     stops = np.arange(len(COLORMAP), dtype=np.float64)
-    channels = [np.interp(where, stops, table[:, c]) for c in range(3)]
-    return np.rint(np.stack(channels, axis=-1)).astype(np.uint8)
+    colors = np.empty((*where.shape, 3), dtype=np.uint8)
+    for c in range(3):  # a channel at a time: a float array per cell at most, not six
+        colors[..., c] = np.rint(np.interp(where, stops, table[:, c]))
+    return colors
 
 
 def heat_for(maze: Maze, kind: str) -> Heat:
@@ -143,7 +149,6 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
     g = scene.geometry
     inks = rasterize(scene)
     palette = np.asarray(scene.palette, dtype=np.uint8)
-    rgb = palette[np.minimum(inks, len(palette) - 1)]
     # per pixel its cell; a wall line's pixels belong to the cell east or south of the line,
     # so an open passage takes that cell's colour (closed walls keep the wall ink)
     offset_y = np.arange(g.height) - g.margin
@@ -154,11 +159,19 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
     painted = _painted(scene, heat)
     colors = colors_for(np.nan_to_num(heat.scaled))
     rows, cols = np.clip(row, 0, g.rows - 1), np.clip(col, 0, g.columns - 1)
-    where = in_y[:, None] & in_x[None, :] & painted[rows[:, None], cols[None, :]]
-    where &= inks == Ink.BACKGROUND  # walls and the path stay on top
-    rgb[where] = colors[rows[:, None], cols[None, :]][where]
     image = Image.new("RGB", (g.width, g.height + _legend_height(scene, heat)), scene.palette[0])
-    image.paste(Image.fromarray(rgb, "RGB"), (0, 0))
+    # a band of rows at a time: the RGB pixels and masks of the whole picture at once were
+    # 200 bytes a cell at --cell 3 (specs/performance.md, "Generators and heat at 4000x4000")
+    band = max(1, BAND_PIXELS // g.width)
+    for top in range(0, g.height, band):
+        band_inks = inks[top : top + band]
+        rgb = palette[np.minimum(band_inks, len(palette) - 1)]
+        at = rows[top : top + band, None], cols[None, :]
+        where = in_y[top : top + band, None] & in_x[None, :] & painted[at]
+        where &= band_inks == Ink.BACKGROUND  # walls and the path stay on top
+        rgb[where] = colors[at][where]
+        image.paste(Image.fromarray(rgb, "RGB"), (0, top))
+    del inks
     draw = ImageDraw.Draw(image)
     side = g.cell - g.wall
     ring = max(1, side // 6)
@@ -196,10 +209,18 @@ def heat_png(scene: Scene, heat: Heat) -> bytes:
 
 def heat_svg(scene: Scene, heat: Heat) -> str:
     """The SVG of ``scene`` with the heat under the walls, rings, and a legend below."""
-    from .svg import render_svg
+    return "".join(_svg_chunks(scene, heat))
+
+
+def _svg_chunks(scene: Scene, heat: Heat) -> Iterator[str]:
+    """heat_svg's text in pieces, made as they are asked for: the picture's own pieces
+    (svg.svg_chunks) with the heat after its background and the rings and legend at its end,
+    so a large maze is written without the whole document in memory."""
+    from .svg import svg_chunks
 
     g = scene.geometry
-    lines = render_svg(scene).splitlines()
+    pieces = svg_chunks(scene)
+    lines = next(pieces).splitlines()  # the first piece: the header, title and background
     extra = _legend_height(scene, heat)
     total = g.height + extra
     lines[1] = (
@@ -208,20 +229,32 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
         .replace(f'viewBox="0 0 {g.width} {g.height}"', f'viewBox="0 0 {g.width} {total}"')
     )
     lines[3] = f'<rect width="{g.width}" height="{total}" fill="{hex_color(scene.palette[0])}"/>'
+    yield "".join(f"{line}\n" for line in lines)
     painted = _painted(scene, heat)
-    levels = np.rint(np.nan_to_num(heat.scaled) * 63).astype(np.int64)
+    scaled = np.nan_to_num(heat.scaled, copy=False)
+    scaled *= 63
+    levels = np.rint(scaled, out=scaled).astype(np.uint8)
+    del scaled
     side = g.cell - g.wall
     first = g.margin + g.wall
-    heat_lines: list[str] = []
-    for level in np.unique(levels[painted]).tolist():
-        ys, xs = np.nonzero(painted & (levels == level))
+    # heat under everything the normal picture draws; rings and legend on top: the painted
+    # cells in reading order, sorted by level (a stable sort keeps that order in each)
+    cells = np.flatnonzero(painted).astype(np.int32)
+    levels = levels.ravel()[cells]
+    order = np.argsort(levels, kind="stable")
+    cells, levels = cells[order], levels[order]
+    del order
+    starts = np.flatnonzero(np.diff(levels, prepend=-1)).tolist()
+    for start, stop in zip(starts, [*starts[1:], levels.size], strict=True):
+        level_color = _rgb(colors_for(int(levels[start]) / 63))
+        yield f'<path fill="{hex_color(level_color)}" d="'
         # a cell and its west and north wall lines, as the PNG paints them
-        data = "".join(
-            f"M{g.margin + x * g.cell} {g.margin + y * g.cell}h{g.cell}v{g.cell}h-{g.cell}z"
-            for x, y in zip(xs.tolist(), ys.tolist(), strict=True)
-        )
-        level_color = _rgb(colors_for(level / 63))
-        heat_lines.append(f'<path fill="{hex_color(level_color)}" d="{data}"/>')
+        yield from _cell_squares(g, cells[start:stop])
+        yield '"/>\n'
+    end = next(pieces)
+    for piece in pieces:  # the picture's own elements: all pieces but the closing tag
+        yield end
+        end = piece
     ring = max(1, side // 6)
 
     def mark(left: int, top: int, side: int) -> list[str]:
@@ -263,8 +296,18 @@ def heat_svg(scene: Scene, heat: Heat) -> str:
             f'<text x="{g.margin + sample + 4}" y="{top + 10}" font-family="sans-serif" '
             f'font-size="11" fill="{ink}">{_ringed(heat)}</text>'
         )
-    # heat under everything the normal picture draws; rings and legend on top
-    return "\n".join([*lines[:4], *heat_lines, *lines[4:-1], *marks, *legend, lines[-1]]) + "\n"
+    yield "".join(f"{line}\n" for line in (*marks, *legend))
+    yield end
+
+
+def _cell_squares(g: Geometry, cells: npt.NDArray[np.int32]) -> Iterator[str]:
+    """Path data of a whole cell square (``M{x} {y}h{c}v{c}h-{c}z``) over each of ``cells``
+    (flat indices), a block at a time through svg's rectangle writer."""
+    from .svg import _boxes, _boxes_path
+
+    for first in range(0, cells.size, SQUARES):
+        ys, xs = np.divmod(cells[first : first + SQUARES].astype(np.int64), g.columns)
+        yield _boxes_path(_boxes(g.margin + xs * g.cell, g.margin + ys * g.cell, g.cell, g.cell))
 
 
 def _n(value: float) -> str:
@@ -275,17 +318,28 @@ def _n(value: float) -> str:
 def heat_bytes(maze: Maze, options: RenderOptions, kind: str, source: str | None = None) -> bytes:
     """The heat picture of ``maze`` (``options.format`` png or svg) for ``render --heat``;
     ``source`` names the maze in a MazeError."""
+    return b"".join(heat_chunks(maze, options, kind, source))
+
+
+def heat_chunks(
+    maze: Maze, options: RenderOptions, kind: str, source: str | None = None
+) -> Iterator[bytes]:
+    """heat_bytes in chunks, as ``render --heat`` writes them: every check comes first, then
+    an SVG is made as it is written (a PNG is one chunk)."""
     if options.path is None:  # the path would hide the cells that glow: only when asked for
         options = replace(options, path=False)
     check_maze(maze, options, source)
     scene = replace(build_scene(maze, options, source), sprites=None)  # no dots, no actors
-    heat = heat_for(maze, kind)
+    if options.format not in ("png", "svg"):
+        raise ValueError(f"a heat map is drawn as png or svg, not {options.format}")
     if options.format == "png":
         check_size(replace(scene.geometry, rows=scene.geometry.rows + 5), source)  # + legend
-        return heat_png(scene, heat)
-    if options.format == "svg":
-        return heat_svg(scene, heat).encode("utf-8")
-    raise ValueError(f"a heat map is drawn as png or svg, not {options.format}")
+    heat = heat_for(maze, kind)
+    if options.format == "png":
+        return iter([heat_png(scene, heat)])
+    from . import _encoded
+
+    return _encoded(_svg_chunks(scene, heat))
 
 
 def _rgb(color: npt.NDArray[np.uint8]) -> tuple[int, int, int]:

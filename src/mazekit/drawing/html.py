@@ -2,8 +2,11 @@
 
 The page is one file: the template, the style sheet and the JavaScript sources kept beside
 this module under ``page/`` are inlined, with the board as a JSON block, so the page makes no
-network request and works from ``file://`` (specs/html.md). Python only packs the facts it
-owns (the walls, the "42" mask, the theme colours); the page computes the rest itself.
+network request and works from ``file://`` (specs/html.md). Python packs the facts it owns
+(the walls, the "42" cells, the theme colours) and every rule's constant (the chase's names,
+schedule, starts and trail, the graph limits, the heat colours): no JavaScript file copies
+one. The page computes the rest itself, with twins of mazekit.chasers, mazekit.graph,
+mazekit.board and mazekit.edit's planner (each names its twin).
 """
 
 from __future__ import annotations
@@ -13,15 +16,26 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import numpy as np
+
 from ..model import Maze
 from ..pattern import pattern_mask
 from .scene import RenderOptions
-from .theme import THEMES, Ink, hex_color, palette_for
+from .theme import CHASER_INKS, THEMES, Ink, hex_color, palette_for
 
-__all__ = ["SCRIPTS", "board_data", "page_source", "render_html"]
+__all__ = [
+    "COMPUTE",
+    "SCRIPTS",
+    "board_data",
+    "page_source",
+    "render_html",
+    "rules",
+]
 
 # The JavaScript sources, in the order they run: each adds one part to ``globalThis.mazekit``.
-SCRIPTS: tuple[str, ...] = ("board.js", "chase.js", "graph.js", "cops.js", "draw.js", "app.js")
+# The first ones are also the figures worker's script (its own <script> block).
+COMPUTE: tuple[str, ...] = ("board.js", "graph.js", "cops.js", "figures.js")
+SCRIPTS: tuple[str, ...] = (*COMPUTE, "chase.js", "draw.js", "app.js")
 _DATA_MARK = "@BOARD_JSON@"
 
 
@@ -42,15 +56,61 @@ def _palettes(options: RenderOptions) -> dict[str, dict[str, str]]:
     }
 
 
+def rules(width: int, height: int) -> dict[str, Any]:
+    """Python's constants the page's JavaScript runs by, for a W x H board."""
+    # the page's rules, loaded only for a page
+    from ..chasers import (
+        DEFAULT_SCHEDULE,
+        DEFAULT_STARTS,
+        DEFAULT_TRAIL,
+        NAMES,
+        ROLES,
+        STARTS,
+        ChaseOptions,
+        scatter_targets,
+        starts,
+    )
+    from ..edit import RELIEVE
+    from ..graph import COP_LIMIT, EXACT_LIMIT
+    from ..graph.ranking import TIE
+    from .heat import COLORMAP
+
+    return {
+        "chase": {
+            "names": list(NAMES),
+            "roles": dict(ROLES),
+            "schedule": list(DEFAULT_SCHEDULE),
+            "ticks": ChaseOptions().ticks,
+            "starts": DEFAULT_STARTS,
+            "startRules": list(STARTS),
+            "corners": {name: list(cell) for name, cell in starts(width, height).items()},
+            "scatter": {name: list(c) for name, c in scatter_targets(width, height).items()},
+            "trail": DEFAULT_TRAIL,
+        },
+        "graph": {
+            "exactLimit": EXACT_LIMIT,
+            "copLimit": COP_LIMIT,
+            "tolerance": TIE,
+            "relieve": {**RELIEVE, "tolerance": TIE},
+        },
+        "draw": {
+            "inks": {name: ink.key for name, ink in CHASER_INKS.items()},
+            "heat": [list(rgb) for rgb in COLORMAP],
+        },
+    }
+
+
 def board_data(maze: Maze, options: RenderOptions | None = None) -> dict[str, Any]:
-    """The JSON the page starts from: the maze, its "42" mask and the display settings."""
+    """The JSON the page starts from: the maze, its "42" cells, the display settings and the
+    rules (Python's constants)."""
     options = options or RenderOptions()
-    mask = pattern_mask(maze.width, maze.height)
+    ys, xs = np.nonzero(pattern_mask(maze.width, maze.height))
+    hexes = np.frombuffer(b"0123456789ABCDEF", dtype=np.uint8)[maze.walls]
     return {
         "width": maze.width,
         "height": maze.height,
-        "walls": ["".join("0123456789ABCDEF"[v] for v in row) for row in maze.walls.tolist()],
-        "pattern": ["".join("1" if v else "0" for v in row) for row in mask.tolist()],
+        "walls": [row.tobytes().decode("ascii") for row in hexes],
+        "pattern": [[int(x), int(y)] for x, y in zip(xs, ys, strict=True)],
         "entry": list(maze.entry),
         "exit": list(maze.exit),
         "path": maze.path,
@@ -60,6 +120,7 @@ def board_data(maze: Maze, options: RenderOptions | None = None) -> dict[str, An
         or (options.path is None and not THEMES[options.theme].board),
         "deadEnds": options.dead_ends is not None,
         "palettes": _palettes(options),
+        "rules": rules(maze.width, maze.height),
     }
 
 
@@ -74,12 +135,16 @@ def render_html(maze: Maze, options: RenderOptions | None = None) -> str:
     """The whole page for ``maze`` as text: one file, nothing loaded from elsewhere."""
     data = json.dumps(board_data(maze, options), separators=(",", ":"))
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    script = "\n".join(_script_block(page_source(name), name) for name in SCRIPTS)
+    compute = "\n".join(_script_block(page_source(name), name) for name in COMPUTE)
+    script = "\n".join(
+        _script_block(page_source(name), name) for name in SCRIPTS if name not in COMPUTE
+    )
     title = f"mazekit board {maze.width}x{maze.height}"
     return (
         page_source("page.html")
         .replace("@TITLE@", title)
         .replace("/*@STYLE@*/", page_source("style.css"))
+        .replace("/*@COMPUTE@*/", compute)
         .replace("/*@SCRIPT@*/", script)
         .replace(_DATA_MARK, data)
     )

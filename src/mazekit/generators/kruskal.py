@@ -37,7 +37,9 @@ def carve(grid: Grid, rng: random.Random) -> None:
 
 
 def _carve(grid: Grid, rng: random.Random) -> None:
-    """The reference of carve (src/c/carve.c copies it, its sort a bucket sort)."""
+    """The reference of carve. src/c/carve.c opens the same walls without sorting: the walls
+    taken in key order make the one minimum spanning tree of (key, code), which its Boruvka
+    rounds find in passes over memory in order (specs/performance.md)."""
     codes = grid.inner_walls()
     keys = floats(rng, codes.size)
     order = codes[np.argsort(keys, kind="stable")]

@@ -1,7 +1,8 @@
 """Grade whole A-Maze-ing submissions: run the program on the evaluation's configs, judge them.
 
 cases (the configs), sandbox (the limited runner), checks (verdicts through rules.validate),
-files (the required files), grader (the orchestration) and report (text, JSON, CSV).
+files (the required files), grader (the orchestration and the score) and report (text, JSON,
+CSV, JUnit).
 specs/grade.md is the contract, including what the sandbox does not protect against.
 """
 
@@ -11,7 +12,7 @@ from ..errors import GradeError
 from .cases import CASE_NAMES, CASES, Case
 from .checks import Outcome
 from .files import FileCheck
-from .grader import DEFAULT_ENTRY, Grade, Options, grade, grade_all
+from .grader import DEFAULT_ENTRY, Grade, Options, Part, grade, grade_all
 from .sandbox import Limits
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "Limits",
     "Options",
     "Outcome",
+    "Part",
     "grade",
     "grade_all",
 ]

@@ -2,7 +2,8 @@
 
 Each case is a Config (what a good output must match) and, for the broken ones, one line of
 its text changed or removed; ``config_text`` is the one function that writes a case's file.
-specs/grade.md lists every case and what it expects.
+The good configs make the generation part of the score, the broken ones the error-handling
+part. specs/grade.md lists every case, what it expects, and how the score is made.
 """
 
 from __future__ import annotations
@@ -16,16 +17,22 @@ from ..config import KNOWN_KEYS, Config, dump_config
 __all__ = [
     "CASES",
     "CASE_NAMES",
+    "ERRORS",
+    "GENERATION",
     "OUTPUT",
     "PREVIOUS_OUTPUT",
     "SEED",
     "Case",
     "Kind",
+    "Part",
     "config_text",
     "own_config_text",
 ]
 
 Kind = Literal["own", "valid", "small", "twice", "broken", "output"]
+Part = Literal["generation", "error handling"]
+GENERATION: Part = "generation"
+ERRORS: Part = "error handling"
 
 OUTPUT = "maze.txt"
 # What a broken config finds at OUTPUT_FILE before the run, and must leave as it is.
@@ -44,6 +51,13 @@ class Case:
     key: str | None = None  # the key whose line is changed or removed
     line: str | None = None  # its new line; None removes it
     lowercase: bool = False  # keys written in lower case
+    scored: bool = True  # False: reported, but the subject does not ask for it
+    on_42: bool = False  # ENTRY moved onto the "42" that the program's own output draws
+
+    @property
+    def part(self) -> Part:
+        """Generation (a good config: a maze is due) or error handling (a broken one)."""
+        return ERRORS if self.kind in ("broken", "output") else GENERATION
 
 
 def _config(width: int, height: int, **changes: object) -> Config:
@@ -75,7 +89,7 @@ CASES: tuple[Case, ...] = (
         "20x15, PERFECT=False: a Pac-Man board",
         _config(20, 15, perfect=False),
     ),
-    Case("lowercase-keys", "valid", "keys in lower case", _BASE, lowercase=True),
+    Case("lowercase-keys", "valid", "keys in lower case", _BASE, lowercase=True, scored=False),
     Case(
         "seed-twice", "twice", f"SEED={SEED}, run twice: the same file", _config(20, 15, seed=SEED)
     ),
@@ -89,7 +103,13 @@ CASES: tuple[Case, ...] = (
     _inconsistent("entry-is-exit", "ENTRY and EXIT the same cell", exit=(0, 0)),
     _inconsistent("negative-size", "a negative WIDTH", width=-20),
     _inconsistent("zero-size", "HEIGHT=0", height=0),
-    _inconsistent("entry-on-42", 'ENTRY on a cell of the "42"', entry=_ON_42),
+    Case(
+        "entry-on-42",
+        "broken",
+        'ENTRY on a cell of the "42" the program draws',
+        replace(_BASE, entry=_ON_42),
+        on_42=True,
+    ),
     Case(
         "output-no-dir",
         "output",
@@ -120,15 +140,16 @@ def config_text(case: Case) -> str:
     return "\n".join(lines) + "\n"
 
 
-def own_config_text(text: str) -> str:
-    """The lines of a submission's config that mazekit reads: comments and known keys.
+def own_config_text(text: str, keys: tuple[str, ...] = KNOWN_KEYS) -> str:
+    """The lines of a submission's config that mazekit reads: those of ``keys``.
 
     A program may add keys of its own (a display mode, colours); they are left out, so that
-    its config is judged on the keys the subject defines.
+    its config is judged on the keys the subject defines (or, ``keys`` the mandatory ones, on
+    those alone).
     """
     kept = []
     for line in text.splitlines():
         key = line.partition("=")[0].strip().upper()
-        if "=" in line and key in KNOWN_KEYS:
+        if "=" in line and key in keys:
             kept.append(line)
     return "\n".join(kept) + "\n"

@@ -1,7 +1,7 @@
 """The verdict on one run: a timeout, a crash, or what its output file is worth.
 
 Output files are judged by mazekit's own rules (rules.validate with the case's config, and
-the Pac-Man rules when PERFECT=False); nothing here restates a rule.
+the Pac-Man rules when PERFECT=False, the "42" as --pattern says); nothing here restates a rule.
 """
 
 from __future__ import annotations
@@ -12,34 +12,62 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .. import pattern as glyph
+from ..analysis import PatternMode, find_42
+from ..board import MAX_DEAD_ENDS
 from ..config import Config
 from ..errors import printable
 from ..rules import validate
+from ..textformat import scan
+from .cases import GENERATION, Part
 from .sandbox import Limits, Run, cpu_seconds
 
 __all__ = [
+    "TAIL_CHARS",
+    "TAIL_LINES",
     "TRACEBACK",
     "Outcome",
     "Verdict",
+    "drawn_42",
+    "glyph_note",
     "last_exception",
     "output_problem",
     "run_problem",
     "says_too_small",
+    "tail",
 ]
 
-Verdict = Literal["PASS", "FAIL", "CRASH", "TIMEOUT"]
+Verdict = Literal["PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP"]
 TRACEBACK = "Traceback (most recent call last):"
 _TOO_SMALL = re.compile(r"42|small", re.IGNORECASE)
+# What a report shows of a failed run's stdout and stderr: its last lines, so many at most.
+TAIL_LINES = 5
+TAIL_CHARS = 500
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The verdict on one case, the reason for any verdict but PASS, and the time it took."""
+    """The verdict on one case, its reason (for PASS, a note or ""), the time it took, the
+    end of what the program printed (FAIL, CRASH, TIMEOUT), and the part of the score it is."""
 
     case: str
     verdict: Verdict
     reason: str = ""
     seconds: float = 0.0
+    stdout_tail: str = ""
+    stderr_tail: str = ""
+    part: Part = GENERATION
+    scored: bool = True
+
+
+def tail(text: str) -> str:
+    """The last TAIL_LINES non-blank lines of ``text``, at most TAIL_CHARS characters (cut at
+    the front, marked ``...``), each line escaped: what a reader needs to see why."""
+    lines = [printable(line.rstrip()) for line in text.splitlines() if line.strip()]
+    shown = "\n".join(lines[-TAIL_LINES:])
+    if len(shown) > TAIL_CHARS:
+        shown = "..." + shown[-(TAIL_CHARS - 3) :]
+    return shown
 
 
 def last_exception(text: str) -> str | None:
@@ -81,15 +109,21 @@ def run_problem(run: Run, limits: Limits, wall: float) -> tuple[Verdict, str] | 
     return None
 
 
-def output_problem(data: bytes | None, config: Config, name: str) -> str | None:
+def drawn_42(data: bytes | None) -> glyph.Found | None:
+    """The "42" an output file draws (pattern.find), or None: no file, no grid, no "42"."""
+    walls = None if data is None else scan(data).walls
+    return None if walls is None or walls.size == 0 else find_42(walls)
+
+
+def output_problem(
+    data: bytes | None, config: Config, name: str, pattern: PatternMode = "subject"
+) -> str | None:
     """Why an output file fails its case (validate's first violation), or None when valid."""
     if data is None:
         return f"wrote no output file {name}"
     board = not config.perfect  # PERFECT=False: the Pac-Man board rules too
-    if config.max_dead_ends is None:
-        report = validate(data, config=config, pacman=board)
-    else:
-        report = validate(data, config=config, pacman=board, max_dead_ends=config.max_dead_ends)
+    most = MAX_DEAD_ENDS if config.max_dead_ends is None else config.max_dead_ends
+    report = validate(data, config=config, pacman=board, pattern=pattern, max_dead_ends=most)
     if report.valid:
         return None
     first = report.violations[0]
@@ -98,6 +132,14 @@ def output_problem(data: bytes | None, config: Config, name: str) -> str | None:
     if more:
         reason += f" (and {more} more violation{'s' if more > 1 else ''})"
     return reason
+
+
+def glyph_note(found: glyph.Found | None) -> str:
+    """The note on a valid output whose "42" is not the subject's glyph, or ""."""
+    if found is None or found.subject:
+        return ""
+    x, y = found.corner
+    return f'the "42" is another glyph: {len(found.cells)} closed cells from ({x},{y})'
 
 
 def says_too_small(run: Run, names: Sequence[str] = ()) -> bool:

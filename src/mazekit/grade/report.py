@@ -1,31 +1,63 @@
-"""Grades as text for people, JSON for scripts, and the CSV table of ``grade --all``."""
+"""Grades as text for people, JSON for scripts, the table of ``grade --all`` (text or CSV),
+and JUnit XML for the CI of graders."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+from xml.etree import ElementTree
 
 from ..errors import printable
-from .grader import Grade
+from .checks import Outcome
+from .grader import Grade, Part
 
-__all__ = ["as_csv", "as_json", "as_table", "as_text", "summary"]
+__all__ = ["as_csv", "as_json", "as_junit", "as_table", "as_text", "interpreter", "summary"]
 
 _WIDTH = 7  # "TIMEOUT"
+_INDENT = " " * (_WIDTH + 1)
+
+
+def interpreter(grade: Grade) -> str:
+    """``interpreter: <path> (Python <version>), run as <user>``: what ran the programs."""
+    version = f" (Python {grade.python_version})" if grade.python_version else ""
+    return f"interpreter: {printable(grade.python)}{version}, run as {printable(grade.user)}"
+
+
+def _part(part: Part) -> str:
+    shown = f"{part.name} {part.passed}/{part.total}"
+    return shown if part.counted else f"{shown}, not counted: no generation case passed"
 
 
 def summary(grade: Grade) -> str:
-    """``<submission>: <p>/<n> passed, score <s>%`` (files counted only with --strict)."""
+    """``<submission>: <p>/<n> passed, score <s>% (generation <p>/<n>, error handling <p>/<n>)``,
+    the files too with --strict."""
     name = printable(grade.submission)
-    return f"{name}: {grade.passed}/{grade.total} passed, score {grade.score}%"
+    parts = ", ".join(_part(part) for part in grade.parts)
+    return f"{name}: {grade.passed}/{grade.total} passed, score {grade.score}%" + (
+        f" ({parts})" if parts else ""
+    )
+
+
+def _tails(outcome: Outcome) -> list[str]:
+    """The lines that show what a failed run printed, indented under its case."""
+    lines = []
+    for stream, text in (("stdout", outcome.stdout_tail), ("stderr", outcome.stderr_tail)):
+        for number, line in enumerate(text.splitlines()):
+            label = f"{stream}: " if number == 0 else " " * (len(stream) + 2)
+            lines.append(f"{_INDENT}{label}{line}")
+    return lines
 
 
 def as_text(grade: Grade) -> str:
-    """One line per case, the required files, then the summary line."""
-    lines = []
+    """The interpreter line, one line per case (what a failed one printed under it), the
+    required files, then the summary line."""
+    lines = [interpreter(grade)] if grade.python else []
     for outcome in grade.outcomes:
         reason = f": {outcome.reason}" if outcome.reason else ""
-        lines.append(f"{outcome.verdict:<{_WIDTH}} {outcome.case}{reason}")
+        scored = "" if outcome.scored else " (not scored)"
+        lines.append(f"{outcome.verdict:<{_WIDTH}} {outcome.case}{scored}{reason}")
+        lines.extend(_tails(outcome))
     if grade.files:
         scored = "scored" if grade.strict else "not scored; --strict scores them"
         lines.append(f"required files ({scored}):")
@@ -37,14 +69,27 @@ def as_text(grade: Grade) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _part_document(part: Part) -> dict[str, object]:
+    return {
+        "passed": part.passed,
+        "total": part.total,
+        "percent": part.percent,
+        "counted": part.counted,
+    }
+
+
 def _document(grade: Grade) -> dict[str, object]:
     return {
         "submission": printable(grade.submission),  # valid UTF-8 whatever the folder's name
         "error": None if grade.error is None else printable(grade.error),
         "score": grade.score,
+        "generation": _part_document(grade.generation),
+        "error_handling": _part_document(grade.error_handling),
         "passed": grade.passed,
         "total": grade.total,
         "strict": grade.strict,
+        "python": {"path": printable(grade.python), "version": grade.python_version},
+        "user": printable(grade.user),
         "warnings": list(grade.warnings),
         "cases": [
             {
@@ -52,6 +97,10 @@ def _document(grade: Grade) -> dict[str, object]:
                 "verdict": o.verdict,
                 "reason": o.reason,
                 "seconds": round(o.seconds, 3),
+                "part": o.part,
+                "scored": o.scored,
+                "stdout_tail": o.stdout_tail,
+                "stderr_tail": o.stderr_tail,
             }
             for o in grade.outcomes
         ],
@@ -66,20 +115,43 @@ def as_json(grades: Grade | list[Grade]) -> str:
     return json.dumps([_document(g) for g in grades], indent=2) + "\n"
 
 
-_COLUMNS = ("score", "passed", "total", "fail", "crash", "timeout", "submission", "error")
+_COLUMNS = (
+    "score",
+    "generation",
+    "error_handling",
+    "passed",
+    "total",
+    "fail",
+    "crash",
+    "timeout",
+    "submission",
+    "error",
+)
 
 
 def _row(grade: Grade) -> list[str]:
-    counts = [grade.count(v) for v in ("FAIL", "CRASH", "TIMEOUT")]
-    numbers = [grade.score, grade.passed, grade.total, *counts]
-    return [*(str(n) for n in numbers), printable(grade.submission), printable(grade.error or "")]
+    scored = [o.verdict for o in grade.outcomes if o.scored]  # as passed and total count
+    counts = [scored.count(v) for v in ("FAIL", "CRASH", "TIMEOUT")]
+    parts = [
+        str(part.percent) if part.counted and part.total else "-"
+        for part in (grade.generation, grade.error_handling)
+    ]
+    numbers = [str(n) for n in (grade.passed, grade.total, *counts)]
+    return [
+        str(grade.score),
+        *parts,
+        *numbers,
+        printable(grade.submission),
+        printable(grade.error or ""),
+    ]
 
 
 def as_table(grades: list[Grade]) -> str:
-    """The summary table of ``--all``: one aligned row per submission, as given (by score)."""
+    """The summary table of ``--all``: the interpreter line(s), then one aligned row per
+    submission, as given (by score)."""
     rows = [list(_COLUMNS), *(_row(g) for g in grades)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS) - 2)]
-    lines = []
+    lines = sorted({interpreter(g) for g in grades if g.python})
     for row in rows:
         numbers = [cell.rjust(width) for cell, width in zip(row, widths, strict=False)]
         error = f"  {row[-1]}" if row[-1] else ""
@@ -88,9 +160,86 @@ def as_table(grades: list[Grade]) -> str:
 
 
 def as_csv(grades: list[Grade]) -> str:
-    """The same table as CSV, with a header row."""
+    """The same table as CSV, with a header row (and no interpreter line)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(_COLUMNS)
     writer.writerows(_row(g) for g in grades)
     return buffer.getvalue()
+
+
+def _failure_text(outcome: Outcome) -> str:
+    """A failed case's reason, then its output tails, as the body of a JUnit failure (escaped:
+    XML 1.0 cannot hold most control characters)."""
+    lines = [printable(outcome.reason)]
+    for stream, text in (("stdout", outcome.stdout_tail), ("stderr", outcome.stderr_tail)):
+        if text:
+            lines += [f"{stream}:", *(f"  {line}" for line in text.splitlines())]
+    return "\n".join(lines)
+
+
+def _suite(grade: Grade) -> ElementTree.Element:
+    """One testsuite: a testcase per case (and per required file with --strict)."""
+    name = printable(grade.submission)
+    suite = ElementTree.Element("testsuite", name=name)
+    failures = skipped = errors = 0
+    if grade.error is not None:
+        case = ElementTree.SubElement(suite, "testcase", classname=name, name="grading")
+        ElementTree.SubElement(case, "error", message=printable(grade.error))
+        errors += 1
+    for outcome in grade.outcomes:
+        case = ElementTree.SubElement(
+            suite,
+            "testcase",
+            classname=f"{name}.{outcome.part.replace(' ', '-')}",
+            name=outcome.case,
+            time=f"{outcome.seconds:.3f}",
+        )
+        if outcome.verdict == "SKIP" or not outcome.scored:  # reported, never a failure
+            shown = _failure_text(outcome) if outcome.reason else "not scored"
+            ElementTree.SubElement(case, "skipped", message=f"{outcome.verdict}: {shown}")
+            skipped += 1
+        elif outcome.verdict in ("FAIL", "CRASH", "TIMEOUT"):
+            failure = ElementTree.SubElement(
+                case, "failure", type=outcome.verdict, message=_failure_text(outcome)
+            )
+            failure.text = _failure_text(outcome)
+            failures += 1
+    if grade.strict:
+        for check in grade.files:
+            case = ElementTree.SubElement(
+                suite, "testcase", classname=f"{name}.files", name=check.name
+            )
+            if not check.ok:
+                ElementTree.SubElement(
+                    case, "failure", type="MISSING", message=printable(check.detail)
+                )
+                failures += 1
+    suite.set("tests", str(len(suite)))
+    suite.set("failures", str(failures))
+    suite.set("errors", str(errors))
+    suite.set("skipped", str(skipped))
+    suite.set("time", f"{sum(o.seconds for o in grade.outcomes):.3f}")
+    if grade.python:
+        properties = ElementTree.Element("properties")
+        for key, value in (
+            ("score", str(grade.score)),
+            ("interpreter", interpreter(grade).removeprefix("interpreter: ")),
+        ):
+            ElementTree.SubElement(properties, "property", name=key, value=value)
+        suite.insert(0, properties)
+    return suite
+
+
+def as_junit(grades: Grade | list[Grade]) -> str:
+    """JUnit XML: one testsuite per submission, one testcase per case; a FAIL, CRASH or
+    TIMEOUT is a failure whose message holds its reason and the program's output tails."""
+    every = [grades] if isinstance(grades, Grade) else grades
+    root = ElementTree.Element("testsuites", name="mazekit grade")
+    for grade in every:
+        root.append(_suite(grade))
+    for key in ("tests", "failures", "errors", "skipped"):
+        root.set(key, str(sum(int(suite.get(key, "0")) for suite in root)))
+    ElementTree.indent(root)
+    body = ElementTree.tostring(root, encoding="unicode")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"

@@ -12,6 +12,9 @@ specs/stats.md ("Graph measures") defines every figure. The graph is the reachab
 - cops: the cop number; loops: the faces that tell bridges (edit --close-bottleneck);
 - figures: what ``stats --graph`` prints (Gini, top cells and passages, the cop number).
 
+JavaScript twins in the page: betweenness and Gini in src/mazekit/drawing/page/graph.js, the
+cop number in src/mazekit/drawing/page/cops.js (the browser tests compare them).
+
 No public name here is also a submodule's name, so each stays what it is whatever was
 imported first.
 """

@@ -10,34 +10,41 @@ in a fixed order, so the result does not depend on timing.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 
+from ..config import every_core
 from ..kernels import load
 from .table import FloatArray, IntArray, Sums
 
 __all__ = [
     "BATCH_ENTRIES",
-    "THREADS",
+    "SHARES",
+    "SPLIT_PAIRS",
+    "SPLIT_SOURCES",
     "Layers",
+    "ShareSearch",
     "Stored",
     "Weights",
+    "add_into",
     "batch_size",
     "brandes_cells",
     "brandes_sums",
     "brandes_threads",
     "forward",
     "padded_columns",
+    "share_count",
     "split_sources",
-    "thread_count",
+    "usable_threads",
 ]
 
 _KERNEL = load("measures")
 BATCH_ENTRIES = 2_000_000  # sources x cells per Brandes batch: about 90 MB of arrays
-THREADS = 2  # Brandes' sources shared among this many threads (at most the usable cores)
+SHARES = 2  # fixed shares of the sources a search is split into, each a thread's work
+SPLIT_SOURCES = 128  # sources from which a search is split into SHARES,
+SPLIT_PAIRS = 1 << 24  # or (source, node) pairs (a 1000x1000 estimate: 20 sources, 20 M)
 
 
 Weights = Callable[[IntArray], FloatArray]
@@ -194,10 +201,19 @@ def brandes_sums(
     return nodes, east, south
 
 
-def thread_count(sources: int) -> int:
-    """Threads for a search from ``sources`` cells: THREADS, at most the usable cores, and
-    one for fewer than 64 sources."""
-    return max(1, min(THREADS, len(os.sched_getaffinity(0)), sources // 64))
+def share_count(sources: int, nodes: int) -> int:
+    """The fixed shares the ``sources`` of a search over ``nodes`` nodes are split into: SHARES
+    when threads pay (at least SPLIT_SOURCES sources, or SPLIT_PAIRS (source, node) pairs),
+    else 1. It depends on the search only, never on -j or the cores: the shares' sums are
+    added in one fixed order, so the bytes are the same however many threads run them."""
+    if sources < 2 or (sources < SPLIT_SOURCES and sources * nodes < SPLIT_PAIRS):
+        return 1
+    return SHARES
+
+
+def usable_threads(threads: int | None) -> int:
+    """``threads``, or every core this process may use when None or 0 (as ``-j 0``)."""
+    return threads or every_core()
 
 
 def brandes_threads(
@@ -205,28 +221,60 @@ def brandes_threads(
     sources: IntArray,
     weights: Weights | None = None,
     stored: Stored | None = None,
+    threads: int | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """``brandes_sums`` on up to THREADS interleaved shares of the sources, summed in order."""
-    return split_sources(sources, lambda share: brandes_sums(table, share, weights, stored))
+    """``brandes_sums`` on the fixed shares of the sources, summed in order (split_sources)."""
+
+    def search(share: IntArray, into: Sums | None) -> Sums:
+        """One share's sums, added into ``into`` when given."""
+        return add_into(into, brandes_sums(table, share, weights, stored))
+
+    return split_sources(sources, table.shape[0], search, threads)
 
 
-def split_sources(sources: IntArray, search: Callable[[IntArray], Sums]) -> Sums:
-    """``search`` on up to THREADS interleaved shares of the sources, summed in order.
+# A share's search: its sums, or (given the sums of the shares before) those plus its own.
+ShareSearch = Callable[[IntArray, Sums | None], Sums]
+
+
+def split_sources(
+    sources: IntArray,
+    nodes: int,
+    search: ShareSearch,
+    threads: int | None = None,
+) -> Sums:
+    """``search`` on the share_count interleaved shares of the sources of a graph of ``nodes``
+    nodes, run by up to ``threads`` threads (None: every core), the sums added share by share.
 
     numpy and the kernels let go of the interpreter lock while they search, so threads use
-    the cores; the sums are added in a fixed order, so the result does not depend on timing.
+    the cores; the shares and the order of their sums are fixed, so the result depends on
+    neither the timing nor the threads. One thread hands each share the sums of the ones
+    before, so only one set of sums is kept.
     """
-    workers = thread_count(sources.size)
+    shares = share_count(sources.size, nodes)
+    parts = [sources[k::shares] for k in range(shares)] if shares > 1 else [sources]
+    workers = min(usable_threads(threads), shares)
     if workers == 1:
-        return search(sources)
+        total = search(parts[0], None)
+        for part in parts[1:]:
+            total = search(part, total)
+        return total
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(workers) as pool:
-        parts = list(pool.map(lambda k: search(sources[k::workers]), range(workers)))
-    nodes, east, south = parts[0]
-    for more in parts[1:]:
-        nodes, east, south = nodes + more[0], east + more[1], south + more[2]
-    return nodes, east, south
+        found = list(pool.map(lambda part: search(part, None), parts))
+    total = found[0]
+    for more in found[1:]:
+        total = add_into(total, more)
+    return total
+
+
+def add_into(into: Sums | None, more: Sums) -> Sums:
+    """``into`` plus ``more``, added in place (a + b, the same floats), or ``more`` alone."""
+    if into is None:
+        return more
+    for total, part in zip(into, more, strict=True):
+        total += part
+    return into
 
 
 def batch_size(n: int, sources: int) -> int:
@@ -235,12 +283,23 @@ def batch_size(n: int, sources: int) -> int:
 
 
 def brandes_cells(
-    moves: npt.NDArray[np.uint8], flat: IntArray, width: int, sources: IntArray
+    moves: npt.NDArray[np.uint8],
+    flat: IntArray,
+    width: int,
+    sources: IntArray,
+    into: Sums | None = None,
 ) -> Sums:
     """``brandes_sums(table, sources)`` of the graph of the cells ``flat`` by the kernel, which
     reads each node's neighbours off the open bits ``moves`` (H x W): no n x 4 table. The sums
-    come laid out on the grid (flat, a cell each: node v's at flat[v], 0 off the graph)."""
-    sums = np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size)
+    come laid out on the grid (flat, a cell each: node v's at flat[v], 0 off the graph), added
+    into ``into`` when given (add_into's floats): by the kernel itself when the sources are one
+    batch, since it then adds their sums once, at its end (a 4000x4000 maze: no second 384 MB
+    of grids)."""
     some = np.ascontiguousarray(sources, dtype=np.int64)  # a thread's share is strided
-    _KERNEL.brandes_cells(moves, width, flat, some, batch_size(flat.size, some.size), *sums)
+    batch = batch_size(flat.size, some.size)
+    one_addition = batch == 1 or some.size <= 1
+    if into is not None and not one_addition:
+        return add_into(into, brandes_cells(moves, flat, width, some))
+    sums = into or (np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size))
+    _KERNEL.brandes_cells(moves, width, flat, some, batch, *sums)
     return sums

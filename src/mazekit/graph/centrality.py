@@ -150,11 +150,17 @@ def default_samples(n: int) -> int:
 
 
 def betweenness(
-    maze: Maze, samples: int | None = None, seed: int = 0, facts: Analysis | None = None
+    maze: Maze,
+    samples: int | None = None,
+    seed: int = 0,
+    facts: Analysis | None = None,
+    threads: int | None = None,
 ) -> Betweenness:
     """Normalised betweenness of the reachable cells and their passages (specs/stats.md).
 
     ``facts``: the Analysis of ``maze`` when the caller has one (its components are reused).
+    ``threads``: at most this many run the searches (None: every core); the figures are the
+    same for any number.
 
     Exact on a tree (subtree sizes) and up to EXACT_LIMIT cells (Brandes); above it an
     estimate from ``samples`` sources (default_samples when None) drawn with ``seed``, scaled up.
@@ -166,7 +172,7 @@ def betweenness(
         if tree is not None:
             return tree
         if np.count_nonzero(facts.reachable) > EXACT_LIMIT:  # with a loop: the walk takes trees
-            return _estimate_cells(maze, facts, samples, seed)
+            return _estimate_cells(maze, facts, samples, seed, threads)
     reach, flat, table, dist = reachable_graph(maze)
     n = flat.size
     east_open = np.zeros(height * width, dtype=bool)
@@ -201,8 +207,8 @@ def betweenness(
             used, drawn = min(samples or default_samples(n), n), seed
             sources = _draw(n, used, seed)
             factor = n / used
-        found = brandes_by_chains(table, flat, width) if method == "brandes" else None
-        sums = brandes_threads(table, sources) if found is None else found
+        found = brandes_by_chains(table, flat, width, threads) if method == "brandes" else None
+        sums = brandes_threads(table, sources, threads=threads) if found is None else found
         cells, east, south = _spread(flat, height * width, sums)
         _scale((cells, east, south), n, factor)
         if used is not None:
@@ -251,7 +257,9 @@ def _scale(grids: Sums, n: int, factor: float) -> None:
         grid /= count
 
 
-def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int) -> Betweenness:
+def _estimate_cells(
+    maze: Maze, facts: Analysis, samples: int | None, seed: int, threads: int | None
+) -> Betweenness:
     """betweenness()'s estimate (above EXACT_LIMIT cells, with a loop) by the kernel, straight
     from the Analysis' reachable cells and open bits: no search from the entry and no
     neighbour table (reachable_graph), the sums added on the grid and scaled there; the same nodes,
@@ -263,7 +271,7 @@ def _estimate_cells(maze: Maze, facts: Analysis, samples: int | None, seed: int)
     used = min(samples or default_samples(n), n)
     sources = _draw(n, used, seed)
     cells, east, south = split_sources(
-        sources, lambda share: brandes_cells(moves, flat, width, share)
+        sources, n, lambda share, into: brandes_cells(moves, flat, width, share, into), threads
     )
     _scale((cells, east, south), n, n / used)
     method, reported, drawn = _labels(n, used, seed)

@@ -56,9 +56,12 @@ def find_chains(table: npt.NDArray[np.int32], key: npt.NDArray[np.bool_]) -> lis
     return found
 
 
-def brandes_by_chains(table: npt.NDArray[np.int32], flat: IntArray, width: int) -> Sums | None:
+def brandes_by_chains(
+    table: npt.NDArray[np.int32], flat: IntArray, width: int, threads: int | None = None
+) -> Sums | None:
     """Brandes' sums over every source (per node, its E and its S passage), running the
-    searches only from the key cells; ``flat``: each node's flat cell, on a grid ``width`` wide.
+    searches only from the key cells; ``flat``: each node's flat cell, on a grid ``width`` wide;
+    ``threads``: at most this many (None: every core).
 
     None when it would not pay (no key cell, or more than KEY_SHARE of the cells are key).
     """
@@ -73,7 +76,7 @@ def brandes_by_chains(table: npt.NDArray[np.int32], flat: IntArray, width: int) 
     row[keys] = np.arange(keys.size)
     if _KERNEL is not None:
         return _chain_kernel(table, keys, chains, row)
-    paths = search_keys(table, keys, row)
+    paths = search_keys(table, keys, row, threads)
     nodes, east, south = np.zeros(n), np.zeros(n), np.zeros(n)
     ends: dict[int, list[tuple[int, int]]] = {}  # key cell -> (chain, which end)
     around: dict[int, list[tuple[int, float]]] = {}  # a -> (b, weight of target b)
@@ -89,7 +92,7 @@ def brandes_by_chains(table: npt.NDArray[np.int32], flat: IntArray, width: int) 
         """Per key source: 1 for every target, plus what its chains route through it."""
         return _key_weights(paths, chains, ends, around, chunk)
 
-    raw, key_east, key_south = brandes.brandes_threads(table, keys, weights, paths.stored)
+    raw, key_east, key_south = brandes.brandes_threads(table, keys, weights, paths.stored, threads)
     return raw + nodes, key_east + east, key_south + south
 
 
@@ -130,9 +133,11 @@ class KeyPaths:
         return result
 
 
-def search_keys(table: npt.NDArray[np.int32], keys: IntArray, row: IntArray) -> KeyPaths:
-    """Distances and path counts from every key cell, batches of them shared among threads
-    (each thread fills its own rows)."""
+def search_keys(
+    table: npt.NDArray[np.int32], keys: IntArray, row: IntArray, threads: int | None = None
+) -> KeyPaths:
+    """Distances and path counts from every key cell, batches of them shared among up to
+    ``threads`` threads (None: every core; each thread fills its own rows)."""
     n = table.shape[0]
     columns = brandes.padded_columns(table)
     kdist = np.empty((keys.size, n), dtype=np.int16)  # n <= EXACT_LIMIT < 2**15
@@ -148,7 +153,8 @@ def search_keys(table: npt.NDArray[np.int32], keys: IntArray, row: IntArray) -> 
 
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(brandes.thread_count(keys.size)) as pool:
+    workers = min(brandes.usable_threads(threads), brandes.share_count(keys.size, n))
+    with ThreadPoolExecutor(workers) as pool:
         list(pool.map(search, range(0, keys.size, batch)))
     return KeyPaths(kdist, ksigma, row)
 
@@ -296,7 +302,7 @@ def _chain_kernel(
     ends_start = np.zeros(keys.size + 1, dtype=np.int64)
     ends_start[1:] = np.cumsum([len(here) for here in ends])
     flat_ends = np.array([end for here in ends for end in here], dtype=np.int64)
-    workers = brandes.thread_count(keys.size)
+    workers = brandes.share_count(keys.size, n)  # its shares, as brandes_threads splits
     batches = np.array(
         [
             max(1, min(keys[k::workers].size, brandes.BATCH_ENTRIES // (n + 1)))

@@ -16,7 +16,7 @@ from .centrality import Betweenness, betweenness
 from .cops import TREE_COP, CopNumber, cop_with_loop
 from .table import FloatArray
 
-__all__ = ["GraphStats", "gini", "graph_figures", "graph_stats"]
+__all__ = ["GraphStats", "gini", "graph_figures", "graph_stats", "percent"]
 
 
 @dataclass(frozen=True)
@@ -91,14 +91,14 @@ class GraphStats:
         (x, y), peak = cells[0]
         passages = self._passages
         return [
-            f"  betweenness: peak {mark}{_pct(peak)} at ({x},{y}), Gini {mark}{self.gini:.3f} "
+            f"  betweenness: peak {mark}{percent(peak)} at ({x},{y}), Gini {mark}{self.gini:.3f} "
             f"({method})",
             "  bottlenecks: "
-            + ", ".join(f"({cx},{cy}) {mark}{_pct(value)}" for (cx, cy), value in cells),
+            + ", ".join(f"({cx},{cy}) {mark}{percent(value)}" for (cx, cy), value in cells),
             "  busiest passages: "
             + (
                 ", ".join(
-                    f"({cx},{cy}) {letter} {mark}{_pct(value)}"
+                    f"({cx},{cy}) {letter} {mark}{percent(value)}"
                     for (cx, cy), letter, value in passages
                 )
                 or "none"
@@ -107,7 +107,7 @@ class GraphStats:
         ]
 
 
-def _pct(value: float) -> str:
+def percent(value: float) -> str:
     """A share as a percentage with two decimals; never ``-0.00%`` (a float's noise below 0
     rounds to 0)."""
     return f"{round(100 * value, 2) + 0.0:.2f}%"  # + 0.0: -0.0 becomes 0.0
@@ -154,10 +154,12 @@ def graph_stats(
     samples: int | None = None,
     seed: int = 0,
     facts: Analysis | None = None,
+    threads: int | None = None,
 ) -> GraphStats:
     """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
-    caller has one)."""
-    return graph_figures(maze, betweenness(maze, samples=samples, seed=seed, facts=facts), top)
+    caller has one; ``threads``: at most this many search, None for every core)."""
+    found = betweenness(maze, samples=samples, seed=seed, facts=facts, threads=threads)
+    return graph_figures(maze, found, top)
 
 
 def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:

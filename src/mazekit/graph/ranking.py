@@ -24,8 +24,9 @@ TIE = 1e-9  # relative: values this close to their group's highest rank as equal
 
 
 def tie_floor(value: float) -> float:
-    """The lowest value that ranks equal with ``value`` at the head of a group."""
-    return value - value * TIE
+    """The lowest value that ranks equal with ``value`` at the head of a group (below it
+    even for a float's noise under 0, such as -1e-17)."""
+    return value - abs(value) * TIE
 
 
 def ranked(values: FloatArray, count: int, keys: tuple[IntArray, ...]) -> IntArray:
@@ -39,6 +40,7 @@ def ranked(values: FloatArray, count: int, keys: tuple[IntArray, ...]) -> IntArr
     start = taken = 0
     while start < order.size and taken < count:
         end = int(np.searchsorted(rising, -tie_floor(float(descending[start])), side="right"))
+        end = max(end, start + 1)  # the head itself, NaN included
         group = order[start:end]
         groups.append(group[np.lexsort(tuple(key[group] for key in reversed(keys)))])
         taken += group.size

@@ -1,7 +1,11 @@
 /* mazekit page, board.js: the maze model, its text format and the figures of a board.
  * The same definitions as the Python core (specs/format.md, specs/solve.md,
  * specs/dead-ends.md, specs/stats.md): a wall is open only when both cells say so, and
- * the shortest path is the first in N, E, S, W order. */
+ * the shortest path is the first in N, E, S, W order. `distances`, `shortestPath` and
+ * `loops` are the twins of mazekit.search's breadth-first search, canonical path and loop
+ * count, `house` of mazekit.board.house, `deadEnds` of mazekit.board.classify_dead_ends
+ * (through mazekit.pacman.dead_ends). Runs in the page and in its figures worker (no
+ * `document` here). */
 "use strict";
 (function (mk) {
   const NORTH = 1, EAST = 2, SOUTH = 4, WEST = 8, ALL_WALLS = 15;
@@ -14,8 +18,15 @@
   ];
   const BY_LETTER = Object.fromEntries(DIRECTIONS.map((d) => [d.letter, d]));
   const HEX = "0123456789ABCDEF";
+  const HEX_VALUE = new Int8Array(128).fill(-1);
+  for (let v = 0; v < 16; v += 1) {
+    HEX_VALUE[HEX.charCodeAt(v)] = v;
+    HEX_VALUE[HEX.toLowerCase().charCodeAt(v)] = v;
+  }
 
-  /** A W x H maze: wall bits per cell (set = closed), entry, exit, path, the "42" mask. */
+  /** A W x H maze: wall bits per cell (set = closed), entry, exit, path, the "42" mask, and
+   * `open`: per cell the bits of the walls open on both sides (kept by setWall), so that a
+   * search reads one byte per cell. */
   class Board {
     constructor(width, height, walls, entry, exit, path, pattern) {
       this.width = width;
@@ -25,32 +36,60 @@
       this.exit = exit;
       this.path = path;
       this.pattern = pattern;
+      this.open = new Uint8Array(width * height);
+      // each passage once, from its west or north cell, then its other end
+      for (let y = 0; y < height; y += 1) {
+        for (let x = 0; x < width; x += 1) {
+          const i = y * width + x;
+          if (x + 1 < width && (walls[i] & EAST) === 0 && (walls[i + 1] & WEST) === 0) {
+            this.open[i] |= EAST;
+            this.open[i + 1] |= WEST;
+          }
+          if (y + 1 < height && (walls[i] & SOUTH) === 0 && (walls[i + width] & NORTH) === 0) {
+            this.open[i] |= SOUTH;
+            this.open[i + width] |= NORTH;
+          }
+        }
+      }
     }
 
-    /** The board of the page's JSON block (rows of hex digits and of 0/1). */
+    /** The board of the page's JSON block: rows of hex digits, the "42" as a list of cells. */
     static fromData(data) {
       const { width, height } = data;
       const walls = new Uint8Array(width * height);
       const pattern = new Uint8Array(width * height);
       for (let y = 0; y < height; y += 1) {
-        for (let x = 0; x < width; x += 1) {
-          walls[y * width + x] = HEX.indexOf(data.walls[y][x].toUpperCase());
-          pattern[y * width + x] = data.pattern[y][x] === "1" ? 1 : 0;
-        }
+        const row = data.walls[y];
+        for (let x = 0; x < width; x += 1) walls[y * width + x] = HEX_VALUE[row.charCodeAt(x)];
       }
+      for (const [x, y] of data.pattern) pattern[y * width + x] = 1;
       return new Board(width, height, walls, [...data.entry], [...data.exit], data.path, pattern);
+    }
+
+    /** A copy sharing nothing (for the figures worker and for trial closures). */
+    copy() {
+      return new Board(this.width, this.height, this.walls.slice(), [...this.entry], [...this.exit], this.path, this.pattern);
     }
 
     contains(x, y) {
       return x >= 0 && y >= 0 && x < this.width && y < this.height;
     }
 
+    /** Recompute the open bits of cell index i from the walls of it and its neighbours. */
+    refreshOpen(i) {
+      const x = i % this.width, y = (i - x) / this.width;
+      let bits = 0;
+      for (const d of DIRECTIONS) {
+        const nx = x + d.dx, ny = y + d.dy;
+        if (this.contains(nx, ny) && (this.walls[i] & d.bit) === 0
+          && (this.walls[ny * this.width + nx] & d.opposite) === 0) bits |= d.bit;
+      }
+      this.open[i] = bits;
+    }
+
     /** Whether a step from (x, y) in direction d is possible: open on both sides. */
     isOpen(x, y, d) {
-      const nx = x + d.dx, ny = y + d.dy;
-      if (!this.contains(x, y) || !this.contains(nx, ny)) return false;
-      return (this.walls[y * this.width + x] & d.bit) === 0
-        && (this.walls[ny * this.width + nx] & d.opposite) === 0;
+      return this.contains(x, y) && (this.open[y * this.width + x] & d.bit) !== 0;
     }
 
     /** Whether the wall of (x, y) towards d may be edited: an inner wall, no "42" cell. */
@@ -70,23 +109,37 @@
         this.walls[i] &= ~d.bit;
         this.walls[j] &= ~d.opposite;
       }
+      this.refreshOpen(i);
+      this.refreshOpen(j);
       return closed;
+    }
+
+    /** The "42" cells as [x, y] pairs, in reading order (found once: they never change). */
+    patternCells() {
+      if (!this.patternList) {
+        this.patternList = [];
+        for (let i = 0; i < this.pattern.length; i += 1) {
+          if (this.pattern[i]) this.patternList.push([i % this.width, Math.floor(i / this.width)]);
+        }
+      }
+      return this.patternList;
+    }
+
+    /** The rows of hex digits of the maze file. */
+    rows() {
+      const rows = [];
+      for (let y = 0; y < this.height; y += 1) {
+        let row = "";
+        for (let x = 0; x < this.width; x += 1) row += HEX[this.walls[y * this.width + x]];
+        rows.push(row);
+      }
+      return rows;
     }
 
     /** The JSON block of this board (for "Save page"). */
     toData(extra) {
-      const walls = [], pattern = [];
-      for (let y = 0; y < this.height; y += 1) {
-        let row = "", mask = "";
-        for (let x = 0; x < this.width; x += 1) {
-          row += HEX[this.walls[y * this.width + x]];
-          mask += this.pattern[y * this.width + x] ? "1" : "0";
-        }
-        walls.push(row);
-        pattern.push(mask);
-      }
       return {
-        width: this.width, height: this.height, walls, pattern,
+        width: this.width, height: this.height, walls: this.rows(), pattern: this.patternCells(),
         entry: this.entry, exit: this.exit, path: this.path, ...extra,
       };
     }
@@ -94,32 +147,35 @@
 
   /** The canonical text of a maze file (specs/format.md), with the given path line. */
   function dump(board, path) {
-    const lines = [];
-    for (let y = 0; y < board.height; y += 1) {
-      let row = "";
-      for (let x = 0; x < board.width; x += 1) row += HEX[board.walls[y * board.width + x]];
-      lines.push(row);
-    }
     const [ex, ey] = board.entry, [xx, xy] = board.exit;
-    return `${lines.join("\n")}\n\n${ex},${ey}\n${xx},${xy}\n${path}\n`;
+    return `${board.rows().join("\n")}\n\n${ex},${ey}\n${xx},${xy}\n${path}\n`;
+  }
+
+  let scratch = new Int32Array(0);
+
+  /** A queue of n cells, kept between searches (a million cells' is 4 MB). */
+  function queueFor(n) {
+    if (scratch.length < n) scratch = new Int32Array(n);
+    return scratch;
   }
 
   /** Breadth-first distances from (x, y) to every cell (-1: not reachable). */
   function distances(board, x, y) {
-    const dist = new Int32Array(board.width * board.height).fill(-1);
+    const { width, open } = board;
+    const dist = new Int32Array(open.length).fill(-1);
     if (!board.contains(x, y)) return dist;
-    const queue = new Int32Array(board.width * board.height);
+    const queue = queueFor(open.length);
+    const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
     let head = 0, tail = 0;
-    dist[y * board.width + x] = 0;
-    queue[tail++] = y * board.width + x;
+    dist[y * width + x] = 0;
+    queue[tail++] = y * width + x;
     while (head < tail) {
-      const i = queue[head++];
-      const cx = i % board.width, cy = (i - cx) / board.width;
-      for (const d of DIRECTIONS) {
-        if (!board.isOpen(cx, cy, d)) continue;
-        const j = i + d.dy * board.width + d.dx;
+      const i = queue[head++], bits = open[i], next = dist[i] + 1;
+      for (let k = 0; k < 4; k += 1) {
+        if ((bits & (1 << k)) === 0) continue;
+        const j = i + offsets[k];
         if (dist[j] < 0) {
-          dist[j] = dist[i] + 1;
+          dist[j] = next;
           queue[tail++] = j;
         }
       }
@@ -129,27 +185,149 @@
 
   /** The canonical shortest path from start to goal (specs/solve.md), or null. */
   function shortestPath(board, start, goal) {
-    const dist = distances(board, goal[0], goal[1]);
-    let [x, y] = start;
-    if (!board.contains(x, y) || dist[y * board.width + x] < 0) return null;
-    let letters = "";
-    while (dist[y * board.width + x] > 0) {
-      const here = dist[y * board.width + x];
-      const d = DIRECTIONS.find((c) => board.isOpen(x, y, c)
-        && dist[(y + c.dy) * board.width + x + c.dx] === here - 1);
-      letters += d.letter;
-      x += d.dx;
-      y += d.dy;
+    return walk(board, distances(board, goal[0], goal[1]), start);
+  }
+
+  /** The canonical path from start down the distances `dist` to their 0 (the first step
+   * in N, E, S, W order that goes one nearer), or null when start is not reachable. */
+  function walk(board, dist, start) {
+    const { width, open } = board;
+    const [x, y] = start;
+    if (!board.contains(x, y) || dist[y * width + x] < 0) return null;
+    const letters = [];
+    let i = y * width + x;
+    while (dist[i] > 0) {
+      const here = dist[i];
+      for (const d of DIRECTIONS) {
+        const j = i + d.dy * width + d.dx;
+        if ((open[i] & d.bit) !== 0 && dist[j] === here - 1) {
+          letters.push(d.letter);
+          i = j;
+          break;
+        }
+      }
     }
-    return letters;
+    return letters.join("");
+  }
+
+  /** Distances to the exit kept through wall edits at the cost of what changed: an opened
+   * wall lowers the distances beyond it (a search over the cells that come nearer only); a
+   * closed wall changes nothing unless it was the one way one step nearer for its farther
+   * cell, and then only the cells that lost their way are searched again. Equal to
+   * `distances` from the exit after every edit (the browser tests compare them). */
+  class ExitDistances {
+    constructor(board) {
+      this.board = board;
+      this.dist = distances(board, board.exit[0], board.exit[1]);
+      this.reached = 0; // how many cells reach the exit, kept as the distances are
+      for (let i = 0; i < this.dist.length; i += 1) if (this.dist[i] >= 0) this.reached += 1;
+    }
+
+    /** After the wall between cell indexes a and b was opened. */
+    opened(a, b) {
+      const { dist } = this, { width, open } = this.board;
+      // a cell comes nearer once at most per step of its new distance: a FIFO of cells
+      // holds each at most once at a time when taken in distance order, as here
+      const queue = queueFor(open.length);
+      let head = 0, tail = 0;
+      for (const [from, to] of [[a, b], [b, a]]) {
+        if (dist[from] >= 0 && (dist[to] < 0 || dist[to] > dist[from] + 1)) {
+          if (dist[to] < 0) this.reached += 1;
+          dist[to] = dist[from] + 1;
+          queue[tail++] = to;
+        }
+      }
+      const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
+      while (head < tail) {
+        const v = queue[head++], next = dist[v] + 1;
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (dist[w] < 0 || dist[w] > next) {
+            if (dist[w] < 0) this.reached += 1;
+            dist[w] = next;
+            queue[tail++] = w;
+          }
+        }
+      }
+    }
+
+    /** After the wall between cell indexes a and b was closed: the cells that lost every
+     * way one step nearer (found from the farther end, in order of distance) get their
+     * distances again from their nearest neighbours that kept theirs, by a breadth-first
+     * merge; nothing else changes. */
+    closed(a, b) {
+      const { dist } = this, { width, open } = this.board;
+      if (dist[a] < 0 || Math.abs(dist[a] - dist[b]) !== 1) return;
+      const far = dist[a] > dist[b] ? a : b;
+      const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
+      if (!this.lost || this.lost.length !== open.length) this.lost = new Uint8Array(open.length);
+      const { lost } = this;
+      const supported = (v) => {
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (dist[w] === dist[v] - 1 && !lost[w]) return true;
+        }
+        return false;
+      };
+      if (supported(far)) return; // another way one step nearer: no distance changes
+      const affected = [far];
+      lost[far] = 1;
+      for (let head = 0; head < affected.length; head += 1) {
+        const v = affected[head];
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (dist[w] === dist[v] + 1 && !lost[w] && !supported(w)) {
+            lost[w] = 1;
+            affected.push(w);
+          }
+        }
+      }
+      // each lost cell's distance through its nearest kept neighbour (-1: none yet)
+      const seeds = [];
+      for (const v of affected) {
+        let best = -1;
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (!lost[w] && dist[w] >= 0 && (best < 0 || dist[w] + 1 < best)) best = dist[w] + 1;
+        }
+        dist[v] = best;
+        if (best >= 0) seeds.push(v);
+      }
+      seeds.sort((p, q) => dist[p] - dist[q]);
+      // settle in order of distance: the seeds (sorted) merged with the cells they reach
+      const reached = [];
+      let i = 0, j = 0;
+      while (i < seeds.length || j < reached.length) {
+        const fromSeeds = j >= reached.length || (i < seeds.length && dist[seeds[i]] <= dist[reached[j]]);
+        const v = fromSeeds ? seeds[i++] : reached[j++];
+        if (!lost[v]) continue; // settled already
+        lost[v] = 0;
+        for (let k = 0; k < 4; k += 1) {
+          if ((open[v] & (1 << k)) === 0) continue;
+          const w = v + offsets[k];
+          if (lost[w] && (dist[w] < 0 || dist[w] > dist[v] + 1)) {
+            dist[w] = dist[v] + 1;
+            reached.push(w);
+          }
+        }
+      }
+      for (const v of affected) {
+        if (lost[v]) {
+          lost[v] = 0; // cut off from the exit
+          dist[v] = -1;
+          this.reached -= 1;
+        }
+      }
+    }
   }
 
   /** Bits of the open walls of cell index i (open on both sides). */
   function openBits(board, i) {
-    const x = i % board.width, y = (i - x) / board.width;
-    let bits = 0;
-    for (const d of DIRECTIONS) if (board.isOpen(x, y, d)) bits |= d.bit;
-    return bits;
+    return board.open[i];
   }
 
   const POPCOUNT = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
@@ -158,7 +336,7 @@
   function deadEnds(board, reach) {
     const real = [], enclosed = [];
     for (let i = 0; i < reach.length; i += 1) {
-      if (reach[i] < 0 || board.pattern[i] || POPCOUNT[openBits(board, i)] !== 1) continue;
+      if (reach[i] < 0 || board.pattern[i] || POPCOUNT[board.open[i]] !== 1) continue;
       const x = i % board.width, y = (i - x) / board.width;
       const openable = DIRECTIONS.some((d) => !board.isOpen(x, y, d)
         && board.contains(x + d.dx, y + d.dy)
@@ -170,24 +348,26 @@
 
   /** Loops: open inner walls - cells + connected components, over the whole grid. */
   function loops(board) {
-    const cells = board.width * board.height;
+    const { width, open } = board;
+    const cells = open.length;
     const seen = new Uint8Array(cells);
+    const stack = new Int32Array(cells);
+    const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
     let edges = 0, components = 0;
     for (let i = 0; i < cells; i += 1) {
-      const bits = openBits(board, i);
-      edges += ((bits & EAST) ? 1 : 0) + ((bits & SOUTH) ? 1 : 0);
+      edges += ((open[i] & EAST) ? 1 : 0) + ((open[i] & SOUTH) ? 1 : 0);
       if (seen[i]) continue;
       components += 1;
-      const stack = [i];
+      let top = 0;
+      stack[top++] = i;
       seen[i] = 1;
-      while (stack.length) {
-        const j = stack.pop();
-        const x = j % board.width, y = (j - x) / board.width;
-        for (const d of DIRECTIONS) {
-          const k = j + d.dy * board.width + d.dx;
-          if (board.isOpen(x, y, d) && !seen[k]) {
-            seen[k] = 1;
-            stack.push(k);
+      while (top > 0) {
+        const j = stack[--top];
+        for (let k = 0; k < 4; k += 1) {
+          const n = j + offsets[k];
+          if ((open[j] & (1 << k)) !== 0 && !seen[n]) {
+            seen[n] = 1;
+            stack[top++] = n;
           }
         }
       }
@@ -195,8 +375,38 @@
     return edges - cells + components;
   }
 
+  /** The chasers' house (mazekit.board.house): the cell reachable from the entry nearest the
+   * grid's centre ((W-1)/2, (H-1)/2) by squared distance, ties by (y, x), never the entry or
+   * the exit; null when none is. `reach`: distances from the entry. */
+  function house(board, reach) {
+    const { width, height } = board;
+    if (!board.contains(board.entry[0], board.entry[1])) return null;
+    const skip = [board.entry, board.exit].map(([x, y]) => (board.contains(x, y) ? y * width + x : -1));
+    // boxes around the centre, each twice as wide: a cell outside a box of half-width h (in
+    // doubled coordinates 2h) lies farther than (2h)^2, so a best cell within that is the one
+    for (let h = 1; ; h *= 2) {
+      const x0 = Math.max(0, Math.ceil((width - 1 - 2 * h) / 2)), x1 = Math.min(width - 1, Math.floor((width - 1 + 2 * h) / 2));
+      const y0 = Math.max(0, Math.ceil((height - 1 - 2 * h) / 2)), y1 = Math.min(height - 1, Math.floor((height - 1 + 2 * h) / 2));
+      let best = -1, bestFar = Infinity;
+      for (let y = y0; y <= y1; y += 1) {
+        for (let x = x0; x <= x1; x += 1) {
+          const i = y * width + x;
+          if (reach[i] < 0 || i === skip[0] || i === skip[1]) continue;
+          // doubled coordinates keep the half-cell centre of an even side exact in integers
+          const far = (2 * x - (width - 1)) ** 2 + (2 * y - (height - 1)) ** 2;
+          if (far < bestFar) {
+            bestFar = far;
+            best = i;
+          }
+        }
+      }
+      const whole = x0 === 0 && y0 === 0 && x1 === width - 1 && y1 === height - 1;
+      if ((best >= 0 && bestFar <= 4 * h * h) || whole) return best < 0 ? null : [best % width, Math.floor(best / width)];
+    }
+  }
+
   mk.board = {
     NORTH, EAST, SOUTH, WEST, ALL_WALLS, DIRECTIONS, BY_LETTER,
-    Board, dump, distances, shortestPath, openBits, deadEnds, loops,
+    Board, ExitDistances, dump, distances, shortestPath, walk, openBits, deadEnds, loops, house,
   };
 })(globalThis.mazekit ??= {});

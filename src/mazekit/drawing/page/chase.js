@@ -1,28 +1,14 @@
 /* mazekit page, chase.js: the four chasers by the rules of specs/chase.md, tick by tick.
  * One movement kernel (one cell of lookahead, no reversing by choice, the step whose next
- * cell is nearest the target, ties N, W, S, E) and four target functions on top of it. Its
- * trace has the keys of `mazekit chase --format jsonl`, and the browser tests hold the two
- * equal. */
+ * cell is nearest the target, ties N, W, S, E) and four target functions on top of it: the
+ * twin of mazekit.chasers's Simulation. Its trace has the keys of `mazekit chase --format
+ * jsonl`, and the browser tests hold the two equal. The names, the schedule, the tick limit
+ * and the starts come from the page's JSON (Python's constants), through the options. */
 "use strict";
 (function (mk) {
   const { BY_LETTER } = mk.board;
   const TIE_ORDER = ["N", "W", "S", "E"].map((letter) => BY_LETTER[letter]);
   const OPPOSITE = { N: "S", S: "N", E: "W", W: "E" };
-  const NAMES = ["blinky", "pinky", "inky", "clyde"];
-  const DEFAULT_SCHEDULE = [56, 160, 56, 160, 40, 160, 40];
-  const DEFAULT_TICKS = 10000;
-
-  /** Where each chaser starts: its corner. */
-  function starts(width, height) {
-    return { blinky: [width - 1, 0], pinky: [0, 0], inky: [width - 1, height - 1], clyde: [0, height - 1] };
-  }
-
-  /** Each chaser's scatter target, outside the grid beyond its corner. */
-  function scatterTargets(width, height) {
-    return {
-      blinky: [width + 1, -2], pinky: [-2, -2], inky: [width + 1, height + 1], clyde: [-2, height + 1],
-    };
-  }
 
   /** The mode of tick k (k >= 1): the schedule alternates scatter, chase, ...; then holds. */
   function modeOf(tick, schedule, fixed) {
@@ -65,21 +51,24 @@
     return path + [...path].reverse().map((l) => OPPOSITE[l]).join("");
   }
 
-  /** One run of the chasers on a board; `step()` plays one tick and returns its trace line. */
+  /** One run of the chasers on a board; `step()` plays one tick and returns its trace line.
+   * `options`: `names` (every chaser, in order), `schedule`, `mode`, `passThrough`,
+   * `runner`, `ticks`, `places` (every chaser's start), `scatter` (every chaser's scatter
+   * target) and `only`. */
   class Chase {
-    constructor(board, path, options = {}) {
+    constructor(board, path, options) {
       this.board = board;
-      this.schedule = options.schedule ?? DEFAULT_SCHEDULE;
+      this.schedule = options.schedule;
       this.fixedMode = options.mode && options.mode !== "schedule" ? options.mode : null;
       this.passThrough = options.passThrough ?? true;
       this.patrol = options.runner === "patrol";
-      this.maxTicks = options.ticks ?? DEFAULT_TICKS;
+      this.maxTicks = options.ticks;
       this.route = route(path, this.patrol);
       this.pathLength = path.length;
-      this.scatter = scatterTargets(board.width, board.height);
-      const places = { ...starts(board.width, board.height), ...(options.place ?? {}) };
-      const only = options.only ?? NAMES;
-      this.chasers = NAMES.filter((n) => only.includes(n)).map((name) => ({
+      this.scatter = options.scatter;
+      const places = options.places;
+      const only = options.only ?? options.names;
+      this.chasers = options.names.filter((n) => only.includes(n)).map((name) => ({
         name, cell: [...places[name]], heading: null, target: null,
       }));
       this.runner = { cell: [...board.entry], facing: path ? path[0] : null };
@@ -183,5 +172,5 @@
     }
   }
 
-  mk.chase = { NAMES, DEFAULT_SCHEDULE, DEFAULT_TICKS, Chase, modeOf, starts, scatterTargets };
+  mk.chase = { Chase, modeOf };
 })(globalThis.mazekit ??= {});

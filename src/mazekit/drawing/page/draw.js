@@ -1,19 +1,27 @@
 /* mazekit page, draw.js: the board on a canvas, with the geometry of the PNG themes
- * (specs/render.md): wall bands and posts, the "42", entry, exit, the path band; the pacman
- * theme's double-line walls and dots; the runner, the chasers and their targets. */
+ * (specs/render.md): wall bands and posts, the "42", entry, exit, the path band, dead ends,
+ * the betweenness heat (mazekit.drawing.heat's colour map, from the page's JSON); the pacman
+ * theme's double-line walls and dots; the runner, the chasers, their trails and targets.
+ *
+ * Drawn in layers so that a tick costs only what changed: `base` (everything but the path
+ * and the actors) is drawn once and again only where an edit changed it; `still` is the base
+ * with the path band; the visible canvas is `still` plus the actors, and a tick copies back
+ * from `still` only the rectangles the last tick's actors, trails and targets covered. */
 "use strict";
 (function (mk) {
-  const { DIRECTIONS, BY_LETTER, ALL_WALLS, NORTH, SOUTH, WEST, EAST } = mk.board;
-  const CHASER_INKS = { blinky: "ghost_red", pinky: "ghost_pink", inky: "ghost_cyan", clyde: "ghost_orange" };
+  const { BY_LETTER, ALL_WALLS, NORTH, SOUTH, WEST, EAST } = mk.board;
   const WALL_ROTATION = ["#1e90ff", "#2e8b57", "#b22222", "#8a2be2", "#ff8c00"];
+  // Room around the grid, in cells: the scatter targets lie 2 beyond it. Always kept, so
+  // the board never moves when targets are shown or hidden.
+  const MARGIN = 3;
+  const MIN_CELL = 2;
 
   /** Cell size, wall thickness and origin for a board in a box of the given CSS size. */
-  function layout(board, boxWidth, boxHeight, showTargets) {
-    const margin = showTargets ? 3 : 0.5; // in cells: scatter targets lie 2 beyond the grid
-    const across = board.width + 2 * margin, down = board.height + 2 * margin;
-    const cell = Math.max(4, Math.floor(Math.min(boxWidth / across, boxHeight / down)));
+  function layout(board, boxWidth, boxHeight) {
+    const across = board.width + 2 * MARGIN, down = board.height + 2 * MARGIN;
+    const cell = Math.max(MIN_CELL, Math.floor(Math.min(boxWidth / across, boxHeight / down)));
     const wall = Math.max(1, Math.round(cell / 8));
-    const origin = Math.round(margin * cell);
+    const origin = MARGIN * cell;
     return {
       cell, wall, origin,
       width: 2 * origin + board.width * cell + wall,
@@ -21,34 +29,50 @@
     };
   }
 
-  /** Whether the wall line north of row j (j = H: the south border) is closed at column x. */
-  function hClosed(board, x, j) {
-    if (j === 0) return (board.walls[x] & NORTH) !== 0;
-    if (j === board.height) return (board.walls[(j - 1) * board.width + x] & SOUTH) !== 0;
-    return !board.isOpen(x, j - 1, BY_LETTER.S);
-  }
-
-  /** Whether the wall line west of column i (i = W: the east border) is closed at row y. */
-  function vClosed(board, i, y) {
-    if (i === 0) return (board.walls[y * board.width] & WEST) !== 0;
-    if (i === board.width) return (board.walls[y * board.width + i - 1] & EAST) !== 0;
-    return !board.isOpen(i - 1, y, BY_LETTER.E);
-  }
-
-  /** Every closed wall band as [x, y, w, h] in pixels, posts included. */
-  function wallRects(board, g) {
-    const rects = [];
-    for (let j = 0; j <= board.height; j += 1) {
-      for (let x = 0; x < board.width; x += 1) {
-        if (hClosed(board, x, j)) rects.push([g.origin + x * g.cell, g.origin + j * g.cell, g.cell + g.wall, g.wall]);
+  /** The closed wall bands of the cells in range r, each given to emit(x, y, w, h) in pixels, posts
+   * included, each run of closed walls along a line as one band. A wall line is closed
+   * where either cell says so (the border: where its one cell does). */
+  function wallRects(board, g, r, emit) {
+    const { width, height, walls, open } = board;
+    const band = (run, end, fixed, horizontal) => {
+      if (horizontal) emit(g.origin + run * g.cell, g.origin + fixed * g.cell, (end - run) * g.cell + g.wall, g.wall);
+      else emit(g.origin + fixed * g.cell, g.origin + run * g.cell, g.wall, (end - run) * g.cell + g.wall);
+    };
+    for (let j = r.y0; j <= r.y1; j += 1) {
+      let run = -1;
+      const row = (j === height ? j - 1 : j) * width;
+      for (let x = r.x0; x <= r.x1; x += 1) {
+        let closed = false;
+        if (x < r.x1) {
+          if (j === 0) closed = (walls[x] & NORTH) !== 0;
+          else if (j === height) closed = (walls[row + x] & SOUTH) !== 0;
+          else closed = (open[row + x] & NORTH) === 0;
+        }
+        if (closed && run < 0) run = x;
+        else if (!closed && run >= 0) {
+          band(run, x, j, true);
+          run = -1;
+        }
       }
     }
-    for (let y = 0; y < board.height; y += 1) {
-      for (let i = 0; i <= board.width; i += 1) {
-        if (vClosed(board, i, y)) rects.push([g.origin + i * g.cell, g.origin + y * g.cell, g.wall, g.cell + g.wall]);
+    for (let i = r.x0; i <= r.x1; i += 1) {
+      let run = -1;
+      const column = i === width ? i - 1 : i;
+      for (let y = r.y0; y <= r.y1; y += 1) {
+        let closed = false;
+        if (y < r.y1) {
+          const cell = y * width + column;
+          if (i === 0) closed = (walls[cell] & WEST) !== 0;
+          else if (i === width) closed = (walls[cell] & EAST) !== 0;
+          else closed = (open[cell] & WEST) === 0;
+        }
+        if (closed && run < 0) run = y;
+        else if (!closed && run >= 0) {
+          band(run, y, i, false);
+          run = -1;
+        }
       }
     }
-    return rects;
   }
 
   function fillCell(ctx, g, x, y, color) {
@@ -77,13 +101,30 @@
     }
   }
 
+  /** The cells of a path from the entry, each with the bits of the steps into and out of it. */
+  function pathSteps(board, path) {
+    const steps = new Map();
+    let [x, y] = board.entry;
+    let i = y * board.width + x;
+    steps.set(i, 0);
+    for (const letter of path) {
+      const d = BY_LETTER[letter];
+      steps.set(i, steps.get(i) | d.bit);
+      x += d.dx;
+      y += d.dy;
+      i = y * board.width + x;
+      steps.set(i, (steps.get(i) ?? 0) | d.opposite);
+    }
+    return steps;
+  }
+
   /** The pacman theme's walls: lines `outline` px around the wall mass, and the "42" filled. */
-  function drawBoardWalls(ctx, g, board, palette, wallColor, rects) {
+  function drawBoardWalls(ctx, g, board, palette, wallColor, rects, r) {
     const o = Math.max(1, Math.floor(g.wall / 2));
     const mass = rects.slice();
     const isPattern = (x, y) => board.contains(x, y) && board.walls[y * board.width + x] === ALL_WALLS;
-    for (let y = 0; y < board.height; y += 1) {
-      for (let x = 0; x < board.width; x += 1) {
+    for (let y = r.y0; y < r.y1; y += 1) {
+      for (let x = r.x0; x < r.x1; x += 1) {
         if (isPattern(x, y)) mass.push([g.origin + x * g.cell, g.origin + y * g.cell, g.cell + g.wall, g.cell + g.wall]);
       }
     }
@@ -92,8 +133,8 @@
     ctx.fillStyle = palette.background;
     for (const [x, y, w, h] of mass) ctx.fillRect(x, y, w, h);
     ctx.fillStyle = palette.pattern;
-    for (let y = 0; y < board.height; y += 1) {
-      for (let x = 0; x < board.width; x += 1) {
+    for (let y = r.y0; y < r.y1; y += 1) {
+      for (let x = r.x0; x < r.x1; x += 1) {
         if (!isPattern(x, y)) continue;
         const px = g.origin + x * g.cell, py = g.origin + y * g.cell;
         ctx.fillRect(px + g.wall, py + g.wall, g.cell - g.wall, g.cell - g.wall);
@@ -113,10 +154,16 @@
     ctx.fill();
   }
 
-  /** A ghost: a round head, a body with a scalloped skirt, two eyes. */
-  function drawGhost(ctx, g, cell, color, palette) {
-    const [cx, cy] = centre(g, cell);
-    const r = (g.cell - g.wall) * 0.45;
+  /** A ghost: a round head, a body with a scalloped skirt, two eyes; in quarter 0-3 of its
+   * cell (half its size) when it shares the cell, else filling it. */
+  function drawGhost(ctx, g, cell, color, palette, quarter = -1) {
+    let [cx, cy] = centre(g, cell);
+    let r = (g.cell - g.wall) * 0.45;
+    if (quarter >= 0) {
+      r /= 2;
+      cx += (quarter % 2 ? 1 : -1) * r;
+      cy += (quarter >= 2 ? 1 : -1) * r;
+    }
     ctx.fillStyle = color;
     ctx.beginPath();
     ctx.arc(cx, cy - r * 0.1, r, Math.PI, 0);
@@ -153,77 +200,335 @@
     }
   }
 
-  function drawCross(ctx, g, target, color, limits) {
+  /** A target's cross, kept inside the canvas; returns the rectangle it covers. */
+  function drawCross(ctx, g, target, color) {
     const [rx, ry] = centre(g, target);
-    const x = Math.min(Math.max(rx, g.cell / 2), limits[0] - g.cell / 2);
-    const y = Math.min(Math.max(ry, g.cell / 2), limits[1] - g.cell / 2);
-    const s = g.cell * 0.35;
+    const x = Math.min(Math.max(rx, g.cell / 2), g.width - g.cell / 2);
+    const y = Math.min(Math.max(ry, g.cell / 2), g.height - g.cell / 2);
+    const s = g.cell * 0.35, w = Math.max(2, g.cell / 7);
     ctx.strokeStyle = color;
-    ctx.lineWidth = Math.max(2, g.cell / 7);
+    ctx.lineWidth = w;
     ctx.beginPath();
     ctx.moveTo(x - s, y - s);
     ctx.lineTo(x + s, y + s);
     ctx.moveTo(x + s, y - s);
     ctx.lineTo(x - s, y + s);
     ctx.stroke();
+    return [x - s - w, y - s - w, 2 * (s + w), 2 * (s + w)];
   }
 
-  /** Paint the whole picture of `view` (board, palette, figures, actors) with geometry g. */
-  function paint(ctx, g, view) {
+  /** The colour of a share 0..1 on a colour map of evenly spaced stops (linear between). */
+  function ramp(stops, t) {
+    const at = Math.min(Math.max(t, 0), 1) * (stops.length - 1);
+    const k = Math.min(Math.floor(at), stops.length - 2), f = at - k;
+    const [a, b] = [stops[k], stops[k + 1]];
+    return [0, 1, 2].map((i) => Math.round(a[i] + (b[i] - a[i]) * f));
+  }
+
+  /** A colour as the little-endian 32-bit pixel of an ImageData: from "#rrggbb" or [r, g, b]. */
+  function pixel(color) {
+    const [r, g, b] = Array.isArray(color)
+      ? color : [1, 3, 5].map((k) => parseInt(color.slice(k, k + 2), 16));
+    return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+  }
+
+  /** The rectangles of a layer filled straight into its pixels: `fillRect` in CSS pixels,
+   * filling the device pixels the canvas would at whole-pixel coordinates, inside `clip`.
+   * A million cells' walls take a few fills of typed arrays instead of a million calls. */
+  class Pixels {
+    constructor(ctx, ratio, clip) {
+      const k = ratio;
+      this.k = k;
+      this.x0 = Math.max(0, Math.floor(clip[0] * k));
+      this.y0 = Math.max(0, Math.floor(clip[1] * k));
+      this.w = Math.min(ctx.canvas.width, Math.ceil((clip[0] + clip[2]) * k)) - this.x0;
+      this.h = Math.min(ctx.canvas.height, Math.ceil((clip[1] + clip[3]) * k)) - this.y0;
+      this.image = ctx.createImageData(Math.max(1, this.w), Math.max(1, this.h));
+      this.px = new Uint32Array(this.image.data.buffer);
+      this.color = 0;
+    }
+
+    set fillStyle(color) {
+      this.color = pixel(color);
+    }
+
+    fillRect(x, y, w, h) {
+      const k = this.k;
+      const left = Math.max(0, Math.round(x * k) - this.x0), right = Math.min(this.w, Math.round((x + w) * k) - this.x0);
+      const top = Math.max(0, Math.round(y * k) - this.y0), bottom = Math.min(this.h, Math.round((y + h) * k) - this.y0);
+      if (left >= right) return;
+      const { px, color } = this;
+      if (right - left > 16) {
+        for (let row = top; row < bottom; row += 1) px.fill(color, row * this.w + left, row * this.w + right);
+        return;
+      }
+      for (let row = top; row < bottom; row += 1) {
+        const end = row * this.w + right;
+        for (let at = row * this.w + left; at < end; at += 1) px[at] = color;
+      }
+    }
+
+    put(ctx) {
+      if (this.w > 0 && this.h > 0) ctx.putImageData(this.image, this.x0, this.y0);
+    }
+  }
+
+  /** The cells of the whole grid, as a range. */
+  function whole(board) {
+    return { x0: 0, y0: 0, x1: board.width, y1: board.height };
+  }
+
+  /** Paint the base layer (all but the path, the ring and the actors) of the cells in
+   * range r: its rectangles into pixels, then the round dots and energizers. */
+  function paintBase(ctx, g, view, r, ratio) {
     const { board, palette } = view;
     const wallColor = view.wallRotation ? WALL_ROTATION[(view.wallRotation - 1) % WALL_ROTATION.length] : palette.wall;
-    ctx.fillStyle = palette.background;
-    ctx.fillRect(0, 0, g.width, g.height);
-    const rects = wallRects(board, g);
-    for (let i = 0; i < board.walls.length; i += 1) {
+    const px0 = r.x0 === 0 ? 0 : g.origin + r.x0 * g.cell, py0 = r.y0 === 0 ? 0 : g.origin + r.y0 * g.cell;
+    const px1 = r.x1 === board.width ? g.width : g.origin + r.x1 * g.cell + g.wall;
+    const py1 = r.y1 === board.height ? g.height : g.origin + r.y1 * g.cell + g.wall;
+    const clip = [px0, py0, px1 - px0, py1 - py0];
+    const rect = new Pixels(ctx, ratio, clip);
+    rect.fillStyle = palette.background;
+    rect.fillRect(...clip);
+    // the cells next to the range too: a pacman outline reaches into its neighbours
+    const near = {
+      x0: Math.max(0, r.x0 - 1), y0: Math.max(0, r.y0 - 1),
+      x1: Math.min(board.width, r.x1 + 1), y1: Math.min(board.height, r.y1 + 1),
+    };
+    const inRange = (i) => {
       const x = i % board.width, y = (i - x) / board.width;
-      if (!view.isBoard && board.walls[i] === ALL_WALLS) fillCell(ctx, g, x, y, palette.pattern);
+      return x >= near.x0 && x < near.x1 && y >= near.y0 && y < near.y1;
+    };
+    for (let y = near.y0; y < near.y1; y += 1) {
+      for (let x = near.x0; x < near.x1; x += 1) {
+        if (!view.isBoard && board.walls[y * board.width + x] === ALL_WALLS) fillCell(rect, g, x, y, palette.pattern);
+      }
     }
-    if (view.showDeadEnds) {
-      for (const i of view.figures.deadEnds.real) fillCell(ctx, g, i % board.width, Math.floor(i / board.width), palette.dead_end);
-      for (const i of view.figures.deadEnds.enclosed) fillCell(ctx, g, i % board.width, Math.floor(i / board.width), palette.enclosed);
+    const f = view.figures;
+    const graph = f.graph;
+    if (view.showHeat && graph && graph.values) {
+      let top = 0;
+      for (const v of graph.values) top = Math.max(top, v);
+      graph.nodes.forEach((i, v) => {
+        if (!inRange(i) || board.pattern[i]) return;
+        fillCell(rect, g, i % board.width, Math.floor(i / board.width), ramp(view.heatColors, top > 0 ? graph.values[v] / top : 0));
+      });
     }
+    if (view.showDeadEnds && f.deadEnds) {
+      for (const i of f.deadEnds.real) if (inRange(i)) fillCell(rect, g, i % board.width, Math.floor(i / board.width), palette.dead_end);
+      for (const i of f.deadEnds.enclosed) if (inRange(i)) fillCell(rect, g, i % board.width, Math.floor(i / board.width), palette.enclosed);
+    }
+    const dots = [];
     if (view.isBoard) {
-      drawBoardWalls(ctx, g, board, palette, wallColor, rects);
-      const dist = view.figures.reach;
-      const r = g.cell - g.wall;
-      for (let i = 0; i < dist.length; i += 1) {
-        if (dist[i] < 0 || board.walls[i] === ALL_WALLS) continue;
-        const x = i % board.width, y = (i - x) / board.width;
-        const corner = (x === 0 || x === board.width - 1) && (y === 0 || y === board.height - 1);
-        const [cx, cy] = centre(g, [x, y]);
-        disc(ctx, cx, cy, Math.max(1, r * (corner ? 0.33 : 0.1)), corner ? palette.energizer : palette.dot);
+      const rects = [];
+      wallRects(board, g, near, (...band) => rects.push(band));
+      drawBoardWalls(rect, g, board, palette, wallColor, rects, near);
+      const dist = f.reach;
+      const radius = g.cell - g.wall;
+      for (let y = near.y0; y < near.y1; y += 1) {
+        for (let x = near.x0; x < near.x1; x += 1) {
+          const i = y * board.width + x;
+          if (dist[i] < 0 || board.walls[i] === ALL_WALLS) continue;
+          const corner = (x === 0 || x === board.width - 1) && (y === 0 || y === board.height - 1);
+          const [cx, cy] = centre(g, [x, y]), size = Math.max(1, radius * (corner ? 0.33 : 0.1));
+          if (size < 1.5 && !corner) {
+            rect.fillStyle = palette.dot; // a dot of a pixel or so: a square is a disc
+            rect.fillRect(Math.floor(cx - 0.5), Math.floor(cy - 0.5), 1, 1);
+          } else {
+            dots.push([cx, cy, size, corner ? palette.energizer : palette.dot]);
+          }
+        }
       }
     } else {
-      fillCell(ctx, g, board.entry[0], board.entry[1], palette.entry);
-      fillCell(ctx, g, board.exit[0], board.exit[1], palette.exit);
+      fillCell(rect, g, board.entry[0], board.entry[1], palette.entry);
+      fillCell(rect, g, board.exit[0], board.exit[1], palette.exit);
+      rect.fillStyle = wallColor;
+      wallRects(board, g, near, (x, y, w, h) => rect.fillRect(x, y, w, h));
     }
-    if (view.showPath && view.figures.path) drawPath(ctx, g, board, view.figures.path, palette.path);
-    if (!view.isBoard) {
-      ctx.fillStyle = wallColor;
-      for (const [x, y, w, h] of rects) ctx.fillRect(x, y, w, h);
-    }
+    rect.put(ctx);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(...clip);
+    ctx.clip();
+    for (const [cx, cy, size, color] of dots) disc(ctx, cx, cy, size, color);
+    ctx.restore();
+  }
+
+  /** The still layer's own marks over the base: the path band, then the ring (dead-end
+   * colour) on the busiest cell, over the path that often crosses it. */
+  function paintMarks(ctx, g, view) {
+    if (view.showPath && view.figures.path) drawPath(ctx, g, view.board, view.figures.path, view.palette.path);
     const peak = view.showPeak && view.figures.graph && view.figures.graph.peakCell;
-    if (peak) {
-      // the busiest cell: a ring in the dead-end colour, under the actors
-      const [cx, cy] = centre(g, peak);
-      ctx.strokeStyle = palette.dead_end;
-      ctx.lineWidth = Math.max(2, g.wall);
-      ctx.beginPath();
-      ctx.arc(cx, cy, (g.cell - g.wall) * 0.42, 0, 2 * Math.PI);
-      ctx.stroke();
+    if (!peak) return;
+    const [cx, cy] = centre(g, peak);
+    ctx.strokeStyle = view.palette.dead_end;
+    ctx.lineWidth = Math.max(2, g.wall);
+    ctx.beginPath();
+    ctx.arc(cx, cy, (g.cell - g.wall) * 0.42, 0, 2 * Math.PI);
+    ctx.stroke();
+  }
+
+  /** A canvas of the given CSS size at the device's pixel ratio, with its 2D context. */
+  function sized(canvas, g, ratio) {
+    const w = Math.round(g.width * ratio), h = Math.round(g.height * ratio);
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
     }
-    if (view.cursor && view.focused) {
-      ctx.strokeStyle = palette.path;
-      ctx.lineWidth = Math.max(2, g.wall);
-      ctx.strokeRect(g.origin + view.cursor[0] * g.cell + g.wall / 2, g.origin + view.cursor[1] * g.cell + g.wall / 2, g.cell, g.cell);
+    const ctx = canvas.getContext("2d");
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    return ctx;
+  }
+
+  /** The layers of one canvas: `full(view)` paints everything, `edit(view, r)` the cells of
+   * range r and the path again, `tick(view)` only the actors' rectangles. */
+  class Painter {
+    constructor(canvas) {
+      this.canvas = canvas;
+      this.base = document.createElement("canvas");
+      this.still = document.createElement("canvas");
+      this.dirty = [];
+      this.g = null;
+      this.ratio = 1;
     }
-    if (!view.chase) return;
-    drawRunner(ctx, g, view.chase.runner, palette, view.isBoard ? null : palette.wall);
-    for (const chaser of view.chase.chasers) drawGhost(ctx, g, chaser.cell, palette[CHASER_INKS[chaser.name]], palette);
-    if (view.showTargets) {
-      for (const chaser of view.chase.chasers) {
-        if (chaser.target) drawCross(ctx, g, chaser.target, palette[CHASER_INKS[chaser.name]], [g.width, g.height]);
+
+    /** Set the geometry; the layers are then painted again by `full`. */
+    resize(g, ratio) {
+      this.g = g;
+      this.ratio = ratio;
+      this.canvas.style.width = `${g.width}px`;
+      this.canvas.style.height = `${g.height}px`;
+      this.ctx = sized(this.canvas, g, ratio);
+      this.baseCtx = sized(this.base, g, ratio);
+      this.stillCtx = sized(this.still, g, ratio);
+    }
+
+    full(view) {
+      paintBase(this.baseCtx, this.g, view, whole(view.board), this.ratio);
+      this.compose(view);
+    }
+
+    /** The edited wall alone, at once: the base over range r, shown without the path there
+     * (the path follows with `edit`). */
+    wall(view, r) {
+      paintBase(this.baseCtx, this.g, view, r, this.ratio);
+      const area = this.area(r);
+      this.copy(this.stillCtx, this.base, area);
+      this.copy(this.ctx, this.still, area);
+      this.tick(view);
+    }
+
+    /** The pixels of the cells of range r and a cell around them. */
+    area(r) {
+      const { g } = this;
+      return [g.origin + (r.x0 - 1) * g.cell, g.origin + (r.y0 - 1) * g.cell,
+        (r.x1 - r.x0 + 2) * g.cell + g.wall, (r.y1 - r.y0 + 2) * g.cell + g.wall];
+    }
+
+    /** Repaint the base only over range r (an edited wall's cells), and the path layer only
+     * where the path changed: the cells whose steps on the old and the new path differ
+     * (`oldPath`: the path drawn before). */
+    edit(view, r, oldPath) {
+      paintBase(this.baseCtx, this.g, view, r, this.ratio);
+      const { g } = this, { board } = view;
+      const cellRect = (i) => {
+        const x = i % board.width, y = (i - x) / board.width;
+        return [g.origin + x * g.cell, g.origin + y * g.cell, g.cell + g.wall, g.cell + g.wall];
+      };
+      const areas = [this.area(r)];
+      const newPath = view.showPath ? view.figures.path ?? "" : "";
+      const before = pathSteps(board, view.showPath ? oldPath ?? "" : ""), after = pathSteps(board, newPath);
+      for (const [i, bits] of before) if (after.get(i) !== bits) areas.push(cellRect(i));
+      for (const [i, bits] of after) if (before.get(i) !== bits) areas.push(cellRect(i));
+      if (areas.length > 4000) {
+        this.compose(view); // a path changed nearly everywhere: the whole layer is cheaper
+        return;
+      }
+      for (const area of areas) this.copy(this.stillCtx, this.base, area);
+      paintMarks(this.stillCtx, g, view);
+      for (const area of areas) this.copy(this.ctx, this.still, area);
+      this.tick(view);
+    }
+
+    /** Still = base + path; then the visible canvas from it, with the actors. */
+    compose(view) {
+      this.copy(this.stillCtx, this.base, null);
+      paintMarks(this.stillCtx, this.g, view);
+      this.copy(this.ctx, this.still, null);
+      this.dirty = [];
+      this.actors(view);
+    }
+
+    /** Copy a layer onto a context: whole, or one CSS-pixel rectangle of it. */
+    copy(ctx, from, rect) {
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      if (rect === null) {
+        ctx.drawImage(from, 0, 0);
+      } else {
+        const k = this.ratio;
+        const x = Math.max(0, Math.floor(rect[0] * k) - 1), y = Math.max(0, Math.floor(rect[1] * k) - 1);
+        const w = Math.min(from.width, Math.ceil((rect[0] + rect[2]) * k) + 1) - x;
+        const h = Math.min(from.height, Math.ceil((rect[1] + rect[3]) * k) + 1) - y;
+        if (w > 0 && h > 0) ctx.drawImage(from, x, y, w, h, x, y, w, h);
+      }
+      ctx.restore();
+    }
+
+    /** One tick: put back what the last actors covered, then draw the actors again. */
+    tick(view) {
+      for (const rect of this.dirty) this.copy(this.ctx, this.still, rect);
+      this.dirty = [];
+      this.actors(view);
+    }
+
+    /** The trails, the runner, the chasers, the targets and the cursor, each rectangle
+     * remembered for the next tick. */
+    actors(view) {
+      const { ctx, g } = this, { palette } = view;
+      const cellRect = (cell) => [g.origin + cell[0] * g.cell, g.origin + cell[1] * g.cell, g.cell + g.wall, g.cell + g.wall];
+      if (view.cursor && view.focused) {
+        ctx.strokeStyle = palette.path;
+        ctx.lineWidth = Math.max(2, g.wall);
+        ctx.strokeRect(g.origin + view.cursor[0] * g.cell + g.wall / 2, g.origin + view.cursor[1] * g.cell + g.wall / 2, g.cell, g.cell);
+        const [x, y, w, h] = cellRect(view.cursor);
+        this.dirty.push([x - g.wall, y - g.wall, w + 2 * g.wall, h + 2 * g.wall]);
+      }
+      const run = view.chase;
+      if (!run) return;
+      if (view.showTrails && view.trails) {
+        for (const chaser of run.chasers) {
+          const cells = view.trails[chaser.name] ?? [];
+          ctx.fillStyle = palette[view.inks[chaser.name]];
+          cells.forEach((cell, k) => {
+            // the oldest faintest: alpha from 0.15 to 0.6 towards the chaser
+            ctx.globalAlpha = 0.15 + (0.45 * (k + 1)) / cells.length;
+            const [cx, cy] = centre(g, cell), s = Math.max(1, (g.cell - g.wall) * 0.3);
+            ctx.fillRect(cx - s, cy - s, 2 * s, 2 * s);
+            this.dirty.push(cellRect(cell));
+          });
+        }
+        ctx.globalAlpha = 1;
+      }
+      drawRunner(ctx, g, run.runner, palette, view.isBoard ? null : palette.wall);
+      this.dirty.push(cellRect(run.runner.cell));
+      // chasers sharing a cell (all four in the house at first) each get a quarter of it
+      const sharing = new Map();
+      for (const chaser of run.chasers) {
+        const key = `${chaser.cell[0]},${chaser.cell[1]}`;
+        sharing.set(key, [...(sharing.get(key) ?? []), chaser]);
+      }
+      for (const group of sharing.values()) {
+        group.forEach((chaser, k) => {
+          const quarter = group.length > 1 ? k : -1;
+          drawGhost(ctx, g, chaser.cell, palette[view.inks[chaser.name]], palette, quarter);
+        });
+        this.dirty.push(cellRect(group[0].cell));
+      }
+      if (view.showTargets) {
+        for (const chaser of run.chasers) {
+          if (chaser.target) this.dirty.push(drawCross(ctx, g, chaser.target, palette[view.inks[chaser.name]]));
+        }
       }
     }
   }
@@ -243,5 +548,5 @@
     return { x, y, d: BY_LETTER[sides[0][1]] };
   }
 
-  mk.draw = { CHASER_INKS, WALL_ROTATION, DIRECTIONS, layout, paint, hit, centre };
+  mk.draw = { WALL_ROTATION, MARGIN, layout, Painter, hit, centre };
 })(globalThis.mazekit ??= {});

@@ -1,0 +1,134 @@
+"""Benchmark the HTML page (issue 26): load, one tick and one wall edit at three sizes.
+
+Measured in the Debian Chromium through Playwright (tests/browser.py; never a downloaded
+browser), in a 1366x768 window, on ``generate --imperfect`` boards of 30x20, 200x150 and
+1000x1000 (seed 1). Each time includes a one-pixel read of the canvas, which makes the browser
+finish the drawing it was asked for:
+
+- **load**: from navigation to the page's first picture (``mazekit.app.loadedAt``, then the
+  flush), and the page's size in bytes;
+- **tick**: one ``step(1)``, the chase step plus repainting what the actors covered; the median
+  and the worst of 200 ticks after 20 of warm-up;
+- **edit**: ``toggleWall`` on a wall half way along the path (median of 5 closings and
+  reopenings), until the wall is drawn (on a board over 250 000 cells the wall is drawn at
+  once and the searches run in the next task), until the wall and the new path are drawn,
+  and until the worker's figures are in (betweenness, Gini, cop number: "computing…"
+  meanwhile; input never waits for them).
+
+Targets (specs/html.md): load 2.5 s and 2.5 MB at 1000x1000; a tick 25 ms there and 5 ms at
+200x150; an edit 150 ms. Prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from _timing import verdict  # noqa: E402
+
+import mazekit  # noqa: E402
+from mazekit.drawing.html import render_html  # noqa: E402
+from tests.browser import launch, skip_reason  # noqa: E402
+
+SIZES = ((30, 20), (200, 150), (1000, 1000))
+LOAD_TARGET, BYTES_TARGET = 2.5, 2_500_000  # at 1000x1000
+TICK_TARGETS = {(200, 150): 5.0, (1000, 1000): 25.0}  # milliseconds
+EDIT_TARGET = 150.0
+
+_FLUSH = "document.getElementById('board').getContext('2d').getImageData(0, 0, 1, 1)"
+
+_TICKS = f"""() => {{
+    const times = [];
+    for (let k = 0; k < 220; k += 1) {{
+        if (mazekit.app.state.chase.done) mazekit.app.reset();
+        const start = performance.now();
+        mazekit.app.step(1);
+        {_FLUSH};
+        if (k >= 20) times.push(performance.now() - start);
+    }}
+    return times;
+}}"""
+
+# a wall on the path, away from the entry: closing it makes the path go round; then open it
+_EDIT = f"""async () => {{
+    const app = mazekit.app, board = app.state.board, path = app.state.figures.path;
+    const letters = {{ N: [0, -1], E: [1, 0], S: [0, 1], W: [-1, 0] }};
+    let [x, y] = board.entry;
+    const half = Math.floor(path.length / 2);
+    for (const letter of path.slice(0, half)) {{
+        x += letters[letter][0];
+        y += letters[letter][1];
+    }}
+    const walls = [], times = [], figures = [];
+    for (let k = 0; k < 5; k += 1) {{
+        const start = performance.now();
+        app.toggleWall(x, y, path[half]);
+        {_FLUSH};
+        walls.push(performance.now() - start);
+        await new Promise((done) => setTimeout(done, 0)); // a big board's path: the next task
+        {_FLUSH};
+        times.push(performance.now() - start);
+        await app.ready();
+        figures.push(performance.now() - start);
+        app.toggleWall(x, y, path[half]);
+        await app.ready();
+    }}
+    return [walls, times, figures];
+}}"""
+
+
+def row(browser: object, folder: Path, width: int, height: int) -> str:
+    """One size's Markdown row."""
+    maze = mazekit.generate(width, height, seed=1, perfect=False)
+    page = folder / f"board-{width}x{height}.html"
+    page.write_text(render_html(maze), encoding="utf-8")
+    size = page.stat().st_size
+    tab = browser.new_page(viewport={"width": 1366, "height": 768})  # type: ignore[attr-defined]
+    tab.goto(page.as_uri())
+    loaded = tab.evaluate(
+        f"() => {{ {_FLUSH}; return Math.max(mazekit.app.loadedAt, performance.now()); }}"
+    )
+    tab.evaluate("mazekit.app.ready()")
+    ticks = tab.evaluate(_TICKS)
+    walls, edits, figures = tab.evaluate(_EDIT)
+    tab.close()
+    tick, worst, edit = statistics.median(ticks), max(ticks), statistics.median(edits)
+    notes = []
+    if (width, height) == SIZES[-1]:
+        notes += [
+            f"load {verdict(loaded / 1000, LOAD_TARGET)}",
+            f"size {verdict(size, BYTES_TARGET)}",
+        ]
+    if (width, height) in TICK_TARGETS:
+        notes.append(f"tick {verdict(tick, TICK_TARGETS[(width, height)])}")
+    notes.append(f"edit {verdict(edit, EDIT_TARGET)}")
+    return (
+        f"| {width}x{height} | {size / 1e6:.2f} MB | {loaded / 1000:.2f} s | {tick:.2f} ms "
+        f"| {worst:.1f} ms | {statistics.median(walls):.0f} ms | {edit:.0f} ms "
+        f"| {statistics.median(figures):.0f} ms | {', '.join(notes)} |"
+    )
+
+
+def main() -> None:
+    why = skip_reason()
+    if why is not None:
+        print(f"page benchmark not run: {why}")
+        return
+    print(
+        "| board | page | load | tick (median) | tick (worst) | edit: wall | edit: wall and path "
+        "| edit: figures | verdicts |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    with launch() as browser, tempfile.TemporaryDirectory() as scratch:
+        for width, height in SIZES:
+            print(row(browser, Path(scratch), width, height), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -42,9 +42,8 @@ run: $(RUN_STAMP)
 
 # Hypothesis runs its "quick" profile here (tests/conftest.py); test-thorough tries ~25 times
 # more examples per property (minutes, not seconds). pytest-xdist runs the tests in one worker
-# per core (-n auto), the page tests all in one worker with one browser (their xdist_group);
-# specs/README.md, "Tests". .ci/run runs `make test` too.
-PYTEST := $(BIN)/python -m pytest -q -n auto --dist loadgroup
+# per core (-n auto; specs/README.md, "Tests"); .ci/run runs `make test` too.
+PYTEST := $(BIN)/python -m pytest -q -n auto
 test: $(TEST_STAMP)
 	$(PYTEST)
 

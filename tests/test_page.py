@@ -31,11 +31,7 @@ from tests.browser import launch, skip_reason
 from tests.conftest import Invoke, closed_grid, open_wall
 
 _REASON = skip_reason()
-# one xdist group: one worker runs every page test, with one browser and one page load
-pytestmark = [
-    pytest.mark.skipif(_REASON is not None, reason=_REASON or ""),
-    pytest.mark.xdist_group("browser"),
-]
+pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
 
 BOARD = "samples/valid-30x20-board.txt"
 

@@ -41,12 +41,14 @@ run: $(RUN_STAMP)
 	$(BIN)/mazekit render maze.txt --charset unicode
 
 # Hypothesis runs its "quick" profile here (tests/conftest.py); test-thorough tries ~25 times
-# more examples per property (minutes, not seconds).
+# more examples per property (minutes, not seconds). pytest-xdist runs the tests in one worker
+# per core (-n auto; specs/README.md, "Tests"); .ci/run runs `make test` too.
+PYTEST := $(BIN)/python -m pytest -q -n auto
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
 
 test-thorough: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q --hypothesis-profile thorough
+	$(PYTEST) --hypothesis-profile thorough
 
 lint: $(DEV_STAMP) node_modules/.installed
 	$(BIN)/ruff check src tests bench

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from mazekit.cli import COMMANDS, cli
 from tests.conftest import Invoke
@@ -49,17 +49,21 @@ def test_readme_has_a_console_example_per_command() -> None:
     assert set(COMMANDS) <= commands
 
 
-def _in_process(command: str, folder: Path) -> str | None:
-    """What ``command`` prints, run in this process: ``mazekit`` stages chained by ``|`` (and
-    ``cat FILE``), stdout then stderr. None for anything else, or for a command printing on
-    both streams (their interleaving is a terminal's business): a real shell runs those."""
-    data: bytes | None = None
-    errors = ""
-    if any(sign in command.replace(" 2>&1", "") for sign in (">", "<", ";", "&")):
+def _stages(command: str, folder: Path) -> list[Result] | None:
+    """``command`` run in this process when it is ``mazekit`` stages chained by ``|`` (the first
+    perhaps ``cat FILE``, the last perhaps sent ``> FILE``): each stage's result, in order. None
+    for anything else (other programs, other redirections, lists): a real shell runs those.
+    The cwd must be ``folder``: the stages name their files relative to it."""
+    command, _, target = command.partition(" > ")
+    if any(sign in command for sign in (">", "<", ";", "&")):
         return None  # redirections and lists: the shell's business
-    for stage in command.replace(" 2>&1", "").split(" | "):
-        words = shlex.split(stage)
-        if words[:1] == ["cat"] and len(words) == 2:
+    if target and any(sign in target.strip() for sign in (">", "<", ";", "&", "|", " ")):
+        return None
+    data: bytes | None = None
+    results: list[Result] = []
+    for stage in command.split(" | "):
+        words = shlex.split(stage, comments=True)
+        if words[:1] == ["cat"] and len(words) == 2 and not results:
             data = (folder / words[1]).read_bytes()
             continue
         if words[:1] != ["mazekit"]:
@@ -67,11 +71,43 @@ def _in_process(command: str, folder: Path) -> str | None:
         result = CliRunner().invoke(cli, words[1:], input=data, prog_name="mazekit")
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             raise result.exception
-        errors += result.stderr
+        results.append(result)
         data = result.stdout_bytes
-        if errors and data:
+    if not results:
+        return None  # cat alone
+    if target:
+        (folder / target.strip()).write_bytes(data or b"")
+    return results
+
+
+def _in_process(command: str, folder: Path) -> str | None:
+    """What ``command`` prints (stdout then stderr) when _stages can run it; None otherwise, or
+    for a command printing on both streams (their interleaving is a terminal's business)."""
+    if ">" in command.replace(" 2>&1", ""):
+        return None
+    results = _stages(command.replace(" 2>&1", ""), folder)
+    if results is None:
+        return None
+    errors = ""
+    for result in results:
+        errors += result.stderr
+        if errors and result.stdout_bytes:
             return None
-    return (data or b"").decode() + errors
+    return results[-1].stdout_bytes.decode() + errors
+
+
+def _run(command: str, folder: Path) -> tuple[int, str]:
+    """``command``'s exit status (bash's pipefail: the last stage that failed) and everything
+    it wrote on stderr: run in this process by _stages where it can (no interpreter start per
+    stage), else by bash. The cwd must be ``folder``."""
+    results = _stages(command, folder)
+    if results is None:
+        shell = _run_shell(command, folder)
+        return shell.returncode, shell.stderr
+    codes = [result.exit_code for result in results]
+    return next((code for code in reversed(codes) if code), 0), "".join(
+        result.stderr for result in results
+    )
 
 
 @pytest.mark.parametrize("steps", BLOCKS, ids=[b[0][0] if b else "empty" for b in BLOCKS])
@@ -122,15 +158,46 @@ def _run_shell(command: str, folder: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_readme_sh_examples_run(tmp_path: Path) -> None:
+@pytest.fixture(scope="session")
+def made_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A clone's folder after `make run`, made once a session (a test works in its own copy):
+    samples/, config.txt, the maze.txt its config makes, a board.txt, a.txt and b.txt, a class
+    in subs/ (a/ and b/, each with its config and maze), and a 1000 x 1000 big.txt."""
+    folder = tmp_path_factory.mktemp("clone")
+    shutil.copytree(ROOT / "samples", folder / "samples")
+    shutil.copy(ROOT / "samples" / "config.txt", folder / "config.txt")
+    shutil.copy(ROOT / "samples" / "valid-30x20-board.txt", folder / "board.txt")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)
+        for command in (
+            "mazekit generate config.txt",
+            "mazekit generate --width 1000 --height 1000 -o big.txt",
+        ):
+            assert _run(command, folder) == (0, ""), command
+    shutil.copy(folder / "maze.txt", folder / "a.txt")
+    shutil.copy(folder / "board.txt", folder / "b.txt")
+    for name, maze in (("a", "maze.txt"), ("b", "board.txt")):
+        (folder / "subs" / name).mkdir(parents=True)
+        shutil.copy(folder / "config.txt", folder / "subs" / name)
+        shutil.copy(folder / maze, folder / "subs" / name / "maze.txt")
+    return folder
+
+
+@pytest.fixture
+def clone(made_clone: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """This test's own copy of made_clone, as the cwd."""
+    folder = tmp_path / "clone"
+    shutil.copytree(made_clone, folder)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def test_readme_sh_examples_run(clone: Path) -> None:
     """The ``sh`` blocks show no output, but each mazekit line runs without a word on stderr,
     in the clone's folder after `make run` (which leaves maze.txt) and with a big.txt."""
     assert len(SH_LINES) >= 6
-    shutil.copytree(ROOT / "samples", tmp_path / "samples")
-    setup = "mazekit generate samples/config.txt && mazekit generate --width 1000 --height 1000 -o big.txt"
-    for command in [setup, *SH_LINES]:
-        result = _run_shell(command, tmp_path)
-        assert (result.returncode, result.stderr) == (0, ""), command
+    for command in SH_LINES:
+        assert _run(command, clone) == (0, ""), command
 
 
 def _help_examples(name: str) -> list[str]:
@@ -141,24 +208,16 @@ def _help_examples(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", sorted(set(COMMANDS) - {"view", "grade"}))
-def test_help_examples_run(name: str, tmp_path: Path) -> None:
+def test_help_examples_run(name: str, clone: Path) -> None:
     """Each example of a command's help runs in the clone's folder after `make run` (maze.txt,
     config.txt), with a board.txt and a class in subs/: it may find a maze invalid or a run
     not as expected (exit 1), never fail to run (an Error: line). Not view (it needs a
     terminal) nor grade (a student's folder under ~): their examples name options only."""
-    shutil.copytree(ROOT / "samples", tmp_path / "samples")
-    shutil.copy(ROOT / "samples" / "config.txt", tmp_path / "config.txt")
-    shutil.copy(ROOT / "samples" / "valid-30x20-board.txt", tmp_path / "board.txt")
-    for folder in ("a", "b"):
-        (tmp_path / "subs" / folder).mkdir(parents=True)
-        shutil.copy(ROOT / "samples" / "config.txt", tmp_path / "subs" / folder)
-    setup = "mazekit generate config.txt && cp maze.txt a.txt && cp board.txt b.txt"
-    setup += " && cp maze.txt subs/a/ && cp board.txt subs/b/maze.txt"
     examples = [e for e in _help_examples(name) if "| display" not in e]  # ImageMagick's
     assert examples
-    for command in [setup, *examples]:
-        result = _run_shell(command, tmp_path)
-        assert result.returncode in (0, 1) and "Error" not in result.stderr, (command, result)
+    for command in examples:
+        code, errors = _run(command, clone)
+        assert code in (0, 1) and "Error" not in errors, (command, code, errors)
 
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
@@ -303,23 +362,21 @@ def test_readme_says_how_make_docs_draws_its_pictures() -> None:
         assert f"\t{command}\n" in recipe, command
 
 
-def test_make_run_recipe_works_in_a_fresh_folder(tmp_path: Path) -> None:
-    """The commands of `make run` (minus the venv set-up), as the Makefile spells them."""
+def test_make_run_recipe_works_in_a_fresh_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commands of `make run` (minus the venv set-up), as the Makefile spells them: the
+    venv's mazekit runs in this process (_run), the rest in bash."""
     makefile = (ROOT / "Makefile").read_text()
     recipe = makefile.split("\nrun: ", 1)[1].split("\n\n", 1)[0].splitlines()[1:]
     assert len(recipe) >= 5
     shutil.copytree(ROOT / "samples", tmp_path / "samples")
+    monkeypatch.chdir(tmp_path)
     bin_dir = str(Path(sys.executable).parent)
     for line in recipe:
-        command = line.strip().lstrip("@").replace("$(BIN)", bin_dir)
-        result = subprocess.run(
-            ["bash", "-o", "pipefail", "-c", command],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            timeout=120,
-        )
-        assert result.returncode == 0, (command, result.stderr)
+        command = line.strip().lstrip("@").replace("$(BIN)/mazekit ", "mazekit ")
+        code, errors = _run(command.replace("$(BIN)", bin_dir), tmp_path)
+        assert code == 0, (command, errors)
     for made in ("maze.txt", "maze.png", "board.png"):
         assert (tmp_path / made).stat().st_size > 0
 

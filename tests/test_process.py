@@ -243,7 +243,7 @@ def test_closed_standard_streams_get_messages_not_tracebacks() -> None:
         assert (result.returncode, result.stderr) == (1, message), command
 
 
-def test_a_closed_stderr_never_sends_messages_to_stdout() -> None:
+def test_a_closed_stderr_never_sends_messages_to_stdout(invoke: Invoke) -> None:
     """With stderr closed, click printed the error on stdout, into the data (`mazekit solve
     maze.txt 2>&- > path.txt` left "Error: ..." in path.txt); the exit status still tells."""
     sample = str(SAMPLE)
@@ -257,10 +257,10 @@ def test_a_closed_stderr_never_sends_messages_to_stdout() -> None:
         result = _shell(command, ROOT)
         assert (result.returncode, result.stdout, result.stderr) == (code, "", ""), command
     result = _shell(f"mazekit solve {sample} 2>&-", ROOT)
-    assert (result.returncode, result.stdout) == (0, run(["solve", sample]).stdout)
+    assert (result.returncode, result.stdout) == (0, invoke(["solve", sample]).stdout)
     expect = ["stats", sample, "--expect", "PACMAN-ARCADE"]  # the measures, then the error
     result = _shell(f"mazekit {' '.join(expect)} 2>&-", ROOT)
-    assert (result.returncode, result.stdout) == (1, run(expect).stdout)
+    assert (result.returncode, result.stdout) == (1, invoke(expect).stdout)
 
 
 def test_the_console_script_and_python_m_share_the_guarded_entry() -> None:

@@ -385,3 +385,23 @@ def test_a_terminal_closes_its_side_once(tmp_path: Path) -> None:
         os.fstat(other)  # still open
     finally:
         os.close(other)
+
+
+def test_the_interpreters_module_folders_that_the_namespaces_hide_are_shown_to_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A grader whose packages lie under /tmp (a clone there, a venv there) must not see its
+    programs fail with 'No module named ...': every folder of the interpreter's search path
+    that the private /tmp would hide is bound in, read-only."""
+    from mazekit.grade.sandbox import _search_folders
+
+    hidden = tempfile.mkdtemp(dir="/tmp")
+    try:
+        monkeypatch.setenv("PYTHONPATH", hidden)
+        found = _search_folders(sys.executable, 30)
+        assert hidden in found
+        assert all(
+            folder.startswith(("/tmp/", "/var/tmp/", "/run/lock/", "/dev/shm/")) for folder in found
+        )
+    finally:
+        os.rmdir(hidden)

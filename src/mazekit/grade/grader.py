@@ -561,6 +561,7 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
         first.start()  # decides the user and the interpreter, for every copy
         for _ in range(min(jobs, len(chosen)) - 1):
             box = Sandbox(root, first.python, options.limits, first.identity, options.interaction)
+            box.search = first.search
             boxes.append(box)
         files = required_files(first.work)
         try:

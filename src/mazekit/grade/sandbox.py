@@ -331,6 +331,7 @@ class Sandbox:
         self.path: list[str] = []  # folders put first on PATH (a virtual environment's bin)
         self.env: dict[str, str] = {}  # more environment (VIRTUAL_ENV)
         self.readable: list[str] = []  # folders the namespaces show read-only (a venv)
+        self.search: list[str] = []  # the interpreter's hidden module folders (start())
         self.after_copy: Callable[[], None] | None = None  # run after renew (--setup)
         self._running: subprocess.Popen[bytes] | None = None
         self._stopped = False
@@ -449,6 +450,8 @@ class Sandbox:
             self.close()
             raise GradeError(f"cannot run {self.python}: {lines[-1]}", "--python")
         self.python_version = probe.stdout.strip()
+        if self.namespaces:  # its packages may lie where the namespaces hide (/tmp/...)
+            self.search = _search_folders(self.python, wall)
 
     def _give(self, path: Path) -> None:
         """Hand ``path`` to the user the program runs as (only when grading as root)."""
@@ -562,6 +565,7 @@ class Sandbox:
         if self.namespaces:
             readable = [
                 *self.readable,
+                *self.search,
                 sys.prefix,
                 sys.base_prefix,
                 *_interpreter_folders(self.python),
@@ -674,6 +678,26 @@ class Sandbox:
 
 
 _VERSION = "import sys; print('%d.%d.%d' % sys.version_info[:3])"
+
+
+def _search_folders(python: str, wall: float) -> list[str]:
+    """The folders of ``python``'s module search path that the namespaces would hide (a
+    virtual environment's packages under /tmp, a .pth file's folder), asked of the
+    interpreter as the grader starts it; none when it does not answer."""
+    try:
+        done = subprocess.run(
+            [python, "-c", "import sys; print('\\n'.join(p for p in sys.path if p))"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=wall,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if done.returncode != 0:
+        return []
+    folders = done.stdout.decode("utf-8", "surrogateescape").splitlines()
+    return [f for f in folders if os.path.isdir(f) and _hidden(f)]
 
 
 def _runs_for_grader(python: str, wall: float) -> bool:

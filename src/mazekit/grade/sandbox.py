@@ -680,37 +680,32 @@ class Sandbox:
 _VERSION = "import sys; print('%d.%d.%d' % sys.version_info[:3])"
 
 
-def _search_folders(python: str, wall: float) -> list[str]:
-    """The folders of ``python``'s module search path that the namespaces would hide (a
-    virtual environment's packages under /tmp, a .pth file's folder), asked of the
-    interpreter as the grader starts it; none when it does not answer."""
+def _as_grader(python: str, code: str, wall: float) -> str | None:
+    """What ``python -c code`` prints when the grader itself runs it, outside the sandbox;
+    None when it cannot start, fails or takes longer than ``wall`` seconds."""
     try:
         done = subprocess.run(
-            [python, "-c", "import sys; print('\\n'.join(p for p in sys.path if p))"],
+            [python, "-c", code],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             timeout=wall,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
-        return []
-    if done.returncode != 0:
-        return []
-    folders = done.stdout.decode("utf-8", "surrogateescape").splitlines()
+        return None
+    return done.stdout.decode("utf-8", "surrogateescape") if done.returncode == 0 else None
+
+
+def _search_folders(python: str, wall: float) -> list[str]:
+    """The folders of ``python``'s module search path that the namespaces would hide (a
+    virtual environment's packages under /tmp, a .pth file's folder), asked of the
+    interpreter as the grader starts it; none when it does not answer."""
+    printed = _as_grader(python, "import sys; print('\\n'.join(p for p in sys.path if p))", wall)
+    folders = [] if printed is None else printed.splitlines()
     return [f for f in folders if os.path.isdir(f) and _hidden(f)]
 
 
 def _runs_for_grader(python: str, wall: float) -> bool:
     """Whether the grader itself can start ``python``: when only the runner cannot, another
     interpreter is worth trying; when no one can, the error is the interpreter's."""
-    try:
-        done = subprocess.run(
-            [python, "-c", "pass"],
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=wall,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+    return _as_grader(python, "pass", wall) is not None

@@ -163,3 +163,15 @@ def serpentine(width: int, height: int) -> Maze:
             path.append("S")
     end_x = width - 1 if (height - 1) % 2 == 0 else 0
     return Maze(walls, (0, 0), (end_x, height - 1), "".join(path))
+
+
+def relief_board(invoke: Invoke, seed: int) -> str:
+    """Issue 24's boards for --relieve and the page's Relieve: ``generate --width 30 --height
+    20 --seed S --imperfect | pacmanize --min-loops 30``, as text."""
+    made = invoke(
+        ["generate", "--width", "30", "--height", "20", "--seed", str(seed), "--imperfect"]
+    )
+    assert made.exit_code == 0, made.stderr
+    board = invoke(["pacmanize", "--min-loops", "30"], input=made.stdout)
+    assert board.exit_code == 0, board.stderr
+    return board.stdout

@@ -22,7 +22,7 @@ from mazekit.rules import validate
 from mazekit.search import distance_between
 from mazekit.solvers import solve
 from mazekit.textformat import dump, parse
-from tests.conftest import Invoke, closed_grid, ring, serpentine
+from tests.conftest import Invoke, closed_grid, relief_board, ring, serpentine
 from tests.test_graph import _with_loops
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -256,13 +256,7 @@ def _peak(maze: Maze) -> float:
 
 def _board(invoke: Invoke, seed: int) -> str:
     """generate --width 30 --height 20 --seed S --imperfect | pacmanize --min-loops 30."""
-    made = invoke(
-        ["generate", "--width", "30", "--height", "20", "--seed", str(seed), "--imperfect"]
-    )
-    assert made.exit_code == 0, made.stderr
-    board = invoke(["pacmanize", "--min-loops", "30"], input=made.stdout)
-    assert board.exit_code == 0, board.stderr
-    return board.stdout
+    return relief_board(invoke, seed)
 
 
 def test_relieve_lowers_the_peak_on_pac_man_boards(invoke: Invoke) -> None:

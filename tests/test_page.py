@@ -28,7 +28,7 @@ from mazekit.pacman import dead_ends
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from tests.browser import launch, skip_reason
-from tests.conftest import Invoke, closed_grid, open_wall
+from tests.conftest import Invoke, closed_grid, open_wall, relief_board
 
 _REASON = skip_reason()
 pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
@@ -942,13 +942,7 @@ def test_close_the_busiest_passage_closes_what_edit_close_bottleneck_closes(
 
 def _board_for_relief(invoke: Invoke, seed: int) -> Maze:
     """Issue 24's boards: a 30x20 imperfect maze of a seed, pacmanized with 30 loops."""
-    made = invoke(
-        ["generate", "--width", "30", "--height", "20", "--seed", str(seed), "--imperfect"]
-    )
-    assert made.exit_code == 0, made.stderr
-    board = invoke(["pacmanize", "--min-loops", "30"], input=made.stdout)
-    assert board.exit_code == 0, board.stderr
-    return parse(board.stdout)
+    return parse(relief_board(invoke, seed))
 
 
 def test_relieve_lowers_the_peak_without_disconnecting_and_says_so_when_it_cannot(

@@ -21,7 +21,7 @@ from mazekit.model import Maze
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from mazekit.viewer import Setup, Viewer
-from mazekit.viewer.screen import fit_color, help_lines, shade_color
+from mazekit.viewer.screen import fit_color, fit_line, help_lines, shade_color
 from mazekit.viewer.state import DIM, HELP_LINE, KEYS, PATTERN_SHADES, UNDERLINE, WALL_SHADES
 from tests.conftest import SMALL_MAZE, Invoke
 from tests.terminal import README_CAPTURE_ARGS, README_CAPTURE_SIZE, Terminal, readme_capture
@@ -427,3 +427,18 @@ def test_view_help_in_a_short_terminal_lists_every_key(terminals) -> None:
     assert all(text in screen for _, text in KEYS)
     term.press("x")
     term.wait_for(lambda: "any key closes" not in term.text())
+
+
+def test_a_long_hint_keeps_its_advice_on_an_80_column_line() -> None:
+    """The hint line is one terminal line: a message longer than it is cut in the middle,
+    so that its advice in brackets, what the user acts on, stays visible."""
+    message = (
+        "no chase: the chasers have no house: no cell but the entry and the exit can be "
+        "reached (use --starts corners or --place)"
+    )
+    shown = fit_line(message, 79)
+    assert len(shown) == 79
+    assert shown.startswith("no chase: the chasers have no house")
+    assert shown.endswith("... (use --starts corners or --place)")
+    assert fit_line("short", 79) == "short"
+    assert fit_line("x" * 100, 79) == "x" * 79  # no advice: cut at the end

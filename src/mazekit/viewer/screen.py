@@ -36,6 +36,7 @@ __all__ = [
     "MIN_COLUMNS",
     "MIN_ROWS",
     "fit_color",
+    "fit_line",
     "help_lines",
     "run",
     "shade_color",
@@ -144,6 +145,21 @@ class Palette:
         return self._color(color) | (curses.A_BOLD if bold else 0)
 
 
+def fit_line(text: str, width: int) -> str:
+    """``text`` within ``width`` characters: cut in the middle, not at the end, when it ends
+    with advice in brackets (``... (use --starts corners or --place)``), so that the part a
+    user acts on stays on the screen; else cut at the end."""
+    if len(text) <= width:
+        return text
+    advice = text.rfind(" (")
+    if text.endswith(")") and advice > 0:
+        tail = text[advice:]
+        room = width - len(tail) - 3
+        if room >= 10:
+            return f"{text[:room].rstrip()}...{tail}"
+    return text[:width]
+
+
 def _put(window: curses.window, y: int, x: int, text: str, attribute: int = 0) -> None:
     """Write text, ignoring the error curses raises for the screen's last cell."""
     with suppress(curses.error):
@@ -237,7 +253,7 @@ def paint(window: curses.window, viewer: Viewer, palette: Palette) -> None:
     viewer.clamp()
     _paint_maze(window, viewer, palette, rows - 2)
     _put(window, rows - 2, 0, viewer.status()[:columns].ljust(columns), curses.A_REVERSE)
-    _put(window, rows - 1, 0, viewer.hint()[: columns - 1])
+    _put(window, rows - 1, 0, fit_line(viewer.hint(), columns - 1))
     if viewer.help_open:
         _paint_help(window, viewer.setup.charset, rows - 2, columns)
     window.refresh()

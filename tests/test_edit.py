@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mazekit.edit import RELIEVE_TOP, Closure, WallChange, _relief_candidates, edit
+from mazekit import dead_ends
+from mazekit.edit import RELIEVE_TOP, Closure, WallChange, _board_guard, _relief_candidates, edit
 from mazekit.errors import MazeError
 from mazekit.generators import generate
 from mazekit.graph import betweenness, cop_number, gini
@@ -191,26 +192,47 @@ def test_close_bottleneck_closes_the_busiest_passage_that_is_no_bridge() -> None
     assert len(done) == 2 and all(change.close for change in done)
     ranked = [(cell, letter) for cell, letter, _ in before.top_passages(10_000)]
     first = ranked.index(((done[0].x, done[0].y), done[0].letter))
-    # every busier passage is a bridge: closing it alone would cut the graph
+    # every busier passage is a bridge (closing it alone would cut the graph) or, this being
+    # a Pac-Man board, would break it
+    limit = _board_limit(board)
+    assert limit is not None
     for (x, y), letter in ranked[:first]:
         alone, _ = edit(board, [WallChange(x, y, letter, close=True)], allow_disconnect=True)
-        assert betweenness(alone).nodes < before.nodes
+        assert betweenness(alone).nodes < before.nodes or not _still_a_board(alone, limit)
     after = betweenness(edited)
     assert after.nodes == before.nodes  # nothing was cut off
     assert edited.path == solve(edited)
 
 
+def _board_limit(maze: Maze) -> int | None:
+    """The real dead ends of ``maze`` when it is a Pac-Man board (validate --pacman passes,
+    the path line aside), else None: the guard of specs/edit.md by the public API."""
+    if not validate(maze, pacman=True, skip=("path",)).valid:
+        return None
+    return len(dead_ends(maze)[0])
+
+
+def _still_a_board(maze: Maze, limit: int | None) -> bool:
+    """Whether ``maze`` passes validate --pacman with no more than ``limit`` real dead ends
+    (always, for None: the input was no board)."""
+    if limit is None:
+        return True
+    return validate(maze, pacman=True, skip=("path",), max_dead_ends=limit).valid
+
+
 def _close_by_search(maze: Maze, count: int) -> list[WallChange]:
     """The rule of specs/edit.md spelt out: passages in betweenness order, each closed unless
-    a search then finds its two cells apart."""
+    a search then finds its two cells apart, or (on a Pac-Man board) validate refuses it."""
     found = betweenness(maze)
+    limit = _board_limit(maze)
     closed: list[WallChange] = []
     for (x, y), letter, _ in found.top_passages(10**9):
         if len(closed) == count:
             break
         step = BY_LETTER[letter]
         trial, _ = edit(maze, [WallChange(x, y, letter, close=True)], allow_disconnect=True)
-        if distance_between(trial.walls, (x, y), (x + step.dx, y + step.dy)) >= 0:
+        apart = distance_between(trial.walls, (x, y), (x + step.dx, y + step.dy)) < 0
+        if not apart and _still_a_board(trial, limit):
             maze = trial
             closed.append(WallChange(x, y, letter, close=True))
     return closed
@@ -230,7 +252,8 @@ def test_close_bottleneck_closes_what_a_search_per_passage_would(
     maze = _with_loops(generate(width, height, seed=seed), np.random.default_rng(seed), loops)
     expected = _close_by_search(maze, count)
     if len(expected) < count:
-        with pytest.raises(MazeError, match="can be closed without cutting"):
+        why = "leaving a Pac-Man board" if _board_limit(maze) is not None else "without cutting"
+        with pytest.raises(MazeError, match=f"only {len(expected)} passages? can be closed {why}"):
             edit(maze, close_bottleneck=count)
         return
     edited, done = edit(maze, close_bottleneck=count)
@@ -287,7 +310,8 @@ def test_relieve_lowers_the_peak_on_pac_man_boards(invoke: Invoke) -> None:
         figures = [entry["files"][0]["graph"] for entry in stats]
         name = {"E": "east", "S": "south"}[letter]
         assert result.stderr == (
-            f"closed the {name} wall of ({x},{y}) (--relieve): betweenness peak "
+            f"closed the {name} wall of ({x},{y}) (--relieve, still a Pac-Man board): "
+            "betweenness peak "
             f"{100 * figures[0]['peak']['value']:.2f}% at ({figures[0]['peak']['cell'][0]},"
             f"{figures[0]['peak']['cell'][1]}) -> {100 * figures[1]['peak']['value']:.2f}% at "
             f"({figures[1]['peak']['cell'][0]},{figures[1]['peak']['cell'][1]}), Gini "
@@ -310,12 +334,82 @@ def test_relieve_refuses_on_a_tree_and_on_a_ring(invoke: Invoke) -> None:
     assert err.startswith("Error: <stdin>: --relieve 2: no single closure lowers the peak below ")
 
 
+def test_relieve_gives_a_pac_man_board_back_or_says_why_not(invoke: Invoke) -> None:
+    """The planner's pipeline, pacmanize | edit --relieve 3 | validate --pacman, on the
+    issue's boards: what edit writes is still a board, at pacmanize's arcade grade (no real
+    dead end made), or edit refuses, naming the peak it could not lower with such a closure."""
+    written = refused = 0
+    for seed in range(1, 7):
+        text = _board(invoke, seed)
+        result = invoke(["edit", "--relieve", "3"], input=text)
+        if result.exit_code == 0:
+            written += 1
+            checked = invoke(["validate", "--pacman", "--max-dead-ends", "0"], input=result.stdout)
+            assert (checked.exit_code, checked.stdout) == (0, "<stdin>: ok\n")
+            lines = result.stderr.splitlines()
+            assert len(lines) == 3
+            assert all(" (--relieve, still a Pac-Man board): " in line for line in lines)
+            continue
+        refused += 1
+        assert (result.exit_code, result.stdout) == (1, "")
+        # as many closures as it could make, then the peak there, as stats --graph says it
+        counted = re.fullmatch(
+            r"Error: <stdin>: --relieve 3: after (\d) closures?, .*\n", result.stderr
+        )
+        assert counted is not None, result.stderr
+        done = int(counted[1])
+        partial = invoke(["edit", "--relieve", str(done)], input=text)
+        assert partial.exit_code == 0
+        peak = _peak(parse(partial.stdout))
+        noun = "closure" if done == 1 else "closures"
+        assert result.stderr == (
+            f"Error: <stdin>: --relieve 3: after {done} {noun}, no single closure that leaves "
+            f"a Pac-Man board lowers the peak below {100 * peak:.2f}%\n"
+        )
+    assert written and refused  # both outcomes occur on these six boards
+
+
+def test_relieve_and_close_bottleneck_on_a_pac_man_board_make_no_dead_end(
+    invoke: Invoke,
+) -> None:
+    """On every relief board a single relieving closure and --close-bottleneck 3 leave a
+    board with as many real dead ends as before (none), where they made up to 4 before."""
+    for seed in (1, 5):
+        board = parse(_board(invoke, seed))
+        for relieve_count, close_bottleneck in ((1, 0), (0, 3)):
+            closures: list[Closure] = []
+            edited, _ = edit(
+                board,
+                relieve_count=relieve_count,
+                close_bottleneck=close_bottleneck,
+                closures=closures,
+            )
+            assert validate(edited, pacman=True, max_dead_ends=0).valid, seed
+            assert dead_ends(edited) == dead_ends(board)
+            assert all(closure.board for closure in closures)
+
+
+def test_close_bottleneck_on_a_pac_man_board_counts_what_leaves_a_board(invoke: Invoke) -> None:
+    made = invoke(["generate", "--width", "12", "--height", "9", "--seed", "3", "--imperfect"])
+    board = invoke(["pacmanize", "--min-loops", "6"], input=made.stdout).stdout
+    maze = parse(board)
+    can = len(_close_by_search(maze, 100))
+    assert _board_limit(maze) == 0 and 0 < can < 100
+    code, out, err = _edit(invoke, ["--close-bottleneck", "100"], maze)
+    assert (code, out) == (1, "")
+    noun = "passage" if can == 1 else "passages"
+    assert err == (
+        f"Error: <stdin>: --close-bottleneck 100: only {can} {noun} can be closed leaving a "
+        "Pac-Man board\n"
+    )
+
+
 def test_relieve_says_how_many_closures_came_before_a_refusal(invoke: Invoke) -> None:
     code, out, err = _edit(invoke, ["--relieve", "500"], BOARD)
     assert (code, out) == (1, "")
     assert re.fullmatch(
-        r"Error: <stdin>: --relieve 500: after \d+ closures?, no single closure lowers the "
-        r"peak below \d+\.\d\d%\n",
+        r"Error: <stdin>: --relieve 500: after \d+ closures?, no single closure that leaves a "
+        r"Pac-Man board lowers the peak below \d+\.\d\d%\n",
         err,
     )
 
@@ -339,14 +433,17 @@ def test_relieve_closes_the_candidate_that_lowers_the_peak_most(
         return
     peak = top[0][1]
     outcomes = {}
-    for change in _relief_candidates(maze, found, top[0][0]):
+    limit = _board_limit(maze)
+    for change in _relief_candidates(maze, found, top[0][0], _board_guard(maze)):
         trial, _ = edit(maze, [change], allow_disconnect=True)
         assert betweenness(trial).nodes == found.nodes  # a candidate is never a bridge
+        assert _still_a_board(trial, limit)  # nor, on a Pac-Man board, breaks it
         outcomes[change] = _peak(trial)
     assert len(outcomes) <= RELIEVE_TOP + 4
     closures: list[Closure] = []
     if not any(value < peak * (1 - 1e-9) for value in outcomes.values()):
-        with pytest.raises(MazeError, match="no single closure lowers the peak below"):
+        which = "closure" if limit is None else "closure that leaves a Pac-Man board"
+        with pytest.raises(MazeError, match=f"no single {which} lowers the peak below"):
             edit(maze, relieve_count=1)
         return
     edited, done = edit(maze, relieve_count=1, closures=closures)
@@ -363,7 +460,8 @@ def test_close_bottleneck_reports_the_wall_and_the_load(invoke: Invoke) -> None:
     code, _, err = _edit(invoke, ["--close-bottleneck", "1"], BOARD)
     assert code == 0
     assert err == (
-        "closed the east wall of (11,19) (--close-bottleneck): betweenness peak 30.49% at "
+        "closed the east wall of (11,19) (--close-bottleneck, still a Pac-Man board): "
+        "betweenness peak 30.49% at "
         "(11,19) -> 38.79% at (21,7), Gini 0.493 -> 0.591\n"
     )
 

@@ -74,7 +74,7 @@ def test_the_page_carries_the_maze_the_42_and_the_options() -> None:
 def test_the_page_takes_every_rule_constant_from_python() -> None:
     # issue 27: the schedule, the cop limit, the names, the starts rule, the trail and the
     # colours come from the Python modules, so a change there reaches the page
-    from mazekit.board import house
+    from mazekit.board import MAX_DEAD_ENDS, MIN_LOOPS, house
     from mazekit.chasers import (
         DEFAULT_SCHEDULE,
         DEFAULT_STARTS,
@@ -100,6 +100,8 @@ def test_the_page_takes_every_rule_constant_from_python() -> None:
     assert rules["chase"]["trail"] == DEFAULT_TRAIL
     assert rules["chase"]["scatter"] == {k: list(v) for k, v in scatter_targets(30, 20).items()}
     assert (rules["graph"]["copLimit"], rules["graph"]["exactLimit"]) == (COP_LIMIT, EXACT_LIMIT)
+    # the board limits of Relieve's guard (edit._board_guard's twin): validate --pacman's
+    assert rules["graph"]["board"] == {"maxDeadEnds": MAX_DEAD_ENDS, "minLoops": MIN_LOOPS}
     assert rules["draw"]["inks"] == {name: ink.key for name, ink in CHASER_INKS.items()}
     assert rules["draw"]["heat"] == [list(rgb) for rgb in COLORMAP]
     assert house(maze) is not None  # the page finds the house itself (tests/test_page.py)

@@ -3,7 +3,8 @@
 specs/edit.md defines it. Steps: open the walls asked for, then close those asked for (each on
 both sides; border walls and "42" cells only when forced), then close the busiest passages
 that can go without cutting the graph in two, then relieve: close, one at a time, the
-passage whose closing lowers the betweenness peak the most; finally write the canonical
+passage whose closing lowers the betweenness peak the most (both keep a Pac-Man board one:
+_board_guard, over rules.py's own rules); finally write the canonical
 shortest path
 (mazekit.solvers.solve, the one ``mazekit solve`` writes) on the path line, refusing an edit
 that cuts the exit off from the entry unless that is allowed. The page's "Close the busiest
@@ -12,7 +13,7 @@ passage" and "Relieve" are JavaScript twins (src/mazekit/drawing/page/graph.js).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -101,13 +102,16 @@ class Closure:
     walls: tuple[WallChange, ...]
     before: Load | None
     after: Load | None
+    board: bool = False  # a Pac-Man board, kept one (_board_guard)
 
     @property
     def line(self) -> str:
         """The report on stderr: ``closed the east wall of (11,19) (--relieve): betweenness
-        peak 30.49% at (11,19) -> 27.82% at (12,17), Gini 0.493 -> 0.488``."""
+        peak 30.49% at (11,19) -> 27.82% at (12,17), Gini 0.493 -> 0.488``; on a Pac-Man
+        board ``(--relieve, still a Pac-Man board)``."""
         walls = ", ".join(change.wall for change in self.walls) or "nothing"
-        text = f"closed {walls} ({self.option})"
+        kept = ", still a Pac-Man board" if self.board else ""
+        text = f"closed {walls} ({self.option}{kept})"
         if self.before is None or self.after is None:
             return text
         return (
@@ -200,28 +204,82 @@ def _canonical_path(maze: Maze) -> str | None:
         return None
 
 
+Guard = Callable[[Maze], bool]
+
+
+def _board_guard(maze: Maze) -> Guard | None:
+    """When ``maze`` is a Pac-Man board (it passes every rule of ``validate --pacman`` but
+    ``path``, the line edit rewrites), the test a closure must pass to be made: the maze
+    after it still passes them all, with no more real dead ends than ``maze`` has (none
+    made: pacmanize's arcade grade is kept). None for any other maze. The rules are
+    rules.py's own; specs/edit.md, "Pac-Man boards". The page's twin: graph.js, keepsBoard."""
+    from .rules import Context, evaluate
+
+    ctx = Context(maze)
+    if not evaluate(ctx, pacman=True, skip=("path",), limit=1).valid:
+        return None
+    real = int(ctx.dead_ends[0].sum())
+
+    def keeps(trial: Maze) -> bool:
+        after = Context(trial, max_dead_ends=real)
+        return evaluate(after, pacman=True, skip=("path",), limit=1).valid
+
+    return keeps
+
+
+def _closed(maze: Maze, change: WallChange) -> Maze:
+    """A copy of ``maze`` with ``change`` made (on both sides, forced)."""
+    trial = maze.copy()
+    _apply(trial, change, force=True, pattern=frozenset())
+    return trial
+
+
+def _ranked(
+    found: Betweenness, among: tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]], first: int
+) -> Iterator[WallChange]:
+    """The closures of the open passages of ``among`` in order of edge betweenness (ties as
+    stats --graph ranks them), asked of the ranking ``first`` at a time, then 4 times more:
+    a caller that skips some reads on without ranking them all."""
+    import numpy as np
+
+    total = sum(
+        int(np.count_nonzero(opened & mask))
+        for opened, mask in zip((found.east_open, found.south_open), among, strict=True)
+    )
+    looked, wanted = 0, max(first, 1)
+    while looked < total:
+        wanted = min(total, max(wanted, 4 * looked))
+        ranked = found.top_passages(wanted, among=among)  # a total order: its first ones
+        for (x, y), letter, _ in ranked[looked:]:  # stay the first ones
+            looked += 1
+            yield WallChange(x, y, letter, close=True)
+
+
 def close_bottlenecks(maze: Maze, count: int, found: Betweenness | None = None) -> list[WallChange]:
-    """Close, in place, the ``count`` busiest passages that do not cut the graph in two.
+    """Close, in place, the ``count`` busiest passages that do not cut the graph in two (nor,
+    on a Pac-Man board, break it: _board_guard).
 
     Passages in order of edge betweenness on ``maze`` as given (ties as in stats --graph);
     one is skipped when closing it would leave its two cells unconnected (a bridge) at that
-    point. MazeError when fewer than ``count`` can be closed. ``found``: the betweenness of
-    ``maze`` when the caller has it.
+    point, or break the board. MazeError when fewer than ``count`` can be closed.
+    ``found``: the betweenness of ``maze`` when the caller has it.
 
     Bridges come from the faces of the graph (graph.faces), not from a search per passage:
     a bridge stays one as passages close, so only passages on a loop are taken in order, and
     closing one merges its two faces (a union-find over face labels).
     """
-    import numpy as np
+    from .graph import betweenness
 
-    from .graph import betweenness, faces  # numpy-heavy, and only this option needs it
+    return _close_bottlenecks(maze, count, found or betweenness(maze), _board_guard(maze))
 
-    found = found or betweenness(maze)
+
+def _close_bottlenecks(
+    maze: Maze, count: int, found: Betweenness, keeps: Guard | None
+) -> list[WallChange]:
+    """close_bottlenecks with the board's guard (None: no Pac-Man board) given."""
+    from .graph import faces  # numpy-heavy, and only this option needs it
+
     face = faces(maze.walls)
-    east_loop, south_loop = _loop_passages(face)  # H x W, as found.east_open
-    candidates = int(np.count_nonzero(found.east_open & east_loop)) + int(
-        np.count_nonzero(found.south_open & south_loop)
-    )
     merged: dict[int, int] = {}  # face label -> the face it was merged into
 
     def root(label: int) -> int:
@@ -230,44 +288,62 @@ def close_bottlenecks(maze: Maze, count: int, found: Betweenness | None = None) 
         return label
 
     closed: list[WallChange] = []
-    looked = 0  # passages of the ranking taken so far
-    wanted = count  # how many of the ranking to ask for: more, 4 times over, when short
-    while len(closed) < count and looked < candidates:
-        wanted = min(candidates, max(wanted, 4 * looked))
-        ranked = found.top_passages(wanted, among=(east_loop, south_loop))  # a total order:
-        for (x, y), letter, _ in ranked[looked:]:  # its first ones stay the first ones
-            looked += 1
-            ends = ((y, x + 1), (y + 1, x + 1)) if letter == "E" else ((y + 1, x), (y + 1, x + 1))
+    if count:
+        for change in _ranked(found, _loop_passages(face), count):
+            x, y = change.x, change.y
+            ends = (
+                ((y, x + 1), (y + 1, x + 1))
+                if change.letter == "E"
+                else ((y + 1, x), (y + 1, x + 1))
+            )
             first, second = (root(int(face[corner])) for corner in ends)
             if first == second:
                 continue  # a bridge now: closing it would cut the maze in two
+            if keeps is not None and not keeps(_closed(maze, change)):
+                continue  # it would break the Pac-Man board
             merged[second] = first
-            change = WallChange(x, y, letter, close=True)
             _apply(maze, change, force=True, pattern=frozenset())
             closed.append(change)
             if len(closed) == count:
                 break
     if len(closed) < count:
         noun = "passage" if len(closed) == 1 else "passages"
+        why = "leaving a Pac-Man board" if keeps else "without cutting the maze in two"
         raise MazeError(
-            f"--close-bottleneck {count}: only {len(closed)} {noun} can be closed without "
-            "cutting the maze in two"
+            f"--close-bottleneck {count}: only {len(closed)} {noun} can be closed {why}"
         )
     return closed
 
 
-def _relief_candidates(maze: Maze, found: Betweenness, peak: Cell) -> list[WallChange]:
+def _relief_candidates(
+    maze: Maze, found: Betweenness, peak: Cell, keeps: Guard | None = None
+) -> list[WallChange]:
     """The passages --relieve tries: the RELIEVE_TOP busiest that are on a loop (graph.ranking's
-    order), then the peak cell's own passages on a loop; each once."""
+    order), then the peak cell's own passages on a loop; each once. On a Pac-Man board
+    (``keeps``: _board_guard) only those whose closing keeps it one, the top ones counted
+    among those."""
+    from itertools import islice
+
     from .graph import faces
 
     east_loop, south_loop = _loop_passages(faces(maze.walls))
     east, south = found.east_open & east_loop, found.south_open & south_loop
-    walls = [(x, y, letter) for (x, y), letter, _ in found.top_passages(RELIEVE_TOP, (east, south))]
+
+    def kept(change: WallChange) -> bool:
+        return keeps is None or keeps(_closed(maze, change))
+
+    top = (c for c in _ranked(found, (east, south), RELIEVE_TOP) if kept(c))  # lazily
+    walls = [(c.x, c.y, c.letter) for c in islice(top, RELIEVE_TOP)]
     x, y = peak
     own = [(x, y, "E", east), (x - 1, y, "E", east), (x, y, "S", south), (x, y - 1, "S", south)]
     walls += [
-        (px, py, letter) for px, py, letter, mask in own if px >= 0 and py >= 0 and mask[py, px]
+        (px, py, letter)
+        for px, py, letter, mask in own
+        if px >= 0
+        and py >= 0
+        and mask[py, px]
+        and (px, py, letter) not in walls
+        and kept(WallChange(px, py, letter, close=True))
     ]
     unique = dict.fromkeys(walls)  # the first place of each, in order
     return [WallChange(wx, wy, letter, close=True) for wx, wy, letter in unique]
@@ -291,15 +367,14 @@ def relieve(
     from .graph.ranking import ranked, tie_floor
 
     found = found or betweenness(maze, samples=samples)
+    keeps = _board_guard(maze)
     closures: list[Closure] = []
     while len(closures) < count:
         before = _load(found)
         tried: list[tuple[WallChange, Betweenness, Load]] = []
         if before is not None:
-            for change in _relief_candidates(maze, found, before.cell):
-                trial = maze.copy()
-                _apply(trial, change, force=True, pattern=frozenset())
-                measured = betweenness(trial, samples=samples)
+            for change in _relief_candidates(maze, found, before.cell, keeps):
+                measured = betweenness(_closed(maze, change), samples=samples)
                 after = _load(measured)
                 if after is not None and after.peak < tie_floor(before.peak):
                     tried.append((change, measured, after))
@@ -309,8 +384,9 @@ def relieve(
             peak = percent(before.peak if before is not None else 0.0)
             done = len(closures)
             after_some = f"after {done} closure{'' if done == 1 else 's'}, " if done else ""
+            which = "closure that leaves a Pac-Man board" if keeps else "closure"
             raise MazeError(
-                f"--relieve {count}: {after_some}no single closure lowers the peak below {peak}"
+                f"--relieve {count}: {after_some}no single {which} lowers the peak below {peak}"
             )
         gains = np.array([before.peak - after.peak for _, _, after in tried])
         keys = tuple(
@@ -319,7 +395,7 @@ def relieve(
         )
         change, found, after = tried[int(ranked(gains, 1, keys)[0])]
         _apply(maze, change, force=True, pattern=frozenset())
-        closures.append(Closure("--relieve", (change,), before, after))
+        closures.append(Closure("--relieve", (change,), before, after, keeps is not None))
     return closures
 
 
@@ -368,9 +444,11 @@ def edit(
 
         found = betweenness(result)
         before = _load(found)
-        walls = close_bottlenecks(result, close_bottleneck, found)
+        keeps = _board_guard(result)
+        walls = _close_bottlenecks(result, close_bottleneck, found, keeps)
         found = betweenness(result)
-        report.append(Closure("--close-bottleneck", tuple(walls), before, _load(found)))
+        after = _load(found)
+        report.append(Closure("--close-bottleneck", tuple(walls), before, after, bool(keeps)))
         done += walls
     if relieve_count:
         relieved = relieve(result, relieve_count, found)

@@ -59,6 +59,7 @@ def _palettes(options: RenderOptions) -> dict[str, dict[str, str]]:
 def rules(width: int, height: int) -> dict[str, Any]:
     """Python's constants the page's JavaScript runs by, for a W x H board."""
     # the page's rules, loaded only for a page
+    from ..board import MAX_DEAD_ENDS, MIN_LOOPS
     from ..chasers import (
         DEFAULT_SCHEDULE,
         DEFAULT_STARTS,
@@ -92,6 +93,7 @@ def rules(width: int, height: int) -> dict[str, Any]:
             "copLimit": COP_LIMIT,
             "tolerance": TIE,
             "relieve": {**RELIEVE, "tolerance": TIE},
+            "board": {"maxDeadEnds": MAX_DEAD_ENDS, "minLoops": MIN_LOOPS},  # edit's guard
         },
         "draw": {
             "inks": {name: ink.key for name, ink in CHASER_INKS.items()},

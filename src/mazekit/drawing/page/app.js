@@ -538,37 +538,43 @@
   const openWall = (x, y, letter) => setWall(x, y, letter, false);
   const closeWall = (x, y, letter) => setWall(x, y, letter, true);
 
-  /** Close the busiest closable passage (edit --close-bottleneck 1), computed in the worker. */
+  /** Close the busiest closable passage (edit --close-bottleneck 1; on a Pac-Man board one
+   * that keeps it one), computed in the worker. */
   function closeBusiest() {
     return new Promise((resolve) => {
       announce("Looking for the busiest passage…");
       ask("busiest", (answer) => {
         const found = answer.busiest;
-        if (!found) {
-          announce("No passage can be closed without cutting the maze in two.");
+        if (found.none) {
+          announce(found.board
+            ? "No passage can be closed leaving a Pac-Man board."
+            : "No passage can be closed without cutting the maze in two.");
           resolve(false);
           return;
         }
         const x = found.cell % state.board.width, y = Math.floor(found.cell / state.board.width);
-        applyWall(x, y, found.letter, true, "Closed the busiest passage,");
+        const verb = found.board ? "Closed the busiest passage that leaves a Pac-Man board," : "Closed the busiest passage,";
+        applyWall(x, y, found.letter, true, verb);
         resolve(true);
       });
     });
   }
 
-  /** Relieve: close the passage whose closing lowers the betweenness peak the most. */
+  /** Relieve: close the passage whose closing lowers the betweenness peak the most (on a
+   * Pac-Man board, of those that keep it one: edit --relieve 1). */
   function relieve() {
     return new Promise((resolve) => {
       announce("Measuring the closures that could relieve the peak…");
       ask("relieve", (answer) => {
         const found = answer.relieve;
         if (found.none !== undefined) {
-          announce(`Relieve: no single closure lowers the peak below ${percent(found.none)}.`);
+          const which = found.board ? "closure that leaves a Pac-Man board" : "closure";
+          announce(`Relieve: no single ${which} lowers the peak below ${percent(found.none)}.`);
           resolve(false);
           return;
         }
         const x = found.cell % state.board.width, y = Math.floor(found.cell / state.board.width);
-        applyWall(x, y, found.letter, true, "Relieved: closed");
+        applyWall(x, y, found.letter, true, found.board ? "Relieved (still a Pac-Man board): closed" : "Relieved: closed");
         resolve(true);
       });
     });

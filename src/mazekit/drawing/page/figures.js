@@ -18,8 +18,10 @@
   function answer(message) {
     const board = boardOf(message), rules = message.rules;
     const reach = mk.board.distances(board, board.entry[0], board.entry[1]);
-    if (message.task === "busiest") return { busiest: mk.graph.busiest(board, reach, rules.tolerance) };
-    if (message.task === "relieve") return { relieve: mk.graph.relieve(board, reach, rules.relieve) };
+    if (message.task === "busiest") return { busiest: mk.graph.busiest(board, reach, rules) };
+    if (message.task === "relieve") {
+      return { relieve: mk.graph.relieve(board, reach, { ...rules.relieve, board: rules.board }) };
+    }
     const graph = mk.graph.measures(board, reach, rules.exactLimit, rules.tolerance);
     return {
       deadEnds: mk.board.deadEnds(board, reach),

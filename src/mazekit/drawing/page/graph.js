@@ -2,7 +2,8 @@
  * Gini coefficient, exactly (Brandes), as specs/stats.md defines them for `stats --graph`;
  * the twin of mazekit.graph.betweenness and mazekit.graph.gini. Also the page's planner
  * steps on top of them: the busiest closable passage (mazekit.edit.close_bottlenecks) and
- * "Relieve" (specs/html.md). Runs in the figures worker. */
+ * "Relieve" (mazekit.edit.relieve), both keeping a Pac-Man board one (`keepsBoard`, the twin
+ * of mazekit.edit._board_guard; specs/html.md). Runs in the figures worker. */
 "use strict";
 (function (mk) {
   const { DIRECTIONS, EAST, SOUTH } = mk.board;
@@ -237,20 +238,45 @@
     return { peak: top, values: bc };
   }
 
-  /** The busiest closable passage (edit --close-bottleneck 1), or null when every passage
-   * is a bridge. */
-  function busiest(board, dist, tolerance) {
-    const graph = reachableGraph(board, dist);
-    const sums = brandes(graph, range(graph.nodes.length), board.open.length);
-    const [first] = ranked(board, graph, sums, tolerance);
-    return first ? { cell: first.cell, letter: first.letter } : null;
+  /** On a Pac-Man board, the test a closure must pass (edit's _board_guard): the board
+   * after it has no more real dead ends than now and at least `rules.board.minLoops` loops;
+   * null on any other board. The page tells a board by the two board rules a closure can
+   * break (a closure that cuts nothing changes no other: specs/edit.md, "Pac-Man boards"):
+   * at most `maxDeadEnds` real dead ends and at least `minLoops` loops, by board.js's twins
+   * of mazekit.board's dead ends and loop count. `dist`: distances from the entry (a closure
+   * that cuts nothing keeps who is reachable). */
+  function keepsBoard(board, dist, rules) {
+    const { deadEnds, loops } = mk.board, { maxDeadEnds, minLoops } = rules.board;
+    const real = deadEnds(board, dist).real.length;
+    if (real > maxDeadEnds || loops(board) < minLoops) return null;
+    return (trial) => deadEnds(trial, dist).real.length <= real && loops(trial) >= minLoops;
   }
 
-  /** Relieve: the closable passage whose closing lowers the betweenness peak the most.
-   * Candidates: the `top` busiest closable passages and the closable passages of the peak
-   * cell; each measured exactly up to `rules.exact` reachable cells, else from
-   * `rules.samples` sources drawn with `rules.seed`. Returns {cell, letter, before, after},
-   * or {none: before} when no single closure lowers the peak. */
+  /** A copy of the board with passage p (a cell and E or S) closed. */
+  function closed(board, p) {
+    const trial = board.copy();
+    trial.setWall(p.cell % board.width, Math.floor(p.cell / board.width), mk.board.BY_LETTER[p.letter], true);
+    return trial;
+  }
+
+  /** The busiest closable passage (edit --close-bottleneck 1): {cell, letter, board} (board:
+   * whether it was a Pac-Man board, kept one), or {none: true, board} when every passage is
+   * a bridge or, on a board, would break it. */
+  function busiest(board, dist, rules) {
+    const graph = reachableGraph(board, dist);
+    const sums = brandes(graph, range(graph.nodes.length), board.open.length);
+    const keeps = keepsBoard(board, dist, rules);
+    const first = ranked(board, graph, sums, rules.tolerance).find((p) => !keeps || keeps(closed(board, p)));
+    return first ? { cell: first.cell, letter: first.letter, board: !!keeps } : { none: true, board: !!keeps };
+  }
+
+  /** Relieve (mazekit.edit.relieve): the closable passage whose closing lowers the
+   * betweenness peak the most. Candidates: the `top` busiest closable passages and the
+   * closable passages of the peak cell, on a Pac-Man board only those that keep it one
+   * (keepsBoard; the `top` counted among them); each measured exactly up to `rules.exact`
+   * reachable cells, else from `rules.samples` sources drawn with `rules.seed`. Returns
+   * {cell, letter, before, after, board}, or {none: before, board} when no single closure
+   * lowers the peak (board: whether it was a Pac-Man board, kept one). */
   function relieve(board, dist, rules) {
     const graph = reachableGraph(board, dist);
     const n = graph.nodes.length;
@@ -261,25 +287,28 @@
     const before = peak < 0 ? 0 : bc[peak];
     const order = ranked(board, graph, sums, rules.tolerance);
     const peakCell = peak < 0 ? -1 : graph.nodes[peak];
-    const chosen = order.slice(0, rules.top);
+    const keeps = keepsBoard(board, dist, rules);
+    const kept = (p) => !keeps || keeps(closed(board, p));
+    const chosen = [];
+    for (const p of order) {
+      if (chosen.length === rules.top) break;
+      if (kept(p)) chosen.push(p);
+    }
     for (const p of order) {
       const touches = p.cell === peakCell || p.cell + (p.letter === "E" ? 1 : board.width) === peakCell;
-      if (touches && !chosen.includes(p)) chosen.push(p);
+      if (touches && !chosen.includes(p) && kept(p)) chosen.push(p);
     }
     let best = null;
     for (const p of chosen) {
-      const d = mk.board.BY_LETTER[p.letter], x = p.cell % board.width, y = Math.floor(p.cell / board.width);
-      const trial = board.copy();
-      trial.setWall(x, y, d, true);
       // not a bridge: the same cells stay reachable, so the sources keep their numbers
-      const after = peakOf(reachableGraph(trial, dist), from).peak;
+      const after = peakOf(reachableGraph(closed(board, p), dist), from).peak;
       if (after < before && (best === null || after < best.after)) best = { cell: p.cell, letter: p.letter, before, after };
     }
-    return best ?? { none: before };
+    return best ? { ...best, board: !!keeps } : { none: before, board: !!keeps };
   }
 
   mk.graph = {
-    reachableGraph, brandes, betweenness, gini, leader, measures, bridges, ranked, busiest, relieve,
+    reachableGraph, brandes, betweenness, gini, leader, measures, bridges, ranked, keepsBoard, busiest, relieve,
     EAST, SOUTH,
   };
 })(globalThis.mazekit ??= {});

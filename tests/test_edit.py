@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mazekit
 from mazekit import dead_ends
 from mazekit.edit import RELIEVE_TOP, Closure, WallChange, _board_guard, _relief_candidates, edit
 from mazekit.errors import MazeError
@@ -387,6 +388,38 @@ def test_relieve_and_close_bottleneck_on_a_pac_man_board_make_no_dead_end(
             assert validate(edited, pacman=True, max_dead_ends=0).valid, seed
             assert dead_ends(edited) == dead_ends(board)
             assert all(closure.board for closure in closures)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    width=st.integers(9, 16),
+    height=st.integers(7, 12),
+    seed=st.integers(0, 10_000),
+    loops=st.integers(2, 12),
+    relieve=st.integers(0, 3),
+    bottlenecks=st.integers(0, 3),
+)
+def test_an_edited_pac_man_board_is_still_one(
+    width: int, height: int, seed: int, loops: int, relieve: int, bottlenecks: int
+) -> None:
+    """Whatever the board and the counts, edit's closures leave a board with no more real
+    dead ends (by validate, the public rules), or edit refuses."""
+    try:
+        board = mazekit.pacmanize(generate(width, height, seed=seed), min_loops=loops, seed=seed)
+    except MazeError:
+        return  # more loops than fit
+    real = len(dead_ends(board)[0])
+    closures: list[Closure] = []
+    try:
+        edited, done = edit(
+            board, relieve_count=relieve, close_bottleneck=bottlenecks, closures=closures
+        )
+    except MazeError as error:
+        assert "Pac-Man board" in str(error)
+        return
+    assert validate(edited, pacman=True, max_dead_ends=real).valid
+    assert len(done) == relieve + bottlenecks
+    assert all(closure.board for closure in closures)
 
 
 def test_close_bottleneck_on_a_pac_man_board_counts_what_leaves_a_board(invoke: Invoke) -> None:

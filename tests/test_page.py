@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import mazekit
@@ -29,6 +30,7 @@ from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from tests.browser import launch, skip_reason
 from tests.conftest import Invoke, closed_grid, open_wall, relief_board
+from tests.test_graph import _with_loops
 
 _REASON = skip_reason()
 pytestmark = pytest.mark.skipif(_REASON is not None, reason=_REASON or "")
@@ -982,6 +984,17 @@ def test_relieve_lowers_the_peak_without_disconnecting_and_says_so_when_it_canno
             lowered += 1
             maze = after
     assert lowered >= 6 and refused >= 1
+    # no board (a perfect maze with walls opened keeps dead ends): no guard, as in edit
+    maze = _with_loops(_perfect(), np.random.default_rng(0), 20)
+    assert not validate(maze, pacman=True, skip=("path",)).valid
+    fresh.load(maze)
+    cli = invoke(["edit", "--relieve", "1"], input=dump(maze))
+    assert cli.exit_code == 0, cli.stderr
+    assert "(--relieve)" in cli.stderr
+    assert fresh.js("mazekit.app.relieve()") is True
+    fresh.ready()
+    assert fresh.js("mazekit.app.mazeText()") == cli.stdout
+    assert fresh.status().startswith("Relieved: closed the ")
     tree = _perfect()
     fresh.load(tree)
     assert fresh.js("mazekit.app.relieve()") is False

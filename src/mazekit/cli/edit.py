@@ -60,7 +60,8 @@ Examples:
   mazekit edit --relieve 2 board.txt -o relieved.txt
   mazekit edit --force --open 0,0,N maze.txt -o door.txt
 Opens come first, then closes, then --close-bottleneck, then --relieve; each of those two
-says on stderr which walls it closed and the betweenness peak and Gini before and after.
+says on stderr which walls it closed and the betweenness peak and Gini before and after,
+and on a Pac-Man board closes only walls that leave one (no dead end made).
 The path line is rewritten with the shortest path `mazekit solve` writes.
 Exit status: 0 written, 1 unreadable input or a refused change, 2 usage error.""",
 )

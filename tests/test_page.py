@@ -1003,6 +1003,63 @@ def test_relieve_lowers_the_peak_without_disconnecting_and_says_so_when_it_canno
     )
 
 
+_KEEPS = """([rules, passages]) => {
+    const mk = mazekit, board = mk.app.state.board;
+    const dist = mk.board.distances(board, board.entry[0], board.entry[1]);
+    const keeps = mk.graph.keepsBoard(board, dist, rules);
+    if (!keeps) return null;
+    return passages.map(([x, y, letter]) => {
+        const trial = board.copy();
+        trial.setWall(x, y, mk.board.BY_LETTER[letter], true);
+        return keeps(trial);
+    });
+}"""
+
+
+def test_the_pages_board_guard_is_edits(fresh: Tab) -> None:
+    """graph.js keepsBoard and mazekit.edit._board_guard, its twin, agree on every closure
+    that cuts nothing, on random boards (and both stand aside on a maze that is no board)."""
+    from mazekit.edit import _board_guard
+
+    rng = random.Random(24)
+    mazes = []
+    for _ in range(5):
+        width, height, seed = rng.randint(9, 16), rng.randint(7, 12), rng.randint(0, 9999)
+        perfect = mazekit.generate(width, height, seed=seed)
+        mazes.append(mazekit.pacmanize(perfect, min_loops=rng.randint(2, 8), seed=seed))
+    mazes.append(read(BOARD))  # 2 real dead ends: none more may come
+    mazes.append(_perfect())  # no board
+    compared = 0
+    for maze in mazes:
+        guard = _board_guard(maze)
+        passages = [
+            (x, y, letter)
+            for y in range(maze.height)
+            for x in range(maze.width)
+            for letter, dx, dy in (("E", 1, 0), ("S", 0, 1))
+            if x + dx < maze.width
+            and y + dy < maze.height
+            and not maze.walls[y, x] & BY_LETTER[letter].bit
+        ]
+        fresh.load(maze)
+        rules = board_data(maze)["rules"]["graph"]
+        answers = fresh.js(_KEEPS, [rules, passages])
+        if guard is None:
+            assert answers is None
+            continue
+        assert answers is not None
+        for (x, y, letter), answer in zip(passages, answers, strict=True):
+            step = BY_LETTER[letter]
+            trial = maze.copy()  # the passage closed, on both sides
+            trial.walls[y, x] |= step.bit
+            trial.walls[y + step.dy, x + step.dx] |= step.opposite
+            if stats(trial).reachable_cells != stats(maze).reachable_cells:
+                continue  # a bridge: neither page nor edit ever tries it
+            assert answer == guard(trial), (x, y, letter)
+            compared += 1
+    assert compared > 100
+
+
 def test_the_heat_overlay_and_the_trails_show_on_the_board(fresh: Tab) -> None:
     from mazekit.drawing.heat import COLORMAP
 

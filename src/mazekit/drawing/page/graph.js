@@ -238,7 +238,7 @@
     return { peak: top, values: bc };
   }
 
-  /** On a Pac-Man board, the test a closure must pass (edit's _board_guard): the board
+  /** On a Pac-Man board, the test a closure must pass (mazekit.edit._board_guard): the board
    * after it has no more real dead ends than now and at least `rules.board.minLoops` loops;
    * null on any other board. The page tells a board by the two board rules a closure can
    * break (a closure that cuts nothing changes no other: specs/edit.md, "Pac-Man boards"):

@@ -463,7 +463,6 @@
    * a new run). `verb`: how the live region names it. */
   function applyWall(x, y, letter, closed, verb) {
     const board = state.board, d = BY_LETTER[letter];
-    const oldPath = state.figures.path;
     state.toExit.settle(); // the last edit's waiting update reads the walls before this one
     board.setWall(x, y, d, closed);
     state.edited = true;
@@ -487,7 +486,7 @@
       state.trails = {};
       window.mazekitTrace = state.refused ? [] : state.chase.trace;
       updateTables();
-      painter.edit(view(), r, oldPath);
+      painter.edit(view(), r);
       const f = state.figures;
       const head = `${verb} the ${LETTER_NAMES[letter]} wall of ${cellText([x, y])}: `
         + `shortest path ${f.path === null ? "none, the exit is cut off" : count(f.path.length, "step")}`;

@@ -1005,8 +1005,9 @@ def test_the_heat_overlay_and_the_trails_show_on_the_board(fresh: Tab) -> None:
 def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, make: Any) -> None:
     # an edit updates the distances to the exit where they changed (specs/html.md,
     # "Editing"): after each of 150 seeded toggles the path is the canonical one (found while
-    # a closure's update waits, too), and the distances, read after every third toggle so
-    # that the next edit makes a waiting update, equal a whole new search
+    # a closure's update waits, too), the cells reachable from the entry are those a search
+    # finds, and the distances, read after every third toggle so that the next edit makes a
+    # waiting update, equal a whole new search
     bad = tab.js(
         """([data, seed]) => {
             const app = mazekit.app, mb = mazekit.board;
@@ -1021,6 +1022,11 @@ def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, 
                 const path = mb.shortestPath(board, board.entry, board.exit);
                 const count = full.filter((d) => d >= 0).length;
                 if (app.figures().path !== path || app.state.toExit.reached !== count) bad.push(k);
+                // the cells reachable from the entry (a side cut off is taken without a search)
+                const fromEntry = mb.distances(board, board.entry[0], board.entry[1]);
+                const { reach, reachable } = app.state.figures;
+                if (fromEntry.some((d, i) => (d >= 0) !== (reach[i] >= 0))) bad.push(k);
+                if (reachable !== fromEntry.filter((d) => d >= 0).length) bad.push(k);
                 const kept = k % 3 === 2 ? app.state.toExit.dist : full;
                 if (full.some((d, i) => d !== kept[i])) bad.push(k);
             }

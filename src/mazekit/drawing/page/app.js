@@ -48,6 +48,7 @@
     focused: false,
     edited: false,
     geometry: null,
+    fromEntry: null, // the distances from the entry when the exit is cut off
     request: 0,
     version: 0,
     tasks: new Map(),
@@ -131,14 +132,22 @@
 
   /** The searches, at once: the path (down the distances to the exit kept through edits, or
    * while their update waits, a search guided by them), the cells reachable from the entry
-   * (`reach`: >= 0 where reachable; the distances to the exit when the two are joined, else
-   * a search from the entry); then the worker's figures. */
+   * (`reach`: >= 0 where reachable; the distances to the exit when the two are joined, the
+   * side an edit cut off when it holds the entry, else a search from the entry); then the
+   * worker's figures. */
   function computeFigures() {
     const board = state.board;
     const path = state.toExit.path(board.entry);
     let reach = state.toExit.reach, reachable = state.toExit.reached;
-    if (path === null) {
-      reach = distances(board, board.entry[0], board.entry[1]);
+    const cut = path === null ? state.toExit.cutOff(state.fromEntry) : null;
+    if (cut) {
+      // this edit cut the entry's side off: its cells are the reach
+      ({ reach, count: reachable } = cut);
+      state.fromEntry = reach;
+    } else if (path === null) {
+      // a search from the entry, into the array of the last one (no figures of an older
+      // board read it)
+      reach = state.fromEntry = distances(board, board.entry[0], board.entry[1], state.fromEntry);
       reachable = 0;
       for (let i = 0; i < reach.length; i += 1) if (reach[i] >= 0) reachable += 1;
     }

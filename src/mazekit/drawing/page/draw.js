@@ -118,11 +118,21 @@
   /** A path from the entry (none when "" or null): per cell, ON_PATH and the bits of the
    * steps into and out of it (`bits`); the cells in the path's order (`cells`). Typed
    * arrays: an edit compares the paths before and after it, of 179 230 steps on a perfect
-   * 1000x1000 maze. */
-  function pathSteps(board, path) {
-    const bits = new Uint8Array(board.open.length);
-    if (!path) return { bits, cells: new Int32Array(0) };
-    const cells = new Int32Array(path.length + 1);
+   * 1000x1000 maze. `spare`: a `pathSteps` no longer needed, whose arrays are cleared and
+   * used again (a new megabyte each edit would keep the garbage collector busy). */
+  function pathSteps(board, path, spare = null) {
+    const n = board.open.length, length = path ? path.length + 1 : 0;
+    let bits, buffer;
+    if (spare && spare.bits.length === n) {
+      for (const i of spare.cells) spare.bits[i] = 0;
+      bits = spare.bits;
+      buffer = spare.buffer.length >= length ? spare.buffer : new Int32Array(length);
+    } else {
+      bits = new Uint8Array(n);
+      buffer = new Int32Array(length);
+    }
+    const cells = buffer.subarray(0, length);
+    if (!path) return { bits, cells, buffer };
     let i = board.entry[1] * board.width + board.entry[0];
     bits[i] = ON_PATH;
     cells[0] = i;
@@ -133,7 +143,7 @@
       bits[i] |= ON_PATH | STEP_BACK[code];
       cells[k + 1] = i;
     }
-    return { bits, cells };
+    return { bits, cells, buffer };
   }
 
   /** The pacman theme's walls: lines `outline` px around the wall mass, and the "42" filled. */
@@ -437,6 +447,8 @@
       this.ratio = 1;
       this.pathPixels = null; // the path layer's pixels, kept: an edit changes a few
       this.shown = null; // the path in them, as `pathSteps`
+      this.spare = null; // the `pathSteps` before, for the next one's arrays
+      this.found = new Int32Array(0); // the changed cells of an edit
     }
 
     /** Set the geometry; the layers are then painted again by `full`. */
@@ -454,7 +466,7 @@
     full(view) {
       paintBase(this.baseCtx, this.g, view, whole(view.board), this.ratio);
       this.pathPixels = new Pixels(this.pathCtx, this.ratio, [0, 0, this.g.width, this.g.height]);
-      this.shown = pathSteps(view.board, view.showPath ? view.figures.path : null);
+      [this.shown, this.spare] = [pathSteps(view.board, view.showPath ? view.figures.path : null, this.spare), this.shown];
       drawPath(this.pathPixels, this.g, view.board, this.shown.cells, view.palette.path);
       this.pathPixels.put(this.pathCtx);
       this.compose(view);
@@ -485,9 +497,9 @@
     edit(view, r) {
       const { g } = this, { board } = view, width = board.width;
       paintBase(this.baseCtx, g, view, r, this.ratio);
-      const before = this.shown, after = pathSteps(board, view.showPath ? view.figures.path : null);
+      const before = this.shown, after = pathSteps(board, view.showPath ? view.figures.path : null, this.spare);
       const changed = this.changed(before, after);
-      this.shown = after;
+      [this.shown, this.spare] = [after, before];
       if (changed.length > 0) {
         drawPath(this.pathPixels, g, board, before.cells, null);
         drawPath(this.pathPixels, g, board, after.cells, view.palette.path);
@@ -519,7 +531,10 @@
 
     /** The cells whose steps differ between two `pathSteps`, each once. */
     changed(before, after) {
-      const found = new Int32Array(before.cells.length + after.cells.length);
+      if (this.found.length < before.cells.length + after.cells.length) {
+        this.found = new Int32Array(before.cells.length + after.cells.length);
+      }
+      const found = this.found;
       let n = 0;
       for (let k = 0; k < before.cells.length; k += 1) {
         const i = before.cells[k];

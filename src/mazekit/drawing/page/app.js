@@ -156,7 +156,10 @@
       reach, path, reachable, pending: true,
       deadEnds: null, loops: null, graph: null, cop: null, before: state.lastGraph,
     };
-    ask("figures", (answer) => {
+    // the worker starts when the page is idle, after the edit's drawing: on a busy machine
+    // its million-cell figures would otherwise take the core that draws the new path
+    const version = state.version;
+    idle(() => state.version === version && ask("figures", (answer) => {
       Object.assign(state.figures, {
         deadEnds: answer.deadEnds, loops: answer.loops, graph: answer.graph, cop: answer.cop, pending: false,
       });
@@ -175,7 +178,7 @@
       const waiting = state.waiting;
       state.waiting = [];
       for (const resolve of waiting) resolve();
-    });
+    }));
   }
 
   /** A promise resolved when the board's figures are in (at once when they are). */

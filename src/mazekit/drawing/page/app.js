@@ -48,7 +48,7 @@
     focused: false,
     edited: false,
     geometry: null,
-    fromEntry: null, // the distances from the entry when the exit is cut off
+    fromEntry: null, // the array of the cells reachable from the entry when the exit is cut off
     request: 0,
     version: 0,
     tasks: new Map(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, settings
 
 from mazekit.cli import cli
 from mazekit.model import Maze
+from tests.background import Background
 
 if TYPE_CHECKING:  # imported only when a test asks for the class (it picks an interpreter)
     from tests.grade_class import ClassRun
@@ -58,13 +60,45 @@ SMALL_MAZE = "D553\nD556\n\n0,0\n0,1\nEEESWWW\n"
 Invoke = Callable[..., Result]
 
 
+def _graded_class_folder(config: pytest.Config) -> Path | None:
+    """Where the class is graded: beside the pytest-xdist workers' base folders, so that
+    they share one grading; None without workers (the run's own folder)."""
+    if not hasattr(config, "workerinput"):
+        return None
+    return Path(config.option.basetemp).parent / "graded-class"
+
+
+_GRADED_CLASS = pytest.StashKey[Background]()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Start grading the class (tests.grade_class, ~15 s mostly waiting on programs) in the
+    background as soon as a selected test is known to need it."""
+    if config.option.collectonly:
+        return
+    if any("graded_class" in getattr(item, "fixturenames", ()) for item in items):
+        background = Background("tests.grade_class", _graded_class_folder(config))
+        config.stash[_GRADED_CLASS] = background
+        background.start()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    background = session.config.stash.get(_GRADED_CLASS, None)
+    if background is not None:
+        background.close()
+
+
 @pytest.fixture(scope="session")
-def graded_class(tmp_path_factory: pytest.TempPathFactory) -> ClassRun:
+def graded_class(pytestconfig: pytest.Config) -> ClassRun:
     """tests/data/grade/class graded once for the session (tests.grade_class): the ranking,
     the verdicts and what grade's options did are read from this one run."""
-    from tests.grade_class import grade_class
-
-    return grade_class(tmp_path_factory.mktemp("class"))
+    background = pytestconfig.stash.get(_GRADED_CLASS, None)
+    if background is None:  # selected by a plugin after collection: start it now
+        background = Background("tests.grade_class", _graded_class_folder(pytestconfig))
+        pytestconfig.stash[_GRADED_CLASS] = background
+    run: ClassRun = background.result()
+    return run
 
 
 @pytest.fixture

@@ -2,20 +2,23 @@
 each submission with the options a teaching assistant gives it (the folder's README):
 test_grade_class.py reads the ranking and the verdicts, test_grade_run.py what the options
 did (--install, --setup, --stdin, --tty, --display, programs that do not exit).
+
+It runs as ``python -m tests.grade_class FOLDER`` in a process of its own
+(tests.background), started as soon as the run's tests are known.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import zipfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-import pytest
-
 from mazekit import dump_maze, generate
 from mazekit.grade import Grade, Interaction, Limits, Options, grade, grade_all
+from tests.background import publish
 from tests.grade_python import runner_python
 
 __all__ = [
@@ -86,7 +89,8 @@ def _with_wheels(folder: Path) -> Path:
 
 def grade_class(base: Path) -> ClassRun:
     """Grade the class: PLAIN with --all -j 2, the others each with its options, two at a time;
-    leo offline (PIP_NO_INDEX) with a cache of its own."""
+    leo offline (PIP_NO_INDEX) with a cache of its own. Run in a process of its own: it sets
+    the environment that --install reads."""
     plain = base / "plain"
     plain.mkdir()
     for name in PLAIN:
@@ -94,6 +98,7 @@ def grade_class(base: Path) -> ClassRun:
     options = Options(python=PYTHON, limits=Limits(timeout=15))
     grades = {Path(g.submission).name: g for g in grade_all(plain, options, jobs=2)}
     leo, cache = _with_wheels(base / "leo"), base / "cache"
+    os.environ.update(XDG_CACHE_HOME=os.fspath(cache), PIP_NO_INDEX="1")  # offline: the wheels
     short = replace(options, cases=SHORT)
     special = {
         "noor": (CLASS / "noor", replace(short, setup="make install")),
@@ -103,10 +108,14 @@ def grade_class(base: Path) -> ClassRun:
         "jade": (CLASS / "jade", replace(short, interaction=Interaction(tty=True))),
         "kim": (CLASS / "kim", replace(short, interaction=Interaction(stdin=b"1\n"))),
     }
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CACHE_HOME", os.fspath(cache))
-        patch.setenv("PIP_NO_INDEX", "1")  # offline: the wheels only
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            done = pool.map(lambda item: grade(*item), special.values())
-            grades.update(zip(special, done, strict=True))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        done = pool.map(lambda item: grade(*item), special.values())
+        grades.update(zip(special, done, strict=True))
     return ClassRun(grades, leo, cache)
+
+
+if __name__ == "__main__":
+    # through the module's own name, so that ClassRun pickles as tests.grade_class.ClassRun
+    from tests import grade_class as module
+
+    sys.exit(publish(module.grade_class))

@@ -25,6 +25,7 @@ from mazekit.grade.isolation import Terminal
 from mazekit.grade.sandbox import Interaction, Run
 from mazekit.grade.tree import remove_tree
 from tests.conftest import Invoke
+from tests.deep import make_deep, remove_deep
 from tests.grade_class import CLASS, MAZE, PYTHON, ClassRun
 
 
@@ -149,37 +150,6 @@ def test_install_builds_the_shipped_wheels_once(
     assert case_lines(stdout)[0].startswith("error: cannot install its dependencies: exit 1: ")
 
 
-def deep(folder: Path, levels: int) -> None:
-    """Make ``levels`` folders, each in the one before, under ``folder`` (without a path)."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        for _ in range(levels):
-            os.mkdir("d", dir_fd=fd)
-            below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-            os.close(fd)
-            fd = below
-    finally:
-        os.close(fd)
-
-
-def undeep(folder: Path, levels: int) -> None:
-    """Remove what ``deep`` made: down to the bottom, then each level from the one above,
-    through ``..`` (a tenth of the time of remove_tree, which lists and checks each level)."""
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        for _ in range(levels):
-            below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-            os.close(fd)
-            fd = below
-        for _ in range(levels):
-            above = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-            os.close(fd)
-            fd = above
-            os.rmdir("d", dir_fd=fd)
-    finally:
-        os.close(fd)
-
-
 MAKES_DEEP = f"""\
 import os
 top = os.open(".", os.O_RDONLY)
@@ -198,11 +168,11 @@ def test_a_folder_100000_levels_deep_is_reported_and_the_class_still_graded(
     for folder, program in ((ships, "pass\n"), (makes, MAKES_DEEP)):
         folder.mkdir(parents=True)
         (folder / "a_maze_ing.py").write_text(program)
-    deep(ships, 100_000)
+    make_deep(ships, 100_000)
     try:
         code, stdout, _ = graded(invoke, fast_temp / "class", "--all", "--case", "perfect-20x15")
     finally:
-        undeep(ships, 100_000)
+        remove_deep(ships, 100_000)
     assert code == 1
     rows = stdout.splitlines()[1:]  # under the interpreter line
     assert rows[1].split()[:3] == ["100", "100", "-"] and rows[1].split()[8].endswith("makes")

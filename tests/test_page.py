@@ -1090,8 +1090,9 @@ def test_the_heat_overlay_and_the_trails_show_on_the_board(fresh: Tab) -> None:
 def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, make: Any) -> None:
     # an edit updates the distances to the exit where they changed (specs/html.md,
     # "Editing"): after each of 150 seeded toggles the path is the canonical one (found while
-    # a closure's update waits, too), and the distances, read after every third toggle so
-    # that the next edit makes a waiting update, equal a whole new search
+    # a closure's update waits, too), the cells reachable from the entry are those a search
+    # finds, and the distances, read after every third toggle so that the next edit makes a
+    # waiting update, equal a whole new search
     bad = tab.js(
         """([data, seed]) => {
             const app = mazekit.app, mb = mazekit.board;
@@ -1106,6 +1107,11 @@ def test_the_distances_kept_through_edits_are_those_of_a_fresh_search(tab: Tab, 
                 const path = mb.shortestPath(board, board.entry, board.exit);
                 const count = full.filter((d) => d >= 0).length;
                 if (app.figures().path !== path || app.state.toExit.reached !== count) bad.push(k);
+                // the cells reachable from the entry (a side cut off is taken without a search)
+                const fromEntry = mb.distances(board, board.entry[0], board.entry[1]);
+                const { reach, reachable } = app.state.figures;
+                if (fromEntry.some((d, i) => (d >= 0) !== (reach[i] >= 0))) bad.push(k);
+                if (reachable !== fromEntry.filter((d) => d >= 0).length) bad.push(k);
                 const kept = k % 3 === 2 ? app.state.toExit.dist : full;
                 if (full.some((d, i) => d !== kept[i])) bad.push(k);
             }
@@ -1181,3 +1187,80 @@ def test_the_page_plays_the_game_on_the_core_alone(tab: Tab, maze: Maze) -> None
     found = cop_number(maze)
     assert found is not None and found.reason.startswith("solved")  # the game, no shortcut
     _assert_page_cop_number(tab, maze)
+
+
+# The colour at the middle of each listed cell's path square, read from the canvas in the task
+# of the edit (before the worker's figures can repaint it), for the cells no actor, target
+# or cursor covers; null for the others.
+_PATH_PIXELS = """([edit, cells]) => {
+    const app = mazekit.app;
+    if (edit) app.toggleWall(...edit);
+    const canvas = document.getElementById("board"), g = app.state.geometry;
+    const k = canvas.width / g.width;
+    const image = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
+    const p = Math.max(1, Math.floor((g.cell - g.wall + 1) / 3));
+    const at = g.origin + g.wall + Math.floor((g.cell - g.wall - p) / 2) + p / 2;
+    const run = app.state.chase, covered = new Set();
+    for (const c of [run.runner.cell, ...run.chasers.flatMap((h) => [h.cell, h.target])]) {
+        if (!c) continue;
+        for (let dy = -1; dy <= 1; dy += 1) for (let dx = -1; dx <= 1; dx += 1) covered.add(`${c[0] + dx},${c[1] + dy}`);
+    }
+    return cells.map(([x, y]) => {
+        if (covered.has(`${x},${y}`)) return null;
+        const i = 4 * (Math.floor((at + y * g.cell) * k) * canvas.width + Math.floor((at + x * g.cell) * k));
+        return [image.data[i], image.data[i + 1], image.data[i + 2]];
+    });
+}"""
+
+
+def _path_cells(maze: Maze, path: str) -> list[tuple[int, int]]:
+    """The cells a path from the entry visits (none for no path)."""
+    if not path:
+        return []
+    cells = [maze.entry]
+    for letter in path:
+        x, y = cells[-1]
+        cells.append((x + BY_LETTER[letter].dx, y + BY_LETTER[letter].dy))
+    return cells
+
+
+def _shortcut(maze: Maze) -> tuple[int, int, str]:
+    """A closed inner wall between two cells of the path far apart on it: opening it makes a
+    new, shorter path."""
+    cells = _path_cells(maze, maze.path)
+    index = {cell: k for k, cell in enumerate(cells)}
+    for k, (x, y) in enumerate(cells):
+        for letter in "ES":
+            d = BY_LETTER[letter]
+            j = index.get((x + d.dx, y + d.dy), -1)
+            if abs(j - k) > 20 and 15 not in (maze.walls[y, x], maze.walls[y + d.dy, x + d.dx]):
+                return x, y, letter
+    raise AssertionError("no shortcut on the path")
+
+
+@pytest.mark.parametrize("size", [(30, 20), (200, 150)])
+def test_a_wall_edit_on_a_perfect_maze_draws_the_new_path(tab: Tab, size: tuple[int, int]) -> None:
+    # specs/html.md, "Speed": the path layer is painted again where the path changed; at
+    # 200x150 the path (5284 steps) changes in more cells than an edit repaints one by one
+    maze = mazekit.generate(*size, seed=1, perfect=True)
+    maze.path = _solve(maze)
+    tab.load(maze)
+    old = _path_cells(maze, maze.path)
+    x, y = old[len(old) // 2]
+    letter = maze.path[len(old) // 2]
+    cut = _toggled(maze, x, y, letter)
+    assert cut.path == ""  # a tree: every passage of the path cuts it
+    shortcut = _shortcut(maze)
+    opened = _toggled(maze, *shortcut)
+    assert 0 < len(opened.path) < len(maze.path)
+    blue = [30, 144, 255]  # the default theme's path
+    for edit, after in [((x, y, letter), cut), ((x, y, letter), maze), (shortcut, opened)]:
+        new = set(_path_cells(after, after.path))
+        cells = sorted(set(old) | new)
+        shown = tab.js(_PATH_PIXELS, [edit, cells])
+        assert tab.js("mazekit.app.figures().path ?? ''") == after.path
+        looked = [(c, rgb) for c, rgb in zip(cells, shown, strict=True) if rgb is not None]
+        wrong = [c for c, rgb in looked if (rgb == blue) != (c in new)]
+        assert wrong == []
+        assert len(looked) > len(cells) // 2  # most cells looked at
+    tab.ready()

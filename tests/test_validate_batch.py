@@ -13,6 +13,7 @@ import jsonschema
 import pytest
 
 from tests.conftest import SMALL_MAZE, Invoke
+from tests.deep import make_deep, remove_deep
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 VALID = SAMPLES / "valid-20x15-perfect.txt"
@@ -572,50 +573,6 @@ def test_a_signal_to_the_parent_of_workers_leaves_nothing(
 DEPTH = 100_000
 
 
-def _deep_folder(parent: Path, name: str = "deep") -> None:
-    """A folder DEPTH levels deep under ``parent``, made one level at a time through file
-    descriptors (its path is far longer than any the OS takes whole)."""
-    import os
-
-    os.mkdir(parent / name)
-    here = os.open(parent / name, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        for _ in range(DEPTH - 1):
-            os.mkdir("d", dir_fd=here)
-            down = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
-            os.close(here)
-            here = down
-        with open(os.open("m.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=here), "w") as f:
-            f.write(BORDER.read_text())  # a maze no path reaches: never read, never hidden
-    finally:
-        os.close(here)
-
-
-def _remove_deep(parent: Path, name: str = "deep") -> None:
-    """Remove what _deep_folder made without a call per level: walk down to the bottom
-    through file descriptors, then climb back by ``..``, removing each level on the way."""
-    import os
-
-    here = os.open(parent / name, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        while True:
-            try:
-                down = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
-            except FileNotFoundError:
-                break
-            os.close(here)
-            here = down
-        os.unlink("m.txt", dir_fd=here)
-        for _ in range(DEPTH - 1):
-            up = os.open("..", os.O_RDONLY | os.O_DIRECTORY, dir_fd=here)
-            os.close(here)
-            here = up
-            os.rmdir("d", dir_fd=here)
-    finally:
-        os.close(here)
-    os.rmdir(parent / name)
-
-
 @pytest.fixture
 def memory_path(tmp_path: Path) -> Any:
     """A fresh folder in /dev/shm (a memory file system: 100 000 folders are made and
@@ -638,12 +595,15 @@ def test_a_folder_100000_levels_deep_is_reported_and_the_run_goes_on(
     """A student's program that nests folders without end: `validate DIR` and `validate
     --submissions` report what they cannot reach and write the whole report."""
     subs = _submissions(memory_path)
-    _deep_folder(subs / "alice")
+    deep = subs / "alice" / "deep"
+    deep.mkdir()
+    # a maze no path reaches at the bottom: never read, never hidden
+    make_deep(deep, DEPTH - 1, leaf=("m.txt", BORDER.read_text()))
     try:
         on_dir = invoke(["validate", str(subs / "alice")])
         on_class = invoke(["validate", "--submissions", str(subs)])
     finally:
-        _remove_deep(subs / "alice")
+        remove_deep(deep, DEPTH - 1)
     assert on_dir.exit_code == 1
     assert on_dir.stdout.splitlines() == [f"{subs}/alice/maze.txt: ok", "2 files: 1 ok, 1 invalid"]
     error = on_dir.stderr.splitlines()

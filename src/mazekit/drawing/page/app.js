@@ -48,6 +48,7 @@
     focused: false,
     edited: false,
     geometry: null,
+    fromEntry: null, // the array of the cells reachable from the entry when the exit is cut off
     request: 0,
     version: 0,
     tasks: new Map(),
@@ -131,14 +132,22 @@
 
   /** The searches, at once: the path (down the distances to the exit kept through edits, or
    * while their update waits, a search guided by them), the cells reachable from the entry
-   * (`reach`: >= 0 where reachable; the distances to the exit when the two are joined, else
-   * a search from the entry); then the worker's figures. */
+   * (`reach`: >= 0 where reachable; the distances to the exit when the two are joined, the
+   * side an edit cut off when it holds the entry, else a search from the entry); then the
+   * worker's figures. */
   function computeFigures() {
     const board = state.board;
     const path = state.toExit.path(board.entry);
     let reach = state.toExit.reach, reachable = state.toExit.reached;
-    if (path === null) {
-      reach = distances(board, board.entry[0], board.entry[1]);
+    const cut = path === null ? state.toExit.cutOff(state.fromEntry) : null;
+    if (cut) {
+      // this edit cut the entry's side off: its cells are the reach
+      ({ reach, count: reachable } = cut);
+      state.fromEntry = reach;
+    } else if (path === null) {
+      // a search from the entry, into the array of the last one (no figures of an older
+      // board read it)
+      reach = state.fromEntry = distances(board, board.entry[0], board.entry[1], state.fromEntry);
       reachable = 0;
       for (let i = 0; i < reach.length; i += 1) if (reach[i] >= 0) reachable += 1;
     }
@@ -147,7 +156,10 @@
       reach, path, reachable, pending: true,
       deadEnds: null, loops: null, graph: null, cop: null, before: state.lastGraph,
     };
-    ask("figures", (answer) => {
+    // the worker starts when the page is idle, after the edit's drawing: on a busy machine
+    // its million-cell figures would otherwise take the core that draws the new path
+    const version = state.version;
+    idle(() => state.version === version && ask("figures", (answer) => {
       Object.assign(state.figures, {
         deadEnds: answer.deadEnds, loops: answer.loops, graph: answer.graph, cop: answer.cop, pending: false,
       });
@@ -166,7 +178,7 @@
       const waiting = state.waiting;
       state.waiting = [];
       for (const resolve of waiting) resolve();
-    });
+    }));
   }
 
   /** A promise resolved when the board's figures are in (at once when they are). */
@@ -463,7 +475,6 @@
    * a new run). `verb`: how the live region names it. */
   function applyWall(x, y, letter, closed, verb) {
     const board = state.board, d = BY_LETTER[letter];
-    const oldPath = state.figures.path;
     state.toExit.settle(); // the last edit's waiting update reads the walls before this one
     board.setWall(x, y, d, closed);
     state.edited = true;
@@ -487,7 +498,7 @@
       state.trails = {};
       window.mazekitTrace = state.refused ? [] : state.chase.trace;
       updateTables();
-      painter.edit(view(), r, oldPath);
+      painter.edit(view(), r);
       const f = state.figures;
       const head = `${verb} the ${LETTER_NAMES[letter]} wall of ${cellText([x, y])}: `
         + `shortest path ${f.path === null ? "none, the exit is cut off" : count(f.path.length, "step")}`;

@@ -17,6 +17,9 @@
     { letter: "W", bit: WEST, dx: -1, dy: 0, opposite: EAST },
   ];
   const BY_LETTER = Object.fromEntries(DIRECTIONS.map((d) => [d.letter, d]));
+  const LETTER_CODES = new Uint8Array(16); // a step's letter as an ASCII code, by its bit
+  for (const d of DIRECTIONS) LETTER_CODES[d.bit] = d.letter.charCodeAt(0);
+  const ASCII = new TextDecoder("ascii");
   const HEX = "0123456789ABCDEF";
   const HEX_VALUE = new Int8Array(128).fill(-1);
   for (let v = 0; v < 16; v += 1) {
@@ -159,10 +162,11 @@
     return scratch;
   }
 
-  /** Breadth-first distances from (x, y) to every cell (-1: not reachable). */
-  function distances(board, x, y) {
+  /** Breadth-first distances from (x, y) to every cell (-1: not reachable), in `into` when
+   * given (an array of a cell each, used again: a million cells' is 4 MB). */
+  function distances(board, x, y, into = null) {
     const { width, open } = board;
-    const dist = new Int32Array(open.length).fill(-1);
+    const dist = (into && into.length === open.length ? into : new Int32Array(open.length)).fill(-1);
     if (!board.contains(x, y)) return dist;
     const queue = queueFor(open.length);
     const offsets = DIRECTIONS.map((d) => d.dy * width + d.dx);
@@ -194,20 +198,22 @@
     const { width, open } = board;
     const [x, y] = start;
     if (!board.contains(x, y) || dist[y * width + x] < 0) return null;
-    const letters = [];
+    // the letters' codes in a typed array, one string at the end: a path of 179 230 steps
+    // (a perfect 1000x1000 maze) is then a few milliseconds, not an array of as many strings
     let i = y * width + x;
-    while (dist[i] > 0) {
+    const letters = new Uint8Array(dist[i]);
+    for (let k = 0; dist[i] > 0; k += 1) {
       const here = dist[i];
       for (const d of DIRECTIONS) {
         const j = i + d.dy * width + d.dx;
         if ((open[i] & d.bit) !== 0 && dist[j] === here - 1) {
-          letters.push(d.letter);
+          letters[k] = LETTER_CODES[d.bit];
           i = j;
           break;
         }
       }
     }
-    return letters.join("");
+    return ASCII.decode(letters);
   }
 
   /** Distances to the exit kept through wall edits at the cost of what changed: an opened
@@ -224,6 +230,7 @@
       this.values = distances(board, board.exit[0], board.exit[1]);
       this.pending = null; // the closed wall [a, b] whose update waits
       this.reached = 0; // how many cells reach the exit, kept as the distances are
+      this.lost = 0; // how many cells the last edit cut off from the exit (`cutOff`)
       for (let i = 0; i < this.values.length; i += 1) if (this.values[i] >= 0) this.reached += 1;
     }
 
@@ -253,7 +260,7 @@
       if (!this.work || this.work.steps.length !== n) {
         this.work = {
           steps: new Int32Array(n).fill(-1), marks: new Uint8Array(n),
-          one: new Int32Array(n), two: new Int32Array(n), touched: new Int32Array(n),
+          one: new Int32Array(n), two: new Int32Array(n), touched: new Int32Array(n), lost: new Int32Array(n),
         };
       }
       return this.work;
@@ -268,6 +275,7 @@
     /** After the wall between cell indexes a and b was opened. */
     opened(a, b) {
       this.settle();
+      this.lost = 0;
       const dist = this.values, { width, open } = this.board;
       // a cell comes nearer once at most per step of its new distance: a FIFO of cells
       // holds each at most once at a time when taken in distance order, as here
@@ -302,6 +310,7 @@
      * when that is the one found), and the others keep their distances. */
     closedLater(a, b) {
       this.settle();
+      this.lost = 0; // the cells the closure cuts off from the exit, in `lost` of the scratch
       const dist = this.values, { width, open } = this.board;
       if (dist[a] < 0 || Math.abs(dist[a] - dist[b]) !== 1) return;
       const far = dist[a] > dist[b] ? a : b;
@@ -315,17 +324,43 @@
         return;
       }
       const exit = this.board.exit[1] * width + this.board.exit[0];
+      const { marks, lost } = this.scratch();
+      let n = 0;
       if (!side.includes(exit)) {
-        for (const v of side) dist[v] = -1;
+        for (const v of side) {
+          dist[v] = -1;
+          lost[n++] = v;
+        }
         this.reached -= side.length;
-        return;
+      } else {
+        // the exit's side is the one found whole: every other cell that reached the exit is cut off
+        for (const v of side) marks[v] = 1;
+        for (let i = 0; i < dist.length; i += 1) {
+          if (dist[i] >= 0 && marks[i] === 0) {
+            dist[i] = -1;
+            lost[n++] = i;
+          }
+        }
+        for (const v of side) marks[v] = 0;
+        this.reached = side.length;
       }
-      // the exit's side is the one found whole: every other cell that reached the exit is cut off
-      const { marks } = this.scratch();
-      for (const v of side) marks[v] = 1;
-      for (let i = 0; i < dist.length; i += 1) if (dist[i] >= 0 && marks[i] === 0) dist[i] = -1;
-      for (const v of side) marks[v] = 0;
-      this.reached = side.length;
+      this.lost = n;
+    }
+
+    /** The cells reachable from the entry when the last edit cut it off from the exit: >= 0
+     * there, -1 elsewhere, in `into` when given, and their count; null when the last edit did
+     * not. The side cut off is one piece (closing one passage splits the cells that reached
+     * the exit in two at most), so it is the entry's reach, found without a search. */
+    cutOff(into) {
+      const { width, entry, open } = this.board, at = entry[1] * width + entry[0];
+      if (!this.lost || !this.board.contains(entry[0], entry[1]) || this.values[at] >= 0) return null;
+      const { lost } = this.work;
+      let holds = false;
+      for (let k = 0; k < this.lost && !holds; k += 1) holds = lost[k] === at;
+      if (!holds) return null;
+      const reach = (into && into.length === open.length ? into : new Int32Array(open.length)).fill(-1);
+      for (let k = 0; k < this.lost; k += 1) reach[lost[k]] = 0;
+      return { reach, count: this.lost };
     }
 
     /** Whether cells a and b are apart (no open way joins them): null when joined, else the

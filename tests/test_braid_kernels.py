@@ -277,3 +277,21 @@ def test_flood_breaks_open_blocks_as_the_reference_does(seed: int) -> None:
     with reference_only(flood):
         slow = _flooded(240, 200, (0, 0), seed)
     assert fast == slow
+
+
+@pytest.mark.parametrize(("size", "seed"), [((300, 200), 5), ((200, 300), 11)])
+def test_flood_takes_recent_candidates_as_the_reference_does(
+    size: tuple[int, int], seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On grids that list more candidates than flood.WINDOW, step 4 picks among the last WINDOW
+    only, in the kernel as in the reference (over the whole bag the walls would differ)."""
+    require_kernel(flood)
+    width, height = size
+    entry = (width // 2, height // 3)
+    fast = _flooded(width, height, entry, seed)
+    with reference_only(flood):
+        slow = _flooded(width, height, entry, seed)
+        monkeypatch.setattr(flood, "WINDOW", None)
+        whole_bag = _flooded(width, height, entry, seed)
+    assert fast == slow
+    assert whole_bag[0] != fast[0]

@@ -880,44 +880,41 @@ static void flood_fill(Flood *f, Py_ssize_t start) {
     f->count = count;
 }
 
+/* The pops take a random one of the last FLOOD_WINDOW candidates listed, not of all of them
+ * (mazekit.generators.flood.WINDOW): those lie near the regions flooded last, so the slot,
+ * the far cell and the region a pop opens are in cache; over the whole bag, at 4000x4000 a
+ * pop missed the cache on each (specs/performance.md). */
+#define FLOOD_WINDOW 16384
+
+/* The slot a pop picks with the draw ``r`` among ``count`` candidates: rng.pop_random over
+ * the last min(count, FLOOD_WINDOW). */
+static inline Py_ssize_t flood_pick(Py_ssize_t count, double r) {
+    Py_ssize_t span = count < FLOOD_WINDOW ? count : FLOOD_WINDOW;
+    return count - span + (Py_ssize_t)(r * (double)span);
+}
+
 /* Prefetch for the pops to come. Most pops find their far cell seen already and list nothing,
- * so the pop ``k`` draws on most likely picks slot int(r * (count - k + 1)): prefetch that
- * slot FLOOD_AHEAD draws on, and the far cell of the candidate SEEN_AHEAD draws on (its slot
- * fetched by the earlier calls). A wrong guess costs a useless prefetch, never a different
- * result. */
-#define FLOOD_AHEAD 24
+ * so the pop ``k`` draws on most likely finds count - k + 1 candidates: prefetch the far cell
+ * of the candidate SEEN_AHEAD draws on (the window's slots stay in cache). A wrong guess costs
+ * a useless prefetch, never a different result. */
 #define SEEN_AHEAD 8
 PREFETCHING void flood_prefetch(const Flood *f, const MTState *mt) {
     Py_ssize_t count = f->count;
-    if (count <= FLOOD_AHEAD) return;
-    double later = mt_peek(mt, FLOOD_AHEAD), next = mt_peek(mt, SEEN_AHEAD);
-    if (later >= 0)
-        PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - FLOOD_AHEAD + 1)));
+    if (count <= SEEN_AHEAD) return;
+    double next = mt_peek(mt, SEEN_AHEAD);
     if (next >= 0) {
-        uint32_t code = f->candidates[(Py_ssize_t)(next * (double)(count - SEEN_AHEAD + 1))];
+        uint32_t code = f->candidates[flood_pick(count - SEEN_AHEAD + 1, next)];
         PREFETCH(f->seen + (((Py_ssize_t)(code / 4) + f->offsets[code % 4]) >> 6));
     }
 }
 
-/* After a flood the count of candidates has changed, and with it the slots the next pops
- * pick: prefetch the slots of the next FLOOD_AHEAD pops anew, all at once (a pop opens a
- * wall one time in ten, so most earlier guesses were spoilt by one of the pops before). */
-PREFETCHING void flood_prefetch_anew(const Flood *f, const MTState *mt) {
-    Py_ssize_t count = f->count;
-    for (int k = 1; k < FLOOD_AHEAD && k < count; k++) {
-        double later = mt_peek(mt, k);
-        if (later >= 0) PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - k + 1)));
-    }
-}
-
-/* Steps 3 and 4: flood from the entry; while candidates remain, pop a random one and, when
- * its far cell is still unseen, open it and flood on from there. */
+/* Steps 3 and 4: flood from the entry; while candidates remain, pop a random one of the last
+ * FLOOD_WINDOW and, when its far cell is still unseen, open it and flood on from there. */
 static void flood_connect(Flood *f, Py_ssize_t entry, MTState *mt) {
     flood_fill(f, entry);
-    flood_prefetch_anew(f, mt);
     while (f->count) {
         flood_prefetch(f, mt);
-        Py_ssize_t pick = mt_below(mt, f->count); /* mazekit.rng.pop_random */
+        Py_ssize_t pick = flood_pick(f->count, mt_random(mt));
         uint32_t code = f->candidates[pick];
         f->candidates[pick] = f->candidates[--f->count];
         int d = (int)(code % 4);
@@ -926,7 +923,6 @@ static void flood_connect(Flood *f, Py_ssize_t entry, MTState *mt) {
         f->walls[cell] &= (unsigned char)(15 ^ BIT[d]);
         f->walls[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
         flood_fill(f, near);
-        flood_prefetch_anew(f, mt);
     }
 }
 

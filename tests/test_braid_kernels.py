@@ -109,6 +109,41 @@ def test_braiding_is_the_same_through_the_kernel(
     assert fast == slow
 
 
+@given(
+    width=st.integers(2, 24),
+    height=st.integers(2, 24),
+    seed=st.integers(0, 2**32),
+    source=st.sampled_from(["perfect", "random"]),
+    block=st.integers(1, 9),
+    target=st.none() | st.integers(0, 30),
+)
+def test_braiding_a_block_at_a_time_is_the_same_through_the_kernel(
+    width: int, height: int, seed: int, source: str, block: int, target: int | None
+) -> None:
+    """With more real dead ends than braiding.BLOCK (as at 4000x4000), the blocks come in a
+    random order, each shuffled in its turn: the kernel draws and fixes as the reference."""
+    require_kernel(braiding)
+    maze = _maze(width, height, seed, source, 0, 0.5)
+    options = {"max_dead_ends": 2, "min_loops": 2, "target": target}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(braiding, "BLOCK", block)
+        fast = _braided(maze, seed, options, False)
+        with reference_only(braiding):
+            slow = _braided(maze, seed, options, False)
+    assert fast == slow
+
+
+def test_braiding_in_blocks_changes_the_board() -> None:
+    """The blocks decide the order: with blocks of 4 dead ends a board comes out otherwise
+    than from one shuffle of all of them (so the test above compares two real orders)."""
+    maze = _maze(30, 20, 7, "perfect", 0, 0.5)
+    whole = _braided(maze, 7, {}, False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(braiding, "BLOCK", 4)
+        blocks = _braided(maze, 7, {}, False)
+    assert blocks[0] != whole[0]
+
+
 def _frames(facts: Analysis) -> Outcome:
     """The state a _Board starts from: its frames, block counts, dead ends and loops."""
     board = braiding._Board(facts, random.Random(0))

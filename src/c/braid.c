@@ -447,21 +447,37 @@ static PyObject *py_board(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(remaining);
 }
 
-/* braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng)
- *   -> (remaining, loops)
- * _Board.braid: the real dead ends in index order (np.flatnonzero of ``real``), shuffled, then
- * fixed in that order. The order is int32, built here: half the memory numpy's int64 took. */
+/* mazekit.rng.shuffle of ``count`` int32. */
+static void shuffle_int32(MTState *mt, int32_t *items, Py_ssize_t count) {
+    for (Py_ssize_t last = count - 1; last > 0; last--) {
+        Py_ssize_t pick = mt_below(mt, last + 1);
+        int32_t keep = items[last];
+        items[last] = items[pick];
+        items[pick] = keep;
+    }
+}
+
+/* braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng,
+ *       block) -> (remaining, loops)
+ * _Board.braid: the real dead ends in index order (np.flatnonzero of ``real``), cut in blocks
+ * of ``block``; the blocks in a random order, each shuffled, then fixed in that order. The order is int32, built here: half the memory numpy's int64 took. */
 static PyObject *py_braid(PyObject *self, PyObject *args) {
     Py_buffer bufs[6];
     Py_ssize_t stride;
     long long remaining, loops, target;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*nLLLO", &bufs[0], &bufs[1], &bufs[2], &bufs[3],
-                          &bufs[4], &bufs[5], &stride, &remaining, &loops, &target, &rng))
+    Py_ssize_t block;
+    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*nLLLOn", &bufs[0], &bufs[1], &bufs[2], &bufs[3],
+                          &bufs[4], &bufs[5], &stride, &remaining, &loops, &target, &rng, &block))
         return NULL;
     Board b;
     if (board_check(&b, bufs, stride) < 0) {
         release_all(bufs, 6);
+        return NULL;
+    }
+    if (block < 1) {
+        release_all(bufs, 6);
+        PyErr_SetString(PyExc_ValueError, "braid: a block of fewer than 1 dead end");
         return NULL;
     }
     if (b.size >= INT32_MAX) {
@@ -486,19 +502,27 @@ static PyObject *py_braid(PyObject *self, PyObject *args) {
         order[count] = (int32_t)cell;
         count += b.real[cell] != 0;
     }
-    /* Prefetching the swaps pays once the order outgrows the caches (4000x4000: 3%); below,
-     * peeking at the Twister costs more than it saves (1000x1000: 0.6 of 2.3 ms). */
-    int ahead = count > (1 << 20);
-    for (Py_ssize_t last = count - 1; last > 0; last--) { /* mazekit.rng.shuffle */
-        double later = ahead ? mt_peek(&mt, AHEAD) : -1.0; /* the pick AHEAD draws on */
-        if (later >= 0 && last >= AHEAD)
-            PREFETCH(order + (Py_ssize_t)(later * (double)(last + 2 - AHEAD)));
-        Py_ssize_t pick = mt_below(&mt, last + 1);
-        int32_t keep = order[last];
-        order[last] = order[pick];
-        order[pick] = keep;
+    /* The dead ends in blocks of ``block`` in index order, the blocks in a random order
+     * (braiding.BLOCK): each block is shuffled and fixed in its turn, so the fixes of a turn
+     * read a band of the grid, in cache; one block is the shuffle of all. */
+    Py_ssize_t blocks = count > 0 ? (count - 1) / block + 1 : 0;
+    int32_t *turns = PyMem_Malloc((size_t)(blocks + 1) * sizeof *turns);
+    if (turns == NULL) {
+        PyMem_Free(order);
+        release_all(bufs, 6);
+        mt_discard(&mt);
+        return PyErr_NoMemory();
     }
-    int failed = board_fix(&b, &mt, order, count, target);
+    for (Py_ssize_t k = 0; k < blocks; k++) turns[k] = (int32_t)k;
+    shuffle_int32(&mt, turns, blocks);
+    int failed = 0;
+    for (Py_ssize_t k = 0; k < blocks && !failed; k++) {
+        Py_ssize_t start = (Py_ssize_t)turns[k] * block;
+        Py_ssize_t size = count - start < block ? count - start : block;
+        shuffle_int32(&mt, order + start, size);
+        failed = board_fix(&b, &mt, order + start, size, target);
+    }
+    PyMem_Free(turns);
     PyMem_Free(order);
     release_all(bufs, 6);
     if (failed) {
@@ -985,8 +1009,9 @@ static PyObject *py_flood_carve(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"braid", py_braid, METH_VARARGS,
-     "braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng) "
-     "-> (remaining, loops): shuffle the real dead ends, then fix them in that order."},
+     "braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng, "
+     "block) -> (remaining, loops): shuffle the real dead ends a block at a time, the blocks in "
+     "a random order, and fix them in that order."},
     {"add_loops", py_add_loops, METH_VARARGS,
      "add_loops(frame, moves, usable, real, openable, blocks, codes, opened, stride, "
      "remaining, loops, wanted, rng) -> (remaining, loops, opened count)."},

@@ -375,27 +375,22 @@ static PyObject *backtracker(PyObject *self, PyObject *args) {
 /* ---- prim ----------------------------------------------------------------------------- */
 
 /* A cell's state in prim: UNSEEN, FRONTIER, BLOCKED, or TREE with the direction of the
- * cell it joined (its parent, towards the entry) in bits 2-3, kept in the high half of the
- * cell's walls byte (the walls are 4 bits) and cleared before prim returns: one byte a cell
- * to touch where there were two (a state array beside the walls), which at 4000x4000, where
- * the frontier lies around a blob of millions of cells, is one cache miss a neighbour less. */
+ * cell it joined (its parent, towards the entry) in bits 2-3, for the path. */
 enum { UNSEEN, FRONTIER, TREE, BLOCKED };
-#define PRIM_SHIFT 4
-#define PRIM_STATE(byte) (((byte) >> PRIM_SHIFT) & 3)
+#define PRIM_STATE(byte) ((byte) & 3)
 
 /* Put ``cell`` in the tree and its unseen neighbours in the frontier (prim.grow), without a
  * branch per neighbour: each is written past the end and kept only when it was unseen. */
-static inline void prim_grow(const Frame *f, int32_t *frontier, Py_ssize_t *length,
-                             Py_ssize_t cell, int parent) {
-    unsigned char *walls = f->walls;
-    walls[cell] = (unsigned char)((walls[cell] & 15) | (TREE | parent << 2) << PRIM_SHIFT);
+static inline void prim_grow(const Frame *f, unsigned char *state, int32_t *frontier,
+                             Py_ssize_t *length, Py_ssize_t cell, int parent) {
+    state[cell] = (unsigned char)(TREE | parent << 2);
     Py_ssize_t n = *length;
     for (int d = 0; d < 4; d++) {
         Py_ssize_t near = cell + f->offset[d];
-        int unseen = PRIM_STATE(walls[near]) == UNSEEN;
+        int unseen = state[near] == UNSEEN;
         frontier[n] = (int32_t)near;
         n += unseen;
-        walls[near] |= (unsigned char)(unseen << PRIM_SHIFT); /* FRONTIER */
+        state[near] = unseen ? FRONTIER : state[near];
     }
     *length = n;
 }
@@ -413,39 +408,37 @@ static PyObject *prim(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "prim: the frame is too big");
         return NULL;
     }
+    unsigned char *state = scratch(f.size, 1);
     int32_t *frontier = scratch(f.size + 4, sizeof(int32_t)); /* room to write past the end */
     MTState mt;
-    if (frontier == NULL || mt_load(rng, &mt) < 0) {
-        PyMem_Free(frontier);
+    if (state == NULL || frontier == NULL || mt_load(rng, &mt) < 0) {
+        PyMem_Free(state), PyMem_Free(frontier);
         frame_close(&f);
         return NULL;
     }
-    unsigned char *walls = f.walls;
-    for (Py_ssize_t i = 0; i < f.size; i++)
-        walls[i] = (unsigned char)((walls[i] & 15) | (f.blocked[i] ? BLOCKED << PRIM_SHIFT : 0));
+    for (Py_ssize_t i = 0; i < f.size; i++) state[i] = f.blocked[i] ? BLOCKED : UNSEEN;
     Stream stream;
     stream_open(&stream, &mt);
     Py_ssize_t length = 0;
-    prim_grow(&f, frontier, &length, start, 0);
+    prim_grow(&f, state, frontier, &length, start, 0);
     while (length > 0) {
         Py_ssize_t pick = stream_below(&stream, length);
         Py_ssize_t cell = frontier[pick];
         frontier[pick] = frontier[--length];
         int joins = 0; /* the directions to the tree, as bits */
-        for (int d = 0; d < 4; d++) joins |= (PRIM_STATE(walls[cell + f.offset[d]]) == TREE) << d;
+        for (int d = 0; d < 4; d++) joins |= (PRIM_STATE(state[cell + f.offset[d]]) == TREE) << d;
         /* a frontier cell always touches the tree: at least one bit */
         int d = NTH_DIRECTION[joins][stream_below(&stream, BITS_SET[joins])];
         frame_open(&f, cell, d);
-        prim_grow(&f, frontier, &length, cell, d);
+        prim_grow(&f, state, frontier, &length, cell, d);
     }
     stream_close(&stream);
     PyObject *path = Py_None;
-    if (PRIM_STATE(walls[goal]) == TREE) /* the entry is the root */
-        path = rooted_path(&f, walls, PRIM_SHIFT + 2, start, start, goal);
+    if (PRIM_STATE(state[goal]) == TREE) /* the entry is the root */
+        path = rooted_path(&f, state, 2, start, start, goal);
     else
         Py_INCREF(path);
-    for (Py_ssize_t i = 0; i < f.size; i++) walls[i] &= 15;
-    PyMem_Free(frontier);
+    PyMem_Free(state), PyMem_Free(frontier);
     frame_close(&f);
     return path_result(path, rng, &mt);
 }

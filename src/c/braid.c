@@ -8,12 +8,10 @@
  * ring of padding around the grid), passed through the buffer protocol and changed in place.
  */
 #include "mt19937.h"
+#include "scratch.h"
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 /* Wall bits N, E, S, W (model.DIRECTIONS) and the opposite of each direction 0..3. */
 static const unsigned char BIT[4] = {1, 2, 4, 8};
@@ -825,31 +823,6 @@ static void flood_break_open_areas(unsigned char *walls, Py_ssize_t width, Py_ss
         }
     }
     PyMem_Free(closed);
-}
-
-/* A scratch array of ``bytes`` for the random-access loops below, asked of the kernel in huge
- * pages where Linux offers them: at 16M cells the loops' time is mostly address translation.
- * Pages are only committed when touched, so a generous size costs address space only. */
-static void *scratch_alloc(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) return NULL;
-    madvise(memory, bytes, MADV_HUGEPAGE);
-    return memory;
-#else
-    return PyMem_Malloc(bytes);
-#endif
-}
-
-/* Release what scratch_alloc gave (NULL is allowed). */
-static void scratch_free(void *memory, size_t bytes) {
-    if (memory == NULL) return;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    munmap(memory, bytes);
-#else
-    (void)bytes;
-    PyMem_Free(memory);
-#endif
 }
 
 /* The state of steps 3 and 4: ``candidates`` are closed walls out of the region, coded

@@ -8,6 +8,7 @@
  * and the generator goes on (into braiding) exactly as after the Python loop.
  */
 #include "mt19937.h"
+#include "scratch.h"
 #include <string.h>
 
 /* The wall bits of model.py, in the order N, E, S, W of model.DIRECTIONS. */
@@ -377,6 +378,15 @@ static PyObject *backtracker(PyObject *self, PyObject *args) {
 /* A cell's state in prim: UNSEEN, FRONTIER, BLOCKED, or TREE with the direction of the
  * cell it joined (its parent, towards the entry) in bits 2-3, for the path. */
 enum { UNSEEN, FRONTIER, TREE, BLOCKED };
+#define PRIM_HUGE ((Py_ssize_t)4 << 20) /* cells from which the states go in huge pages */
+
+/* Free prim's ``size`` states, from scratch_alloc if ``huge``, else from scratch. */
+static void prim_free(unsigned char *state, int huge, Py_ssize_t size) {
+    if (huge)
+        scratch_free(state, (size_t)size);
+    else
+        PyMem_Free(state);
+}
 #define PRIM_STATE(byte) ((byte) & 3)
 
 /* Put ``cell`` in the tree and its unseen neighbours in the frontier (prim.grow), without a
@@ -408,11 +418,16 @@ static PyObject *prim(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "prim: the frame is too big");
         return NULL;
     }
-    unsigned char *state = scratch(f.size, 1);
+    /* The states in huge pages once they fill some (PRIM_HUGE): at 4000x4000 the frontier's
+     * cells lie on thousands of rows, and small pages missed the TLB on most picks. */
+    int huge = f.size >= PRIM_HUGE;
+    unsigned char *state = huge ? scratch_alloc((size_t)f.size) : scratch(f.size, 1);
     int32_t *frontier = scratch(f.size + 4, sizeof(int32_t)); /* room to write past the end */
     MTState mt;
     if (state == NULL || frontier == NULL || mt_load(rng, &mt) < 0) {
-        PyMem_Free(state), PyMem_Free(frontier);
+        if (state == NULL || frontier == NULL) PyErr_NoMemory();
+        prim_free(state, huge, f.size);
+        PyMem_Free(frontier);
         frame_close(&f);
         return NULL;
     }
@@ -438,7 +453,8 @@ static PyObject *prim(PyObject *self, PyObject *args) {
         path = rooted_path(&f, state, 2, start, start, goal);
     else
         Py_INCREF(path);
-    PyMem_Free(state), PyMem_Free(frontier);
+    prim_free(state, huge, f.size);
+    PyMem_Free(frontier);
     frame_close(&f);
     return path_result(path, rng, &mt);
 }

@@ -14,7 +14,7 @@ setup(
         Extension(
             f"mazekit._c{name}",
             sources=[f"src/c/{name}.c"],
-            depends=["src/c/mt19937.h"],
+            depends=["src/c/mt19937.h", "src/c/scratch.h"],
             optional=True,
         )
         for name in KERNELS

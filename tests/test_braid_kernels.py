@@ -109,6 +109,41 @@ def test_braiding_is_the_same_through_the_kernel(
     assert fast == slow
 
 
+@given(
+    width=st.integers(2, 24),
+    height=st.integers(2, 24),
+    seed=st.integers(0, 2**32),
+    source=st.sampled_from(["perfect", "random"]),
+    block=st.integers(1, 9),
+    target=st.none() | st.integers(0, 30),
+)
+def test_braiding_a_block_at_a_time_is_the_same_through_the_kernel(
+    width: int, height: int, seed: int, source: str, block: int, target: int | None
+) -> None:
+    """With more real dead ends than braiding.BLOCK (as at 4000x4000), the blocks come in a
+    random order, each shuffled in its turn: the kernel draws and fixes as the reference."""
+    require_kernel(braiding)
+    maze = _maze(width, height, seed, source, 0, 0.5)
+    options = {"max_dead_ends": 2, "min_loops": 2, "target": target}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(braiding, "BLOCK", block)
+        fast = _braided(maze, seed, options, False)
+        with reference_only(braiding):
+            slow = _braided(maze, seed, options, False)
+    assert fast == slow
+
+
+def test_braiding_in_blocks_changes_the_board() -> None:
+    """The blocks decide the order: with blocks of 4 dead ends a board comes out otherwise
+    than from one shuffle of all of them (so the test above compares two real orders)."""
+    maze = _maze(30, 20, 7, "perfect", 0, 0.5)
+    whole = _braided(maze, 7, {}, False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(braiding, "BLOCK", 4)
+        blocks = _braided(maze, 7, {}, False)
+    assert blocks[0] != whole[0]
+
+
 def _frames(facts: Analysis) -> Outcome:
     """The state a _Board starts from: its frames, block counts, dead ends and loops."""
     board = braiding._Board(facts, random.Random(0))
@@ -277,3 +312,21 @@ def test_flood_breaks_open_blocks_as_the_reference_does(seed: int) -> None:
     with reference_only(flood):
         slow = _flooded(240, 200, (0, 0), seed)
     assert fast == slow
+
+
+@pytest.mark.parametrize(("size", "seed"), [((300, 200), 5), ((200, 300), 11)])
+def test_flood_takes_recent_candidates_as_the_reference_does(
+    size: tuple[int, int], seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On grids that list more candidates than flood.WINDOW, step 4 picks among the last WINDOW
+    only, in the kernel as in the reference (over the whole bag the walls would differ)."""
+    require_kernel(flood)
+    width, height = size
+    entry = (width // 2, height // 3)
+    fast = _flooded(width, height, entry, seed)
+    with reference_only(flood):
+        slow = _flooded(width, height, entry, seed)
+        monkeypatch.setattr(flood, "WINDOW", None)
+        whole_bag = _flooded(width, height, entry, seed)
+    assert fast == slow
+    assert whole_bag[0] != fast[0]

@@ -8,12 +8,10 @@
  * ring of padding around the grid), passed through the buffer protocol and changed in place.
  */
 #include "mt19937.h"
+#include "scratch.h"
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 /* Wall bits N, E, S, W (model.DIRECTIONS) and the opposite of each direction 0..3. */
 static const unsigned char BIT[4] = {1, 2, 4, 8};
@@ -447,21 +445,37 @@ static PyObject *py_board(PyObject *self, PyObject *args) {
     return PyLong_FromLongLong(remaining);
 }
 
-/* braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng)
- *   -> (remaining, loops)
- * _Board.braid: the real dead ends in index order (np.flatnonzero of ``real``), shuffled, then
- * fixed in that order. The order is int32, built here: half the memory numpy's int64 took. */
+/* mazekit.rng.shuffle of ``count`` int32. */
+static void shuffle_int32(MTState *mt, int32_t *items, Py_ssize_t count) {
+    for (Py_ssize_t last = count - 1; last > 0; last--) {
+        Py_ssize_t pick = mt_below(mt, last + 1);
+        int32_t keep = items[last];
+        items[last] = items[pick];
+        items[pick] = keep;
+    }
+}
+
+/* braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng,
+ *       block) -> (remaining, loops)
+ * _Board.braid: the real dead ends in index order (np.flatnonzero of ``real``), cut in blocks
+ * of ``block``; the blocks in a random order, each shuffled, then fixed in that order. The order is int32, built here: half the memory numpy's int64 took. */
 static PyObject *py_braid(PyObject *self, PyObject *args) {
     Py_buffer bufs[6];
     Py_ssize_t stride;
     long long remaining, loops, target;
     PyObject *rng;
-    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*nLLLO", &bufs[0], &bufs[1], &bufs[2], &bufs[3],
-                          &bufs[4], &bufs[5], &stride, &remaining, &loops, &target, &rng))
+    Py_ssize_t block;
+    if (!PyArg_ParseTuple(args, "w*w*w*w*w*w*nLLLOn", &bufs[0], &bufs[1], &bufs[2], &bufs[3],
+                          &bufs[4], &bufs[5], &stride, &remaining, &loops, &target, &rng, &block))
         return NULL;
     Board b;
     if (board_check(&b, bufs, stride) < 0) {
         release_all(bufs, 6);
+        return NULL;
+    }
+    if (block < 1) {
+        release_all(bufs, 6);
+        PyErr_SetString(PyExc_ValueError, "braid: a block of fewer than 1 dead end");
         return NULL;
     }
     if (b.size >= INT32_MAX) {
@@ -486,19 +500,27 @@ static PyObject *py_braid(PyObject *self, PyObject *args) {
         order[count] = (int32_t)cell;
         count += b.real[cell] != 0;
     }
-    /* Prefetching the swaps pays once the order outgrows the caches (4000x4000: 3%); below,
-     * peeking at the Twister costs more than it saves (1000x1000: 0.6 of 2.3 ms). */
-    int ahead = count > (1 << 20);
-    for (Py_ssize_t last = count - 1; last > 0; last--) { /* mazekit.rng.shuffle */
-        double later = ahead ? mt_peek(&mt, AHEAD) : -1.0; /* the pick AHEAD draws on */
-        if (later >= 0 && last >= AHEAD)
-            PREFETCH(order + (Py_ssize_t)(later * (double)(last + 2 - AHEAD)));
-        Py_ssize_t pick = mt_below(&mt, last + 1);
-        int32_t keep = order[last];
-        order[last] = order[pick];
-        order[pick] = keep;
+    /* The dead ends in blocks of ``block`` in index order, the blocks in a random order
+     * (braiding.BLOCK): each block is shuffled and fixed in its turn, so the fixes of a turn
+     * read a band of the grid, in cache; one block is the shuffle of all. */
+    Py_ssize_t blocks = count > 0 ? (count - 1) / block + 1 : 0;
+    int32_t *turns = PyMem_Malloc((size_t)(blocks + 1) * sizeof *turns);
+    if (turns == NULL) {
+        PyMem_Free(order);
+        release_all(bufs, 6);
+        mt_discard(&mt);
+        return PyErr_NoMemory();
     }
-    int failed = board_fix(&b, &mt, order, count, target);
+    for (Py_ssize_t k = 0; k < blocks; k++) turns[k] = (int32_t)k;
+    shuffle_int32(&mt, turns, blocks);
+    int failed = 0;
+    for (Py_ssize_t k = 0; k < blocks && !failed; k++) {
+        Py_ssize_t start = (Py_ssize_t)turns[k] * block;
+        Py_ssize_t size = count - start < block ? count - start : block;
+        shuffle_int32(&mt, order + start, size);
+        failed = board_fix(&b, &mt, order + start, size, target);
+    }
+    PyMem_Free(turns);
     PyMem_Free(order);
     release_all(bufs, 6);
     if (failed) {
@@ -803,31 +825,6 @@ static void flood_break_open_areas(unsigned char *walls, Py_ssize_t width, Py_ss
     PyMem_Free(closed);
 }
 
-/* A scratch array of ``bytes`` for the random-access loops below, asked of the kernel in huge
- * pages where Linux offers them: at 16M cells the loops' time is mostly address translation.
- * Pages are only committed when touched, so a generous size costs address space only. */
-static void *scratch_alloc(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED) return NULL;
-    madvise(memory, bytes, MADV_HUGEPAGE);
-    return memory;
-#else
-    return PyMem_Malloc(bytes);
-#endif
-}
-
-/* Release what scratch_alloc gave (NULL is allowed). */
-static void scratch_free(void *memory, size_t bytes) {
-    if (memory == NULL) return;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    munmap(memory, bytes);
-#else
-    (void)bytes;
-    PyMem_Free(memory);
-#endif
-}
-
 /* The state of steps 3 and 4: ``candidates`` are closed walls out of the region, coded
  * cell * 4 + direction (a cell is flooded once and lists at most 4, so 4 per cell is room
  * enough); ``queue`` the cells of the flood under way. 32 bits each: the frame is checked to
@@ -880,44 +877,41 @@ static void flood_fill(Flood *f, Py_ssize_t start) {
     f->count = count;
 }
 
+/* The pops take a random one of the last FLOOD_WINDOW candidates listed, not of all of them
+ * (mazekit.generators.flood.WINDOW): those lie near the regions flooded last, so the slot,
+ * the far cell and the region a pop opens are in cache; over the whole bag, at 4000x4000 a
+ * pop missed the cache on each (specs/performance.md). */
+#define FLOOD_WINDOW 16384
+
+/* The slot a pop picks with the draw ``r`` among ``count`` candidates: rng.pop_random over
+ * the last min(count, FLOOD_WINDOW). */
+static inline Py_ssize_t flood_pick(Py_ssize_t count, double r) {
+    Py_ssize_t span = count < FLOOD_WINDOW ? count : FLOOD_WINDOW;
+    return count - span + (Py_ssize_t)(r * (double)span);
+}
+
 /* Prefetch for the pops to come. Most pops find their far cell seen already and list nothing,
- * so the pop ``k`` draws on most likely picks slot int(r * (count - k + 1)): prefetch that
- * slot FLOOD_AHEAD draws on, and the far cell of the candidate SEEN_AHEAD draws on (its slot
- * fetched by the earlier calls). A wrong guess costs a useless prefetch, never a different
- * result. */
-#define FLOOD_AHEAD 24
+ * so the pop ``k`` draws on most likely finds count - k + 1 candidates: prefetch the far cell
+ * of the candidate SEEN_AHEAD draws on (the window's slots stay in cache). A wrong guess costs
+ * a useless prefetch, never a different result. */
 #define SEEN_AHEAD 8
 PREFETCHING void flood_prefetch(const Flood *f, const MTState *mt) {
     Py_ssize_t count = f->count;
-    if (count <= FLOOD_AHEAD) return;
-    double later = mt_peek(mt, FLOOD_AHEAD), next = mt_peek(mt, SEEN_AHEAD);
-    if (later >= 0)
-        PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - FLOOD_AHEAD + 1)));
+    if (count <= SEEN_AHEAD) return;
+    double next = mt_peek(mt, SEEN_AHEAD);
     if (next >= 0) {
-        uint32_t code = f->candidates[(Py_ssize_t)(next * (double)(count - SEEN_AHEAD + 1))];
+        uint32_t code = f->candidates[flood_pick(count - SEEN_AHEAD + 1, next)];
         PREFETCH(f->seen + (((Py_ssize_t)(code / 4) + f->offsets[code % 4]) >> 6));
     }
 }
 
-/* After a flood the count of candidates has changed, and with it the slots the next pops
- * pick: prefetch the slots of the next FLOOD_AHEAD pops anew, all at once (a pop opens a
- * wall one time in ten, so most earlier guesses were spoilt by one of the pops before). */
-PREFETCHING void flood_prefetch_anew(const Flood *f, const MTState *mt) {
-    Py_ssize_t count = f->count;
-    for (int k = 1; k < FLOOD_AHEAD && k < count; k++) {
-        double later = mt_peek(mt, k);
-        if (later >= 0) PREFETCH(f->candidates + (Py_ssize_t)(later * (double)(count - k + 1)));
-    }
-}
-
-/* Steps 3 and 4: flood from the entry; while candidates remain, pop a random one and, when
- * its far cell is still unseen, open it and flood on from there. */
+/* Steps 3 and 4: flood from the entry; while candidates remain, pop a random one of the last
+ * FLOOD_WINDOW and, when its far cell is still unseen, open it and flood on from there. */
 static void flood_connect(Flood *f, Py_ssize_t entry, MTState *mt) {
     flood_fill(f, entry);
-    flood_prefetch_anew(f, mt);
     while (f->count) {
         flood_prefetch(f, mt);
-        Py_ssize_t pick = mt_below(mt, f->count); /* mazekit.rng.pop_random */
+        Py_ssize_t pick = flood_pick(f->count, mt_random(mt));
         uint32_t code = f->candidates[pick];
         f->candidates[pick] = f->candidates[--f->count];
         int d = (int)(code % 4);
@@ -926,7 +920,6 @@ static void flood_connect(Flood *f, Py_ssize_t entry, MTState *mt) {
         f->walls[cell] &= (unsigned char)(15 ^ BIT[d]);
         f->walls[near] &= (unsigned char)(15 ^ OPPOSITE[d]);
         flood_fill(f, near);
-        flood_prefetch_anew(f, mt);
     }
 }
 
@@ -989,8 +982,9 @@ static PyObject *py_flood_carve(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"braid", py_braid, METH_VARARGS,
-     "braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng) "
-     "-> (remaining, loops): shuffle the real dead ends, then fix them in that order."},
+     "braid(frame, moves, usable, real, openable, blocks, stride, remaining, loops, target, rng, "
+     "block) -> (remaining, loops): shuffle the real dead ends a block at a time, the blocks in "
+     "a random order, and fix them in that order."},
     {"add_loops", py_add_loops, METH_VARARGS,
      "add_loops(frame, moves, usable, real, openable, blocks, codes, opened, stride, "
      "remaining, loops, wanted, rng) -> (remaining, loops, opened count)."},

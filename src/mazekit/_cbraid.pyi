@@ -32,6 +32,7 @@ def braid(
     loops: int,
     target: int,
     rng: random.Random,
+    block: int,
 ) -> tuple[int, int]: ...
 def add_loops(
     frame: Frame,

@@ -10,8 +10,9 @@ The steps, each a method of _Board:
 
 1. frame the facts: walls, open bits, usable cells, real dead ends, and per 3x3 block its
    closed inner walls (a wall whose block has it as the one closed wall may not open);
-2. braid: the real dead ends in a random order; each opens a wall towards a usable cell,
-   another dead end first, never one that completes a 3x3 block (_swap when each would);
+2. braid: the real dead ends in a random order (blocks of BLOCK in index order, the blocks
+   in a random order, each shuffled); each opens a wall towards a usable cell, another dead
+   end first, never one that completes a 3x3 block (_swap when each would);
 3. add_loops: random closed walls between usable cells, until there are enough loops;
 4. _improve, when that falls short: move walls opened for loops to make room for more.
 
@@ -116,6 +117,10 @@ _NO_BLOCK = 100  # closed-wall count of a block slot outside the grid: never com
 # _SWAP_ROUNDS passes over the walls opened for loops, and at most _SWAP_BUDGET tries in all.
 _SWAP_ROUNDS = 12
 _SWAP_BUDGET = 60_000
+# The real dead ends are shuffled and fixed a block of this many at a time (in index order,
+# the blocks in a random order: BRAID_BLOCK in src/c/braid.c), so that the fixes of a block
+# read one band of a large grid, in cache (specs/performance.md); one block is a plain shuffle.
+BLOCK = 1 << 18
 
 
 def _block_counts(facts: Analysis, stride: int) -> bytearray:
@@ -299,20 +304,20 @@ class _Board:
         if _KERNEL is not None:  # the same steps compiled, the list of dead ends and shuffle too
             self.remaining, self.loops = _KERNEL.braid(
                 self.frame, self.moves, self.usable, self.real, self.openable, self.blocks,
-                self.stride, self.remaining, self.loops, target, self.rng,
+                self.stride, self.remaining, self.loops, target, self.rng, BLOCK,
             )  # fmt: skip
             return
-        for cell in self._dead_ends_in_random_order():
-            if self.remaining <= target:
-                break
-            if self.real[cell]:  # an earlier opening may have fixed it already
-                self._fix_dead_end(cell)
-
-    def _dead_ends_in_random_order(self) -> list[int]:
-        """The real dead ends, in index order, then shuffled."""
         order: list[int] = np.flatnonzero(np.frombuffer(self.real, dtype=np.uint8)).tolist()
-        shuffle(order, self.rng)
-        return order
+        turns = list(range(0, len(order), BLOCK))
+        shuffle(turns, self.rng)
+        for start in turns:  # each block shuffled in its turn, then fixed
+            block = order[start : start + BLOCK]
+            shuffle(block, self.rng)
+            for cell in block:
+                if self.remaining <= target:
+                    break
+                if self.real[cell]:  # an earlier opening may have fixed it already
+                    self._fix_dead_end(cell)
 
     def _walls_to_try(self, cell: int) -> list[int]:
         """The closed walls of dead end ``cell`` towards usable cells, in the order to try:

@@ -62,12 +62,15 @@ def floats(rng: random.Random, count: int) -> npt.NDArray[np.float64]:
     return values
 
 
-def pop_random(items: list[T], rand: Callable[[], float]) -> T:
+def pop_random(items: list[T], rand: Callable[[], float], window: int | None = None) -> T:
     """Remove and return a uniformly chosen item in O(1): the last item fills its place.
 
+    With ``window``, the item is chosen among the last ``window`` items only (all of them
+    when there are fewer): the ones added last, which a carving loop keeps in cache.
     Takes ``rng.random`` itself, since the carving loops hold it as a local already.
     """
-    pick = int(rand() * len(items))
+    span = len(items) if window is None else min(window, len(items))
+    pick = len(items) - span + int(rand() * span)
     chosen = items[pick]
     items[pick] = items[-1]
     items.pop()

@@ -6,12 +6,15 @@ Steps:
    so that no open area is left (random walls alone leave some).
 3. Flood-fill from the entry through open walls: the reachable region. Every closed wall from
    the region to an unreachable carvable cell is a candidate.
-4. While candidates remain: take a random one; if its far cell is still unreachable, open it
-   and flood on from that cell, adding the new region's candidates. Stop when none remain:
-   every carvable cell is then reachable.
+4. While candidates remain: take a random one of the last WINDOW listed; if its far cell is
+   still unreachable, open it and flood on from that cell, adding the new region's
+   candidates. Stop when none remain: every carvable cell is then reachable.
 
 Flooding the whole grid again after each opened wall would be quadratic; here the region
 only grows, each cell is flooded once and adds at most four candidates, so the run is linear.
+Taking the candidates among the last WINDOW listed keeps the work near the regions flooded
+last (in cache at any size); a grid of up to about 140x140 never lists more, and there every
+candidate is equally likely.
 Opening a wall between two separate regions never completes a 3x3 open block (the block's
 other walls would already join them), so step 4 keeps the result free of open areas. The
 random walls leave loops: flood makes imperfect mazes only.
@@ -32,6 +35,9 @@ from .grid import Grid
 __all__ = ["PERFECT", "carve"]
 
 PERFECT = False
+
+# Step 4 takes its candidate among the last WINDOW listed (FLOOD_WINDOW in src/c/braid.c).
+WINDOW = 1 << 14
 
 # The whole carve compiled (src/c/braid.c, with the braiding loops), or None.
 _KERNEL = load("braid")
@@ -106,7 +112,7 @@ def carve(grid: Grid, rng: random.Random) -> None:
 
     flood(grid.entry)
     while candidates:
-        code = pop_random(candidates, rand)
+        code = pop_random(candidates, rand, WINDOW)
         cell, direction = divmod(code, 4)
         offset, mine, theirs = moves[direction]
         if seen[cell + offset]:

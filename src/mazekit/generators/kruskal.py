@@ -39,7 +39,8 @@ def carve(grid: Grid, rng: random.Random) -> None:
 def _carve(grid: Grid, rng: random.Random) -> None:
     """The reference of carve. src/c/carve.c opens the same walls without sorting: the walls
     taken in key order make the one minimum spanning tree of (key, code), which its Boruvka
-    rounds find in passes over memory in order (specs/performance.md)."""
+    rounds find in passes over memory in order, leaving out from the start the greatest wall
+    of every 2x2 square, which no such tree holds (specs/performance.md)."""
     codes = grid.inner_walls()
     keys = floats(rng, codes.size)
     order = codes[np.argsort(keys, kind="stable")]

@@ -12,11 +12,22 @@ import numpy.typing as npt
 
 from ..analysis import Analysis
 from ..model import Cell, Maze
+from .brandes import usable_threads
 from .centrality import Betweenness, TreeRanking, TreeSizes, betweenness
 from .cops import TREE_COP, CopNumber, cop_with_loop
 from .table import FloatArray
 
-__all__ = ["GraphStats", "gini", "graph_figures", "graph_stats", "percent", "tree_figures"]
+__all__ = [
+    "SPLIT_SORT",
+    "GraphStats",
+    "gini",
+    "graph_figures",
+    "graph_stats",
+    "percent",
+    "tree_figures",
+]
+
+SPLIT_SORT = 1 << 22  # values from which graph_figures sorts in two halves, side by side
 
 
 @dataclass(frozen=True)
@@ -160,19 +171,41 @@ def graph_stats(
     """Every graph figure of ``stats --graph`` for ``maze`` (``facts``: its Analysis, if the
     caller has one; ``threads``: at most this many search, None for every core)."""
     found = betweenness(maze, samples=samples, seed=seed, facts=facts, threads=threads)
-    return graph_figures(maze, found, top)
+    return graph_figures(maze, found, top, threads)
 
 
-def graph_figures(maze: Maze, found: Betweenness, top: int = 5) -> GraphStats:
-    """The graph figures of ``maze`` from its betweenness ``found``: Gini, top, cop number."""
+def graph_figures(
+    maze: Maze, found: Betweenness, top: int = 5, threads: int | None = None
+) -> GraphStats:
+    """The graph figures of ``maze`` from its betweenness ``found``: Gini, top, cop number.
+    ``threads``: at most this many sort the values and find the cop number (None: every
+    core); the figures are the same for any."""
     values = found.cells[found.reachable]  # a copy: sorted in place
-    values.sort()
-    cop: CopNumber | None
+    if usable_threads(threads) < 2 or values.size < SPLIT_SORT:
+        values.sort()
+        return GraphStats(found, _gini_sorted(values), top, _cop(maze, found))
+    from concurrent.futures import ThreadPoolExecutor
+
+    # numpy lets go of the interpreter lock while it sorts: two halves side by side, then
+    # one merge of the two sorted runs (a stable sort of float64 is a timsort, which merges
+    # runs) while this thread finds the cop number. The same array as one sort: equal
+    # values are the same bits (no -0.0 among them, and every NaN is 0 * inf's).
+    half = values.size // 2
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(values[:half].sort)
+        values[half:].sort()
+        first.result()
+        merged = pool.submit(values.sort, kind="stable")
+        cop = _cop(maze, found)
+        merged.result()
+    return GraphStats(found, _gini_sorted(values), top, cop)
+
+
+def _cop(maze: Maze, found: Betweenness) -> CopNumber | None:
+    """The cop number of ``maze`` given its betweenness (whose method tells a tree)."""
     if found.method == "tree":  # betweenness' test is cop_number's: a tree, or no cell at all
-        cop = TREE_COP if found.nodes else None
-    else:  # Brandes runs only on reachable cells that hold a loop
-        cop = cop_with_loop(maze, found.reachable)
-    return GraphStats(betweenness=found, gini=_gini_sorted(values), top=top, cop=cop)
+        return TREE_COP if found.nodes else None
+    return cop_with_loop(maze, found.reachable)  # Brandes runs only on cells with a loop
 
 
 def tree_figures(walked: TreeSizes, top: int = 5) -> GraphStats:

@@ -18,7 +18,7 @@ from .cops import TREE_COP, CopNumber, cop_with_loop
 from .table import FloatArray
 
 __all__ = [
-    "SPLIT_SORT",
+    "SORT_ASIDE",
     "GraphStats",
     "gini",
     "graph_figures",
@@ -27,7 +27,7 @@ __all__ = [
     "tree_figures",
 ]
 
-SPLIT_SORT = 1 << 22  # values from which graph_figures sorts in two halves, side by side
+SORT_ASIDE = 1 << 22  # values from which graph_figures sorts them beside the cop number
 
 
 @dataclass(frozen=True)
@@ -181,23 +181,17 @@ def graph_figures(
     ``threads``: at most this many sort the values and find the cop number (None: every
     core); the figures are the same for any."""
     values = found.cells[found.reachable]  # a copy: sorted in place
-    if usable_threads(threads) < 2 or values.size < SPLIT_SORT:
+    if usable_threads(threads) < 2 or values.size < SORT_ASIDE:
         values.sort()
         return GraphStats(found, _gini_sorted(values), top, _cop(maze, found))
     from concurrent.futures import ThreadPoolExecutor
 
-    # numpy lets go of the interpreter lock while it sorts: two halves side by side, then
-    # one merge of the two sorted runs (a stable sort of float64 is a timsort, which merges
-    # runs) while this thread finds the cop number. The same array as one sort: equal
-    # values are the same bits (no -0.0 among them, and every NaN is 0 * inf's).
-    half = values.size // 2
+    # numpy lets go of the interpreter lock while it sorts: the sort in a thread of its own
+    # while this one finds the cop number (at 4000x4000, 1.1 s and 0.9 s of one core each)
     with ThreadPoolExecutor(1) as pool:
-        first = pool.submit(values[:half].sort)
-        values[half:].sort()
-        first.result()
-        merged = pool.submit(values.sort, kind="stable")
+        done = pool.submit(values.sort)
         cop = _cop(maze, found)
-        merged.result()
+        done.result()
     return GraphStats(found, _gini_sorted(values), top, cop)
 
 

@@ -77,24 +77,28 @@ dist = Distribution({"ext_modules": modules, "package_dir": {"": "src"}})
 dist.get_command_obj("build_ext").inplace = True
 dist.run_command("build_ext")
 """
-# `mazekit ARGS` in this process, the CPU time of each share's search (its thread's) taken
-# as it runs; writes the process CPU, the shares' sum and the largest to the file argv[1].
-# The critical path, process CPU - shares + largest share, is what two free cores take.
+# `mazekit ARGS` in this process, the CPU time of each share's search taken on its thread,
+# and of the cop number (beside which another thread sorts the values for the Gini); writes
+# the process CPU, the main thread's, the other threads' shares (sum, largest) and the cop
+# number's to the file argv[1]. _critical makes the critical path of them.
 CRITICAL = """
-import os, resource, sys, time
+import os, resource, sys, threading, time
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-from mazekit.graph import centrality
-shares = []
-def timed(inner):
+from mazekit.graph import centrality, figures
+shares, cop = [], []
+def timed(inner, into):
     def call(*args, **kwargs):
         start = time.thread_time()
         try:
             return inner(*args, **kwargs)
         finally:
-            shares.append(time.thread_time() - start)
+            if threading.current_thread() is not threading.main_thread() or into is cop:
+                into.append(time.thread_time() - start)
     return call
-centrality.brandes_cells = timed(centrality.brandes_cells)
-centrality.brandes_cells_in_turn = timed(centrality.brandes_cells_in_turn)
+centrality.brandes_cells = timed(centrality.brandes_cells, shares)
+centrality.brandes_cells_in_turn = timed(centrality.brandes_cells_in_turn, shares)
+if hasattr(figures, "_cop"):
+    figures._cop = timed(figures._cop, cop)
 from mazekit.__main__ import main
 report, sys.argv = sys.argv[1], ["mazekit", *sys.argv[2:]]
 try:
@@ -102,8 +106,9 @@ try:
 finally:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = usage.ru_utime + usage.ru_stime
+    found = (cpu, time.thread_time(), sum(shares), max(shares, default=0.0), sum(cop))
     with open(report, "w") as out:
-        out.write(f"{cpu} {sum(shares)} {max(shares, default=0.0)}")
+        out.write(" ".join(str(item) for item in found))
 """
 
 
@@ -208,11 +213,15 @@ def release(folder: Path) -> Path | None:
 
 
 def _critical(folder: Path, args: list[str], output: Path) -> tuple[Run, float]:
-    """This mazekit's ``args`` (CRITICAL): the run, and its critical path in CPU seconds."""
+    """This mazekit's ``args`` (CRITICAL): the run, and its critical path in CPU seconds,
+    what two free cores take: the main thread's CPU, plus the busiest share thread's, plus
+    what the sort beside the cop number takes past the cop number (the CPU of threads other
+    than the main one and the shares' is that sort's)."""
     report = folder / "graph-critical.txt"
     run = run_once([sys.executable, "-c", CRITICAL, str(report), *args], stdout_path=output)
-    cpu, shares, largest = (float(item) for item in report.read_text().split())
-    return run, cpu - shares + largest
+    cpu, main, shares, largest, cop = (float(item) for item in report.read_text().split())
+    aside = cpu - main - shares
+    return run, main + largest + max(0.0, aside - cop)
 
 
 def _same(first: bytes, second: bytes) -> str:
@@ -243,9 +252,9 @@ def jobs(folder: Path) -> None:
     environment = {**os.environ, "PYTHONPATH": str(old)}
     print(
         f"`stats --graph` at {JOBS_SIDE}x{JOBS_SIDE} with loops, mazekit 0.4.0 and `-j 0`, by "
-        f"turns, {JOBS_ROUNDS} rounds: CPU s (user + system), critical path s (CPU minus the "
-        "search threads' CPU plus the busiest thread's), wall s, peak MB, each round's ratio "
-        "(median). Load average: "
+        f"turns, {JOBS_ROUNDS} rounds: CPU s (user + system), critical path s (the main "
+        "thread's CPU, the busiest search thread's, and the Gini's sort past the cop number "
+        "beside it), wall s, peak MB, each round's ratio (median). Load average: "
         f"{load()}.\n"
     )
     print(

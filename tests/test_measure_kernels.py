@@ -486,14 +486,16 @@ def test_the_brandes_kernel_refuses_bad_buffers() -> None:
     picks=st.lists(st.integers(0, 195), max_size=150),
     entries=st.integers(1, 600),
     threads=st.sampled_from([1, 2]),
+    tiled=st.sampled_from([None, False, True]),
 )
 def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
-    maze: Maze, every_cell: bool, picks: list[int], entries: int, threads: int
+    maze: Maze, every_cell: bool, picks: list[int], entries: int, threads: int, tiled: bool | None
 ) -> None:
     """The kernel that reads the neighbours off the open bits (brandes.brandes_cells) gives the
     reference's sums over the neighbour table of the same cells, laid out on the grid (0 off
     the graph): the reachable ones (as _graph numbers them) or every cell (several
-    components), any sources, batches, threads."""
+    components), any sources, batches, threads, its nodes numbered in flat order or tile by
+    tile (as above 128 MB of nodes)."""
     require_kernel(centrality)
     if every_cell:
         flat, table = np.arange(maze.walls.size, dtype=np.int64), _every_cell_table(maze)
@@ -508,7 +510,7 @@ def test_brandes_from_the_open_bits_is_the_tables_to_the_bit(
         fast = brandes.split_sources(
             sources,
             flat.size,
-            lambda share, into: brandes.brandes_cells(moves, flat, maze.width, share, into),
+            lambda share, into: brandes.brandes_cells(moves, flat, maze.width, share, into, tiled),
             threads,
         )
         with reference_only(*_GRAPH):

@@ -12,7 +12,7 @@ import pytest
 
 from mazekit.generators import generate
 from mazekit.graph import betweenness as betweenness_of
-from mazekit.graph import brandes, centrality
+from mazekit.graph import brandes, centrality, figures, gini
 from mazekit.graph import table as graph_table
 from mazekit.model import Maze
 from mazekit.search import open_bits
@@ -193,6 +193,7 @@ def test_the_bytes_are_the_same_for_any_jobs(
     (plain, and from the key cells of a board)."""
     _split_small_searches(monkeypatch, shares)
     monkeypatch.setattr(centrality, "EXACT_LIMIT", 100)
+    monkeypatch.setattr(figures, "SORT_ASIDE", 8)  # -j 2 sorts beside the cop number
     looped = dump(_with_loops(generate(14, 11, seed=3), np.random.default_rng(3), 30))  # 154
     small = dump(_with_loops(generate(9, 8, seed=2), np.random.default_rng(2), 20))  # exact
     board = (SAMPLES / "valid-30x20-board.txt").read_text()
@@ -207,6 +208,23 @@ def test_the_bytes_are_the_same_for_any_jobs(
             }
             assert all(run.exit_code == 0 for run in runs.values())
             assert len({run.stdout for run in runs.values()}) == 1
+
+
+def test_the_gini_and_cop_number_found_side_by_side_are_one_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From SORT_ASIDE values on, graph_figures sorts them in a thread of its own while it
+    finds the cop number: the Gini is the very float of gini() on every value, and the cop
+    number the same, for any threads."""
+    monkeypatch.setattr(figures, "SORT_ASIDE", 8)
+    maze = _with_loops(generate(30, 20, seed=5), np.random.default_rng(5), 60)
+    found = betweenness_of(maze)
+    expected = gini(found.cells[found.reachable])
+    alone = figures.graph_figures(maze, found, threads=1)
+    assert alone.gini.hex() == expected.hex() and alone.cop is not None
+    for threads in (2, 3, None):
+        shared = figures.graph_figures(maze, found, threads=threads)
+        assert (shared.gini.hex(), shared.cop) == (expected.hex(), alone.cop)
 
 
 def _threads_of_a_search(threads: int, meeting: int) -> set[int]:

@@ -515,7 +515,7 @@ typedef struct {
     double value;
     int64_t mark;
     double sums[3];
-    double unused;
+    int64_t cell; /* brandes_cells: the node's grid cell, where its sums are added */
 } BrandesNode;
 
 #if defined(__GNUC__)
@@ -751,30 +751,58 @@ static PyObject *brandes(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+#define BRANDES_TILE 8 /* a tile of 8 x 8 cells: 64 nodes of 64 bytes, one 4 KB page */
+
+/* Number the cells `flat` (ascending) as nodes: `map` gets each cell's node (-1: none). In
+ * flat order (node v is cell flat[v]), or `tiled`: tile by tile, BRANDES_TILE x BRANDES_TILE
+ * cells, the tiles in rows and the cells of a tile in rows. A search steps to the cells
+ * above and below as often as to the sides; in flat order those lie a row of the grid away
+ * (a 4000-wide grid's row of nodes: 256 KB), on other pages of memory, so beyond the huge
+ * pages (brandes_alloc) nearly every step misses the TLB. In a tile, most neighbours share
+ * the node's page. The sums do not depend on the numbering: a node's count adds its nearer
+ * neighbours N, E, S, W whatever their numbers, and each passage gets one share a search. */
+static void cells_number(Py_ssize_t cells, Py_ssize_t width, const int64_t *flat, Py_ssize_t n,
+                         int tiled, int32_t *map) {
+    memset(map, 0xff, (size_t)cells * sizeof(int32_t)); /* -1 everywhere */
+    if (!tiled) {
+        for (Py_ssize_t v = 0; v < n; v++) map[flat[v]] = (int32_t)v;
+        return;
+    }
+    for (Py_ssize_t v = 0; v < n; v++) map[flat[v]] = -2; /* a node, not numbered yet */
+    Py_ssize_t height = cells / width;
+    int32_t next = 0;
+    for (Py_ssize_t top = 0; top < height; top += BRANDES_TILE)
+        for (Py_ssize_t left = 0; left < width; left += BRANDES_TILE)
+            for (Py_ssize_t y = top; y < top + BRANDES_TILE && y < height; y++)
+                for (Py_ssize_t x = left; x < left + BRANDES_TILE && x < width; x++)
+                    if (map[y * width + x] == -2) map[y * width + x] = next++;
+}
+
 /* Fill the nodes of the cells `flat` (ascending) from their open bits `moves` (a grid of
- * `width` columns, checked by check_moves): a node's neighbours are the nodes of the cells its
- * open directions lead to (the spare, n, for none), as graph.table.reachable_graph's table
- * has them; `map` gets each cell's node (-1: none). 0, or -1 when an open direction leads to a cell
- * that is not among `flat` (then the nodes are not the graph of those cells). */
+ * `width` columns, checked by check_moves), numbered by cells_number into `map`: a node's
+ * neighbours are the nodes of the cells its open directions lead to (the spare, n, for
+ * none), as graph.table.reachable_graph's table has them, and its cell is kept. 0, or -1 when
+ * an open direction leads to a cell that is not among `flat` (then the nodes are not the
+ * graph of those cells). Each line is written whole, once: no memset before. */
 static int cells_nodes(const uint8_t *moves, Py_ssize_t cells, Py_ssize_t width,
-                       const int64_t *flat, Py_ssize_t n, int32_t *map, BrandesNode *node) {
+                       const int64_t *flat, Py_ssize_t n, const int32_t *map, BrandesNode *node) {
     static const uint8_t bits[4] = {NORTH, EAST, SOUTH, WEST};
     const Py_ssize_t step[4] = {-width, 1, width, -1};
-    memset(map, 0xff, (size_t)cells * sizeof(int32_t)); /* -1 everywhere */
-    memset(node, 0, ((size_t)n + 1) * sizeof(BrandesNode));
-    for (Py_ssize_t v = 0; v < n; v++) map[flat[v]] = (int32_t)v;
-    for (Py_ssize_t v = 0; v < n; v++) {
-        Py_ssize_t cell = flat[v];
-        uint8_t open = moves[cell];
+    for (Py_ssize_t v = 0; v <= n; v++) {
+        Py_ssize_t cell = v < n ? flat[v] : 0;
+        uint8_t open = v < n ? moves[cell] : 0; /* the spare: no neighbours */
+        BrandesNode *here = node + (v < n ? map[cell] : n);
         for (int k = 0; k < 4; k++) {
             int32_t near = (open & bits[k]) ? map[cell + step[k]] : (int32_t)n;
             if (near < 0) return -1;
-            node[v].near[k] = near;
+            here->near[k] = near;
         }
-        node[v].mark = -1;
+        here->value = 0.0;
+        here->mark = v < n ? -1 : INT64_MAX;
+        here->sums[0] = here->sums[1] = here->sums[2] = 0.0;
+        here->cell = v < n ? cell : -1;
     }
-    for (int k = 0; k < 4; k++) node[n].near[k] = (int32_t)n;
-    node[n].mark = INT64_MAX;
+    (void)cells;
     return 0;
 }
 
@@ -787,17 +815,16 @@ static void turn_wait(const int64_t *turn, int64_t share);
 static void turn_pass(int64_t *turn, int64_t share);
 
 static void brandes_into_cells(BrandesNode *node, int32_t *queue, Py_ssize_t n,
-                               const int64_t *flat, const int64_t *sources, Py_ssize_t count,
-                               Py_ssize_t batch, double *sides[3], int64_t *turn,
-                               int64_t share) {
+                               const int32_t *sources, Py_ssize_t count, Py_ssize_t batch,
+                               double *sides[3], int64_t *turn, int64_t share) {
     Py_ssize_t every = batch > 1 && count > 1 ? batch : count; /* sources between additions */
     for (Py_ssize_t start = 0; start < count; start += every) {
         Py_ssize_t stop = start + every < count ? start + every : count;
         for (Py_ssize_t s = start; s < stop; s++)
-            brandes_source(node, queue, (int32_t)sources[s], (int64_t)s * (n + 1) + 1);
+            brandes_source(node, queue, sources[s], (int64_t)s * (n + 1) + 1);
         if (turn) turn_wait(turn, share); /* one addition (the caller checked): in share order */
         for (Py_ssize_t v = 0; v < n; v++) {
-            for (int k = 0; k < 3; k++) sides[k][flat[v]] += node[v].sums[k];
+            for (int k = 0; k < 3; k++) sides[k][node[v].cell] += node[v].sums[k];
             node[v].sums[0] = node[v].sums[1] = node[v].sums[2] = 0.0;
         }
     }
@@ -819,24 +846,27 @@ static void turn_pass(int64_t *turn, int64_t share) {
     __atomic_store_n(turn, share + 1, __ATOMIC_RELEASE);
 }
 
-/* brandes_cells(moves, width, flat, sources, batch, cells, east, south): brandes() on the
- * graph of the cells `flat` (int64 flat indices, ascending: node v is cell flat[v]) joined by
- * their open bits `moves` (uint8, the grid), so without graph.table.reachable_graph's n x 4
- * table: the kernel reads the neighbours off the bits as it fills its nodes. The same nodes, so the
- * same floats as brandes() with that table, added into the float64 grids cells, east and south
- * (a cell each; zeros from the caller make them brandes()' outputs, laid out on the grid).
- * ValueError when an open direction of a cell leads out of the grid or to a cell not in
- * `flat`. The cell -> node map of the fill lives in the queue's memory (made large enough).
+/* brandes_cells(moves, width, flat, sources, batch, cells, east, south[, turn, share, tiled]):
+ * brandes() on the graph of the cells `flat` (int64 flat indices, ascending: source v is cell
+ * flat[v]) joined by their open bits `moves` (uint8, the grid), so without
+ * graph.table.reachable_graph's n x 4 table: the kernel reads the neighbours off the bits as
+ * it fills its nodes. The same graph, so the same floats as brandes() with that table, added
+ * into the float64 grids cells, east and south (a cell each; zeros from the caller make them
+ * brandes()' outputs, laid out on the grid). ValueError when an open direction of a cell
+ * leads out of the grid or to a cell not in `flat`. The cell -> node map of the fill lives in
+ * the queue's memory (made large enough). The nodes are numbered tile by tile
+ * (cells_number) when they pass the huge pages' 128 MB, or as `tiled` says (1 or 0; -1, the
+ * default: by that size).
  * With `turn` (a one-int64 array shared by threads) and `share` k, and one addition (batch 1
  * or one source), the addition waits until turn reads k and then sets k + 1 (turn_wait):
  * threads add their shares into the same grids one after the other, in share order, the
  * floats of adding each share's grids after (0 + a is a), with one set of grids. */
 static PyObject *brandes_cells(PyObject *self, PyObject *args) {
     Py_buffer b[6], turn_view; /* moves, flat, sources, cells, east, south; turn */
-    Py_ssize_t width, batch, share = 0;
+    Py_ssize_t width, batch, share = 0, tiled = -1;
     PyObject *turn_object = Py_None;
-    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*|On", &b[0], &width, &b[1], &b[2], &batch,
-                          &b[3], &b[4], &b[5], &turn_object, &share))
+    if (!PyArg_ParseTuple(args, "y*ny*y*nw*w*w*|Onn", &b[0], &width, &b[1], &b[2], &batch,
+                          &b[3], &b[4], &b[5], &turn_object, &share, &tiled))
         return NULL;
     int64_t *turn = NULL; /* given: every exit passes the turn, so no later share waits forever */
     if (turn_object != Py_None) {
@@ -875,16 +905,21 @@ static PyObject *brandes_cells(PyObject *self, PyObject *args) {
     BrandesNode *node = bad ? NULL : brandes_alloc(n, &memory);
     size_t queued = (size_t)(cells > n ? cells : n + 1); /* the map first, then the queue */
     int32_t *queue = bad ? NULL : PyMem_Malloc(queued * sizeof(int32_t));
-    int ok = node && queue, closed = 0;
+    int32_t *numbered = bad ? NULL : PyMem_Malloc(((size_t)count + 1) * sizeof(int32_t));
+    int ok = node && queue && numbered, closed = 0;
+    if (tiled < 0) tiled = ((size_t)n + 2) * sizeof(BrandesNode) > HUGE_UPTO;
     double *sides[3] = {(double *)b[3].buf, (double *)b[4].buf, (double *)b[5].buf};
     Py_BEGIN_ALLOW_THREADS
-    if (ok)
+    if (ok) {
+        cells_number(cells, width, flat, n, tiled != 0, queue);
+        for (Py_ssize_t s = 0; s < count; s++) numbered[s] = queue[flat[sources[s]]];
         closed = cells_nodes((const uint8_t *)b[0].buf, cells, width, flat, n, queue, node) == 0;
-    if (closed) brandes_into_cells(node, queue, n, flat, sources, count, batch, sides, turn, share);
+    }
+    if (closed) brandes_into_cells(node, queue, n, numbered, count, batch, sides, turn, share);
     else if (turn) turn_wait(turn, share), turn_pass(turn, share);
     Py_END_ALLOW_THREADS
     if (node) nodes_free(&memory);
-    PyMem_Free(queue);
+    PyMem_Free(queue), PyMem_Free(numbered);
     if (turn) PyBuffer_Release(&turn_view);
     release(b, 6);
     if (bad) return NULL;
@@ -1490,7 +1525,8 @@ static PyMethodDef methods[] = {
      "brandes(table, sources, batch, nodes, east, south): Brandes' sums, "
      "graph.brandes.brandes_sums."},
     {"brandes_cells", brandes_cells, METH_VARARGS,
-     "brandes_cells(moves, width, flat, sources, batch, cells, east, south[, turn, share]): "
+     "brandes_cells(moves, width, flat, sources, batch, cells, east, south[, turn, share, "
+     "tiled]): "
      "brandes() on the open bits of the cells flat, without a neighbour table, added into "
      "grids (in turn, by share, when given a turn)."},
     {"chain_sums", chain_sums, METH_VARARGS,

@@ -68,6 +68,7 @@ def brandes_cells(
     south: NDArray[np.float64],
     turn: NDArray[np.int64] | None = None,
     share: int = 0,
+    tiled: int = -1,
 ) -> None: ...
 def chain_sums(
     table: NDArray[np.int32],

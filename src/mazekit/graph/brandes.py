@@ -305,19 +305,23 @@ def brandes_cells(
     width: int,
     sources: IntArray,
     into: Sums | None = None,
+    tiled: bool | None = None,
 ) -> Sums:
     """``brandes_sums(table, sources)`` of the graph of the cells ``flat`` by the kernel, which
     reads each node's neighbours off the open bits ``moves`` (H x W): no n x 4 table. The sums
     come laid out on the grid (flat, a cell each: node v's at flat[v], 0 off the graph), added
     into ``into`` when given (add_into's floats): by the kernel itself when the sources are one
     batch, since it then adds their sums once, at its end (a 4000x4000 maze: no second 384 MB
-    of grids)."""
+    of grids). ``tiled``: the kernel numbers its nodes tile by tile (True) or in flat order
+    (False); None, the default, as their size asks (measures.c, cells_number). The sums are
+    the same bits either way."""
     some = np.ascontiguousarray(sources, dtype=np.int64)  # a thread's share is strided
     batch = batch_size(flat.size, some.size)
     if into is not None and not one_addition(flat.size, some.size):
-        return add_into(into, brandes_cells(moves, flat, width, some))
+        return add_into(into, brandes_cells(moves, flat, width, some, tiled=tiled))
     sums = into or (np.zeros(moves.size), np.zeros(moves.size), np.zeros(moves.size))
-    _KERNEL.brandes_cells(moves, width, flat, some, batch, *sums)
+    order = -1 if tiled is None else int(tiled)
+    _KERNEL.brandes_cells(moves, width, flat, some, batch, *sums, None, 0, order)
     return sums
 
 

@@ -446,6 +446,7 @@ def edit(
         before = _load(found)
         keeps = _board_guard(result)
         walls = _close_bottlenecks(result, close_bottleneck, found, keeps)
+        found = None  # let the first measure go before the second is made (memory at 4000x4000)
         found = betweenness(result)
         after = _load(found)
         report.append(Closure("--close-bottleneck", tuple(walls), before, after, bool(keeps)))

@@ -20,15 +20,26 @@ from tests.background import Background
 if TYPE_CHECKING:  # imported only when a test asks for the class (it picks an interpreter)
     from tests.grade_class import ClassRun
 
-# Hypothesis profiles: "quick" for `make test` (few examples per property, so the whole suite
-# stays well under a minute on two cores) and "thorough" for `make test-thorough` (many more).
-# Tests set no example counts of their own; --hypothesis-profile or HYPOTHESIS_PROFILE picks one.
+# Hypothesis profiles: "quick" for `make test` (few examples per property, to keep the suite
+# short on two cores) and "thorough" for `make test-thorough` (24 times more).
+# --hypothesis-profile or HYPOTHESIS_PROFILE picks one. A test sets no example count of its
+# own; a property that costs more or less than most asks for a share of the profile's: scaled().
+QUICK_EXAMPLES = 25
 settings.register_profile(
-    "quick", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "quick",
+    max_examples=QUICK_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
     "thorough", max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
+
+
+def scaled(quick: int) -> int:
+    """An example count of ``quick`` in the quick profile, scaled as the loaded profile is
+    (thorough: 24 times); read when a test module is imported, after pytest_configure."""
+    return max(1, round(quick * settings.default.max_examples / QUICK_EXAMPLES))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -13,7 +13,7 @@ from mazekit.generators import generate
 from mazekit.graph import COP_LIMIT, cop_number, cops
 from mazekit.model import Maze
 from mazekit.search import open_bits
-from tests.conftest import closed_grid, open_wall, ring
+from tests.conftest import closed_grid, open_wall, ring, scaled
 from tests.kernels import reference_only, require_kernel
 from tests.test_graph import _nx_graph, _open_grid, _with_loops
 
@@ -29,7 +29,7 @@ def _plain(maze: Maze) -> str:
         return "2" if cops.two_cops_win(moves, reach) else "3"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40))
 @given(
     width=st.integers(2, 7),
     height=st.integers(2, 6),
@@ -45,7 +45,7 @@ def test_the_fast_cop_number_is_the_plain_game(
     assert found.text == _plain(maze)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=scaled(25))
 @given(
     width=st.integers(3, 9),
     height=st.integers(3, 7),
@@ -65,7 +65,7 @@ def test_the_compiled_game_is_the_reference(width: int, height: int, seed: int, 
         assert cops.two_cops_win(inner, core) == fast
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30))
 @given(width=st.integers(2, 12), height=st.integers(2, 9), seed=st.integers(0, 10_000))
 def test_the_core_is_networkx_two_core(width: int, height: int, seed: int) -> None:
     """Peeling cells with one open wall leaves the 2-core (empty for a tree)."""

@@ -24,7 +24,7 @@ from mazekit.rules import validate
 from mazekit.search import distance_between
 from mazekit.solvers import solve
 from mazekit.textformat import dump, parse
-from tests.conftest import Invoke, closed_grid, relief_board, ring, serpentine
+from tests.conftest import Invoke, closed_grid, relief_board, ring, scaled, serpentine
 from tests.test_graph import _with_loops
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -239,7 +239,7 @@ def _close_by_search(maze: Maze, count: int) -> list[WallChange]:
     return closed
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30))
 @given(
     width=st.integers(3, 12),
     height=st.integers(3, 10),
@@ -336,11 +336,13 @@ def test_relieve_refuses_on_a_tree_and_on_a_ring(invoke: Invoke) -> None:
 
 
 def test_relieve_gives_a_pac_man_board_back_or_says_why_not(invoke: Invoke) -> None:
-    """The planner's pipeline, pacmanize | edit --relieve 3 | validate --pacman, on the
-    issue's boards: what edit writes is still a board, at pacmanize's arcade grade (no real
-    dead end made), or edit refuses, naming the peak it could not lower with such a closure."""
+    """The planner's pipeline, pacmanize | edit --relieve 3 | validate --pacman, on two of
+    the issue's boards: what edit writes is still a board, at pacmanize's arcade grade (no
+    real dead end made), or edit refuses, naming the peak it could not lower with such a
+    closure. (Seeds 3 and 5 of 1-6 are written, the others refused; the property test below
+    holds the rest.)"""
     written = refused = 0
-    for seed in range(1, 7):
+    for seed in (1, 3):
         text = _board(invoke, seed)
         result = invoke(["edit", "--relieve", "3"], input=text)
         if result.exit_code == 0:
@@ -367,7 +369,7 @@ def test_relieve_gives_a_pac_man_board_back_or_says_why_not(invoke: Invoke) -> N
             f"Error: <stdin>: --relieve 3: after {done} {noun}, no single closure that leaves "
             f"a Pac-Man board lowers the peak below {100 * peak:.2f}%\n"
         )
-    assert written and refused  # both outcomes occur on these six boards
+    assert written and refused  # one of each
 
 
 def test_relieve_and_close_bottleneck_on_a_pac_man_board_make_no_dead_end(
@@ -390,7 +392,7 @@ def test_relieve_and_close_bottleneck_on_a_pac_man_board_make_no_dead_end(
             assert all(closure.board for closure in closures)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=scaled(20))
 @given(
     width=st.integers(9, 16),
     height=st.integers(7, 12),
@@ -447,7 +449,7 @@ def test_relieve_says_how_many_closures_came_before_a_refusal(invoke: Invoke) ->
     )
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=scaled(15))
 @given(
     width=st.integers(3, 9),
     height=st.integers(3, 7),

@@ -21,7 +21,7 @@ from mazekit.graph import chains as chain_method
 from mazekit.graph import table as graph_table
 from mazekit.model import Maze
 from tests import brute
-from tests.conftest import closed_grid, open_wall, ring, serpentine
+from tests.conftest import closed_grid, open_wall, ring, scaled, serpentine
 from tests.kernels import reference_only
 
 
@@ -62,7 +62,7 @@ def _assert_like_networkx(maze: Maze) -> None:
     assert int(found.east_open.sum() + found.south_open.sum()) == g.number_of_edges()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=scaled(25))
 @given(
     width=st.integers(1, 11),
     height=st.integers(1, 9),
@@ -78,7 +78,7 @@ def test_betweenness_matches_networkx(width: int, height: int, seed: int, loops:
     _assert_like_networkx(maze)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=scaled(25))
 @given(
     width=st.integers(2, 9),
     height=st.integers(1, 7),
@@ -227,7 +227,7 @@ def test_cop_number_above_the_limit_gives_the_bounds() -> None:
     assert "400 core cells" in found.reason and "Aigner and Fromme" in found.reason
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=scaled(30))
 @given(
     width=st.integers(2, 10),
     height=st.integers(2, 8),
@@ -272,7 +272,7 @@ def _nx_all_passages(walls: np.ndarray) -> nx.Graph:
     return g
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60))
 @given(
     width=st.integers(1, 9),
     height=st.integers(1, 8),

@@ -20,7 +20,7 @@ from mazekit.graph import chains as chain_method
 from mazekit.graph import table as graph_table
 from mazekit.model import DIRECTIONS, EAST, NORTH, SOUTH, WEST, Maze
 from mazekit.search import UNREACHED, distance_between, open_bits
-from tests.conftest import open_wall, ring
+from tests.conftest import open_wall, ring, scaled
 from tests.kernels import reference_only, require_kernel
 
 # The graph modules that bind the measures kernel (tests.kernels.reference_only).
@@ -399,7 +399,7 @@ def _brandes_both_ways(
     return fast, slow
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60))
 @given(
     maze=grids(),
     picks=st.lists(st.integers(0, 195), max_size=150),
@@ -417,7 +417,7 @@ def test_brandes_sums_are_the_references_to_the_bit(
     _same_bits(*_brandes_both_ways(table, sources, entries))  # batches of 1 to hundreds
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=scaled(4))
 @given(seed=st.integers(0, 2**32), samples=st.integers(1, 12), draw=st.integers(0, 2**32))
 def test_sampled_betweenness_is_the_references_to_the_bit(
     seed: int, samples: int, draw: int
@@ -479,7 +479,7 @@ def test_the_brandes_kernel_refuses_bad_buffers() -> None:
             kernel.brandes(*args)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=scaled(60))
 @given(
     maze=grids(),
     every_cell=st.booleans(),
@@ -549,7 +549,7 @@ def test_brandes_from_the_open_bits_refuses_bad_buffers() -> None:
             kernel.brandes_cells(*args)
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=scaled(5))
 @given(
     width=st.integers(6, 24),
     height=st.integers(6, 24),
@@ -599,7 +599,7 @@ def _chains_both_ways(
     return fast or (), slow or ()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=scaled(40))
 @given(
     width=st.integers(2, 14),
     height=st.integers(2, 12),

@@ -70,6 +70,23 @@ def test_the_kernel_carves_as_the_reference(
     assert fast == slow
 
 
+@given(size=grids(), seed=st.integers(-(2**40), 2**40), band=st.integers(1, 3))
+def test_kruskal_in_bands_of_few_rows_carves_as_the_reference(
+    size: tuple[int, int, Cell, Cell], seed: int, band: int
+) -> None:
+    """Bands of 1-3 rows put band edges on every other row of a small grid: the pieces that
+    wait at an edge, the walls across it and those a band's rounds open all come to the
+    walls the reference opens, with the same random state after."""
+    require_kernel(kruskal)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kruskal, "BAND", band)
+        fast = _carve("kruskal", size, seed)
+    with reference_only(kruskal, grid):
+        slow = _carve("kruskal", size, seed)
+    assert fast == slow
+
+
+@pytest.mark.parametrize("band", [1, 2, 3, 7, kruskal.BAND, 10**9])
 @pytest.mark.parametrize(
     ("size", "seed"),
     [
@@ -80,13 +97,16 @@ def test_the_kernel_carves_as_the_reference(
     ],
 )
 def test_kruskal_rounds_open_the_reference_walls(
-    size: tuple[int, int, Cell, Cell], seed: int
+    size: tuple[int, int, Cell, Cell], seed: int, band: int
 ) -> None:
-    """Bigger than the hypothesis grids, so the kernel's Boruvka rounds run many times over
-    pieces of every size: the walls they open are those the reference's sorted union-find
-    opens, and the generator ends in the same state."""
+    """Bigger than the hypothesis grids, so the kernel's Boruvka rounds, in its bands and
+    over the whole grid after, run many times over pieces of every size (a band of one row,
+    of a few, the default, and one band of the whole grid): the walls they open are those
+    the reference's sorted union-find opens, and the generator ends in the same state."""
     require_kernel(kruskal)
-    fast = _carve("kruskal", size, seed)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kruskal, "BAND", band)
+        fast = _carve("kruskal", size, seed)
     with reference_only(kruskal, grid):
         slow = _carve("kruskal", size, seed)
     assert fast == slow
@@ -162,7 +182,10 @@ def test_a_frame_without_its_blocked_ring_is_refused() -> None:
             frame.walls, frame.blocked, frame.stride, frame.entry, frame.exit, random.Random(1)
         )
     with pytest.raises(ValueError, match="same length"):
-        grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], frame.stride, random.Random(1))
+        grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], frame.stride, random.Random(1), 1)
+    with pytest.raises(ValueError, match="at least one row"):
+        frame = Grid(5, 4, (0, 0), (4, 3))
+        grid._KERNEL.kruskal(frame.walls, frame.blocked, frame.stride, random.Random(1), 0)
     with pytest.raises(ValueError, match="bytes"):
         wide = np.ones(len(frame.walls), dtype=np.int32)
         grid._KERNEL.wilson(wide, wide, frame.stride, 0, 1, random.Random(1))

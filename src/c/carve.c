@@ -552,7 +552,8 @@ typedef struct {
  * (``counts``: the counting sort's buckets). The bands' pieces are numbered on across bands
  * (``pieces`` so far). */
 typedef struct {
-    Py_ssize_t rows; /* the band's height */
+    Py_ssize_t rows;  /* the band's height */
+    Py_ssize_t cells; /* at most this many cells in a band, else only its pieces */
     int32_t pieces;  /* the pieces the bands so far left, numbered on from 0 */
     int32_t *label;
     unsigned char *choice; /* per cell, the wall the first round took (4: none) */
@@ -789,8 +790,10 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
         }
     }
     inner = end;
-    kruskal_sort(keys, codes, inner, band->sorted_keys, band->sorted_codes, band->counts);
-    for (Py_ssize_t e = 0; e < inner; e++) {
+    /* a row longer than a band may be is out of cache: its walls are left to the rounds */
+    Py_ssize_t sorted = cells <= band->cells ? inner : 0;
+    kruskal_sort(keys, codes, sorted, band->sorted_keys, band->sorted_codes, band->counts);
+    for (Py_ssize_t e = 0; e < sorted; e++) {
         uint64_t key = band->sorted_keys[e];
         uint32_t code = band->sorted_codes[e];
         Py_ssize_t cell = (code >> 1) - base, other = cell + ((code & 1) ? stride : 1);
@@ -873,13 +876,13 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     Frame f;
     PyObject *rng;
     Band band = {0};
-    if (!PyArg_ParseTuple(args, "w*y*nOn", &f.walls_view, &f.blocked_view, &f.stride, &rng,
-                          &band.rows))
+    if (!PyArg_ParseTuple(args, "w*y*nOnn", &f.walls_view, &f.blocked_view, &f.stride, &rng,
+                          &band.rows, &band.cells))
         return NULL;
     if (frame_check(&f) < 0) return NULL;
-    if (band.rows < 1) {
+    if (band.rows < 1 || band.cells < 1) {
         frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "kruskal: a band is at least one row");
+        PyErr_SetString(PyExc_ValueError, "kruskal: a band is at least one row and one cell");
         return NULL;
     }
     if (f.size > INT32_MAX / 2) {
@@ -905,6 +908,8 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     uint64_t *rows = kruskal_alloc(blocks, ROWS, (size_t)(4 * f.stride), sizeof(uint64_t));
     unsigned char *chosen = kruskal_alloc(blocks, CHOSEN, (size_t)(4 * f.stride), 1);
     Keys *keys = kruskal_alloc(blocks, KEYS_DRAWN, 1, sizeof(Keys));
+    if (band.rows > band.cells / f.stride) band.rows = band.cells / f.stride; /* cells at most */
+    if (band.rows < 1) band.rows = 1;
     if (band.rows > f.rows) band.rows = f.rows;
     size_t cells = (size_t)(band.rows * f.stride), listed = 2 * cells + 2;
     band.label = kruskal_alloc(blocks, LABEL, cells, sizeof(int32_t));
@@ -1175,7 +1180,7 @@ static PyMethodDef methods[] = {
     {"prim", prim, METH_VARARGS,
      "prim(walls, blocked, stride, entry, exit, rng) -> path letters or None."},
     {"kruskal", kruskal, METH_VARARGS,
-     "kruskal(walls, blocked, stride, rng, band): carve by Kruskal, a band of rows at a time."},
+     "kruskal(walls, blocked, stride, rng, rows, cells): carve by Kruskal, a band at a time."},
     {"wilson", wilson, METH_VARARGS,
      "wilson(walls, blocked, stride, entry, exit, rng) -> path letters."},
     {"hunt_and_kill", hunt_and_kill, METH_VARARGS,

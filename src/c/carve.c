@@ -774,6 +774,7 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
         int32_t a = kruskal_find(label, (int32_t)i), b = kruskal_find(label, (int32_t)j);
         if (a != b) kruskal_band_link(label, exit, a, b);
     }
+    for (Py_ssize_t i = 0; i < cells; i++) label[i] = label[label[i]]; /* flat: parents first */
     uint64_t *keys = w->keys + start;
     uint32_t *codes = w->codes + start;
     Py_ssize_t count = w->count - start, inner, stashed = 0;

@@ -70,6 +70,21 @@ def test_the_kernel_carves_as_the_reference(
     assert fast == slow
 
 
+def _kruskal_in_bands(
+    size: tuple[int, int, Cell, Cell], seed: int, band: int, cells: int
+) -> tuple[tuple[bytes, str, State], tuple[bytes, str, State]]:
+    """kruskal carved by the kernel in bands of ``band`` rows and at most ``cells`` cells,
+    and by the reference."""
+    require_kernel(kruskal)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kruskal, "BAND", band)
+        patch.setattr(kruskal, "BAND_CELLS", cells)
+        fast = _carve("kruskal", size, seed)
+    with reference_only(kruskal, grid):
+        slow = _carve("kruskal", size, seed)
+    return fast, slow
+
+
 @given(
     size=grids(),
     seed=st.integers(-(2**40), 2**40),
@@ -83,13 +98,7 @@ def test_kruskal_in_bands_of_few_rows_carves_as_the_reference(
     wait at an edge, the walls across it and those a band opens all come to the walls the
     reference opens, with the same random state after; so do rows longer than a band may
     hold (``cells``), which leave their walls to the rounds."""
-    require_kernel(kruskal)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kruskal, "BAND", band)
-        patch.setattr(kruskal, "BAND_CELLS", cells)
-        fast = _carve("kruskal", size, seed)
-    with reference_only(kruskal, grid):
-        slow = _carve("kruskal", size, seed)
+    fast, slow = _kruskal_in_bands(size, seed, band, cells)
     assert fast == slow
 
 
@@ -122,13 +131,7 @@ def test_kruskal_rounds_open_the_reference_walls(
     band of the whole grid, and rows longer than a band may hold, left to the rounds): the
     walls they open are those the reference's sorted union-find opens, and the generator
     ends in the same state."""
-    require_kernel(kruskal)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kruskal, "BAND", band)
-        patch.setattr(kruskal, "BAND_CELLS", cells)
-        fast = _carve("kruskal", size, seed)
-    with reference_only(kruskal, grid):
-        slow = _carve("kruskal", size, seed)
+    fast, slow = _kruskal_in_bands(size, seed, band, cells)
     assert fast == slow
 
 

@@ -43,10 +43,11 @@ def carve(grid: Grid, rng: random.Random) -> None:
 
 
 def _carve(grid: Grid, rng: random.Random) -> None:
-    """The reference of carve. src/c/carve.c opens the same walls without sorting: the walls
-    taken in key order make the one minimum spanning tree of (key, code), which its Boruvka
-    rounds find in passes over memory in order, leaving out from the start the greatest wall
-    of every 2x2 square, which no such tree holds (specs/performance.md)."""
+    """The reference of carve. src/c/carve.c opens the same walls without sorting them all:
+    the walls taken in key order make the one minimum spanning tree of (key, code), which it
+    finds a band of rows at a time in cache, then by Boruvka's rounds over what the bands
+    leave, leaving out from the start the greatest wall of every 2x2 square, which no such
+    tree holds (specs/performance.md)."""
     codes = grid.inner_walls()
     keys = floats(rng, codes.size)
     order = codes[np.argsort(keys, kind="stable")]

@@ -70,6 +70,50 @@ def test_the_kernel_carves_as_the_reference(
     assert fast == slow
 
 
+def _kruskal_in_bands(
+    size: tuple[int, int, Cell, Cell], seed: int, band: int, cells: int
+) -> tuple[tuple[bytes, str, State], tuple[bytes, str, State]]:
+    """kruskal carved by the kernel in bands of ``band`` rows and at most ``cells`` cells,
+    and by the reference."""
+    require_kernel(kruskal)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kruskal, "BAND", band)
+        patch.setattr(kruskal, "BAND_CELLS", cells)
+        fast = _carve("kruskal", size, seed)
+    with reference_only(kruskal, grid):
+        slow = _carve("kruskal", size, seed)
+    return fast, slow
+
+
+@given(
+    size=grids(),
+    seed=st.integers(-(2**40), 2**40),
+    band=st.integers(1, 3),
+    cells=st.sampled_from([1, 40, kruskal.BAND_CELLS]),
+)
+def test_kruskal_in_bands_of_few_rows_carves_as_the_reference(
+    size: tuple[int, int, Cell, Cell], seed: int, band: int, cells: int
+) -> None:
+    """Bands of 1-3 rows put band edges on every other row of a small grid: the pieces that
+    wait at an edge, the walls across it and those a band opens all come to the walls the
+    reference opens, with the same random state after; so do rows longer than a band may
+    hold (``cells``), which leave their walls to the rounds."""
+    fast, slow = _kruskal_in_bands(size, seed, band, cells)
+    assert fast == slow
+
+
+@pytest.mark.parametrize(
+    ("band", "cells"),
+    [
+        (1, 10**9),
+        (2, 10**9),
+        (3, 10**9),
+        (7, 10**9),
+        (kruskal.BAND, kruskal.BAND_CELLS),
+        (10**9, 10**9),
+        (kruskal.BAND, 100),
+    ],
+)
 @pytest.mark.parametrize(
     ("size", "seed"),
     [
@@ -80,15 +124,14 @@ def test_the_kernel_carves_as_the_reference(
     ],
 )
 def test_kruskal_rounds_open_the_reference_walls(
-    size: tuple[int, int, Cell, Cell], seed: int
+    size: tuple[int, int, Cell, Cell], seed: int, band: int, cells: int
 ) -> None:
-    """Bigger than the hypothesis grids, so the kernel's Boruvka rounds run many times over
-    pieces of every size: the walls they open are those the reference's sorted union-find
-    opens, and the generator ends in the same state."""
-    require_kernel(kruskal)
-    fast = _carve("kruskal", size, seed)
-    with reference_only(kruskal, grid):
-        slow = _carve("kruskal", size, seed)
+    """Bigger than the hypothesis grids, so the kernel's bands and Boruvka's rounds after them
+    run many times over pieces of every size (bands of one row, of a few, the default, one
+    band of the whole grid, and rows longer than a band may hold, left to the rounds): the
+    walls they open are those the reference's sorted union-find opens, and the generator
+    ends in the same state."""
+    fast, slow = _kruskal_in_bands(size, seed, band, cells)
     assert fast == slow
 
 
@@ -162,7 +205,11 @@ def test_a_frame_without_its_blocked_ring_is_refused() -> None:
             frame.walls, frame.blocked, frame.stride, frame.entry, frame.exit, random.Random(1)
         )
     with pytest.raises(ValueError, match="same length"):
-        grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], frame.stride, random.Random(1))
+        kruskal_args = (frame.stride, random.Random(1), 1, 1)
+        grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], *kruskal_args)
+    with pytest.raises(ValueError, match="at least one row and one cell"):
+        frame = Grid(5, 4, (0, 0), (4, 3))
+        grid._KERNEL.kruskal(frame.walls, frame.blocked, frame.stride, random.Random(1), 0, 9)
     with pytest.raises(ValueError, match="bytes"):
         wide = np.ones(len(frame.walls), dtype=np.int32)
         grid._KERNEL.wilson(wide, wide, frame.stride, 0, 1, random.Random(1))

@@ -464,13 +464,15 @@ static PyObject *prim(PyObject *self, PyObject *args) {
 /* Kruskal's tree is the minimum spanning forest of the inner walls under the order (key,
  * code) of the reference's sort (numpy's stable argsort of the keys, the codes ascending). The
  * order is strict, so that forest is the only one, and any algorithm that finds it opens the
- * very walls the reference opens, from the very same draws. The kernel finds it by Boruvka's
- * rounds, each a pass in code order over the walls still between two pieces: every piece
- * takes its least wall out (cut property: that wall is in the forest), and walls left inside
- * a piece are dropped. The reference's way (a sort, then union-find over cells taken in
- * random order) reads memory at random: at 4000x4000 its 64 MB of parents missed the cache
- * on almost every wall, 233 ns a cell against 122 at 1000x1000 (specs/performance.md,
- * "Generators and heat at 4000x4000"); these passes read their arrays in order. */
+ * very walls the reference opens, from the very same draws. The kernel opens only walls the
+ * cut property proves in it (the least wall out of a set of cells is in the forest): each
+ * cell's least wall as the keys are drawn; then, a band of rows at a time while it is in
+ * cache, the band's other walls in key order, each opening when it is the least wall out of
+ * a piece, walls across the band's edges counted; last, Boruvka's rounds over the walls the
+ * bands left, each a pass in code order in which every piece takes its least wall out. The
+ * reference's way (a sort, then union-find over cells taken in random order) reads memory at
+ * random: at 4000x4000 its 64 MB of parents missed the cache on almost every wall, 233 ns a
+ * cell against 122 at 1000x1000 (specs/performance.md, "Generators and heat at 4000x4000"). */
 
 #define NO_KEY UINT64_MAX /* a key has 53 bits: no wall */
 
@@ -525,7 +527,7 @@ static inline void kruskal_link(int32_t *parent, int32_t a, int32_t b) {
 
 /* What the rounds work on: the frame; the walls left (``count`` of them: keys, codes and,
  * after the first pass, the numbers of their two pieces, ``first`` < ``second``); each
- * cell's piece after the first round (``piece``); per piece, its least wall out (``best``,
+ * cell's piece after the bands (``piece``); per piece, its least wall out (``best``,
  * and where it is, ``best_wall``), and two arrays that take turns as the union-find of the
  * round's pieces (``join``) and the numbers the last round gave them (``number``). */
 typedef struct {
@@ -540,18 +542,40 @@ typedef struct {
     int32_t *join, *number;
 } Forest;
 
+/* A band of ``rows`` rows, contracted while it is in cache once the first round has settled
+ * its last row (specs/performance.md, "kruskal: a band of rows at a time"). ``choice`` keeps
+ * the wall each cell took in the first round; ``label`` is the union-find over the band's
+ * cells and ``exit`` the least key of a wall across the band's top or bottom edge from each
+ * piece (at its root); ``top`` and ``bottom`` the keys of the walls across those edges (row
+ * by row: the walls from the row above the band, those from its last row), ``stash`` the
+ * walls across the bottom edge set aside while the others are sorted into ``sorted``
+ * (``counts``: the counting sort's buckets). The bands' pieces are numbered on across bands
+ * (``pieces`` so far). */
+typedef struct {
+    Py_ssize_t rows;  /* the band's height */
+    Py_ssize_t cells; /* at most this many cells in a band, else only its pieces */
+    int32_t pieces;  /* the pieces the bands so far left, numbered on from 0 */
+    int32_t *label;
+    unsigned char *choice; /* per cell, the wall the first round took (4: none) */
+    uint64_t *exit, *top, *bottom, *stash_keys, *sorted_keys;
+    uint32_t *stash_codes, *sorted_codes, *counts;
+} Band;
+
+static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t start);
+
 /* The first round, as the keys are drawn, row by row of the frame: each cell takes the least
  * of its (up to 4) walls (N, W, E, S: that is code order, so a tie keeps the first), which
- * opens and joins the pieces of its two cells (``piece``, a union-find over cells). The
- * walls of a row are settled once the cells of the next row have chosen: then those not
- * taken are listed for the later rounds. ``rows`` holds 2 rows of keys (east and south
- * walls each), ``chosen`` 2 rows of marks of the walls taken. */
-static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned char *chosen) {
+ * opens (the band's ``choice`` keeps it). The walls of a row are settled once the cells of
+ * the next row have chosen: then those not taken are listed, and once a band's last row is
+ * settled, the band is contracted (kruskal_band). ``rows`` holds 2 rows of keys (east and
+ * south walls each), ``chosen`` 2 rows of marks of the walls taken. */
+static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned char *chosen,
+                                Band *band) {
     Frame *f = w->f;
     Py_ssize_t stride = f->stride, height = f->size / stride;
-    int32_t *parent = w->piece;
-    for (Py_ssize_t i = 0; i < f->size; i++) parent[i] = (int32_t)i;
     for (Py_ssize_t x = 0; x < 2 * stride; x++) rows[2 * stride + x] = NO_KEY; /* row -1 */
+    for (Py_ssize_t x = 0; x < stride; x++) band->top[x] = NO_KEY;
+    Py_ssize_t band_start = 0, segment = 0; /* the band's first row, its first wall listed */
     for (Py_ssize_t y = 0; y <= height; y++) {
         int now = (int)(y & 1), then = now ^ 1;
         uint64_t *east = rows + 2 * stride * now, *south = east + stride;
@@ -568,6 +592,7 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
             }
             memset(picked, 0, (size_t)(2 * stride));
             Py_ssize_t row = y * stride;
+            band->choice[row] = 4; /* the blocked first column */
             for (Py_ssize_t x = 1; x < stride; x++) { /* without branches: keys are random */
                 uint64_t best = south_before[x];
                 int d = 0; /* N, then W, E and S as they beat it */
@@ -577,6 +602,7 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
                 best = here ? east[x] : best, d = here ? 1 : d;
                 int down = south[x] < best;
                 best = down ? south[x] : best, d = down ? 2 : d;
+                band->choice[row + x] = (unsigned char)(best == NO_KEY ? 4 : d);
                 if (best == NO_KEY) continue; /* blocked, or shut in by blocked cells */
                 static const int SIDE[4] = {1, 0, 1, 0}; /* the wall's row of marks */
                 static const int SHIFT[4] = {0, 0, 0, -1};
@@ -584,9 +610,6 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
                 marks[SIDE[d] * stride + x + SHIFT[d]] = 1;
                 Py_ssize_t cell = row + x;
                 frame_open(f, cell, d);
-                int32_t a = kruskal_find(parent, (int32_t)cell);
-                int32_t b = kruskal_find(parent, (int32_t)(cell + f->offset[d]));
-                if (a != b) kruskal_link(parent, a, b);
             }
         }
         if (y == 0) continue;
@@ -616,18 +639,35 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
             listed += (south_before[x] != NO_KEY) & !picked_before[stride + x];
         }
         w->count = listed;
+        if (y - band_start == band->rows || y == height) { /* the band's last row is settled */
+            memcpy(band->bottom, south_before, (size_t)stride * sizeof(uint64_t));
+            kruskal_band(w, band, band_start, y, segment);
+            uint64_t *edge = band->top;
+            band->top = band->bottom, band->bottom = edge;
+            band_start = y, segment = w->count;
+        }
     }
 }
 
-/* Number the pieces of the first round 0, 1, ... in the order of their first cell, in place:
- * a cell's parent comes before it and holds its number already. The number of pieces. */
-static int32_t kruskal_number(const Frame *f, int32_t *piece) {
+/* Join the bands' pieces across the walls open between bands (those the first round took
+ * across a band's edge), number the pieces that makes 0, 1, ... in the order of their first
+ * band's piece (``join``: a union-find over the bands' pieces), and give each cell its
+ * piece's number. The number of pieces. */
+static int32_t kruskal_join_bands(Forest *w, const Band *band, int32_t *join) {
+    Frame *f = w->f;
+    Py_ssize_t stride = f->stride;
+    for (int32_t i = 0; i < band->pieces; i++) join[i] = i;
+    for (Py_ssize_t r = band->rows; r < f->rows; r += band->rows) /* r: a band's first row */
+        for (Py_ssize_t cell = (r - 1) * stride; cell < r * stride; cell++) {
+            if (f->blocked[cell] || (f->walls[cell] & BIT[2])) continue;
+            int32_t a = kruskal_find(join, w->piece[cell]);
+            int32_t b = kruskal_find(join, w->piece[cell + stride]);
+            if (a != b) kruskal_link(join, a, b);
+        }
     int32_t pieces = 0;
-    for (Py_ssize_t cell = 0; cell < f->size; cell++) {
-        if (f->blocked[cell]) continue;
-        int32_t up = piece[cell];
-        piece[cell] = up == (int32_t)cell ? pieces++ : piece[up];
-    }
+    for (int32_t i = 0; i < band->pieces; i++) join[i] = join[i] == i ? pieces++ : join[join[i]];
+    for (Py_ssize_t cell = 0; cell < f->size; cell++)
+        if (!f->blocked[cell]) w->piece[cell] = join[w->piece[cell]];
     return pieces;
 }
 
@@ -673,6 +713,118 @@ static inline Py_ssize_t kruskal_keep(Forest *w, Py_ssize_t kept, int32_t a, int
     kruskal_best(w, lo, key, code, at, take);
     kruskal_best(w, hi, key, code, at, take);
     return kept + (between & !repeat);
+}
+
+/* Sort the band's ``n`` walls (keys, codes, in code order) into ``key``/``code`` by (key,
+ * code): a counting sort on the keys' top bits (random keys: a wall or so a bucket), stable,
+ * then insertion, which only moves walls within a bucket (a tie of keys keeps code order). */
+static void kruskal_sort(const uint64_t *keys, const uint32_t *codes, Py_ssize_t n,
+                         uint64_t *key, uint32_t *code, uint32_t *counts) {
+    int bits = 1;
+    while (bits < 30 && ((Py_ssize_t)1 << bits) < n) bits++;
+    Py_ssize_t buckets = (Py_ssize_t)1 << bits;
+    int shift = 53 - bits;
+    memset(counts, 0, (size_t)(buckets + 1) * sizeof(uint32_t));
+    for (Py_ssize_t e = 0; e < n; e++) counts[(keys[e] >> shift) + 1]++;
+    for (Py_ssize_t b = 0; b < buckets; b++) counts[b + 1] += counts[b];
+    for (Py_ssize_t e = 0; e < n; e++) {
+        uint32_t at = counts[keys[e] >> shift]++;
+        key[at] = keys[e], code[at] = codes[e];
+    }
+    for (Py_ssize_t e = 1; e < n; e++) {
+        uint64_t k = key[e];
+        uint32_t c = code[e];
+        Py_ssize_t at = e;
+        for (; at > 0 && key[at - 1] > k; at--) key[at] = key[at - 1], code[at] = code[at - 1];
+        key[at] = k, code[at] = c;
+    }
+}
+
+/* Join the trees of roots ``a`` and ``b`` of the band's cells, with their exits. */
+static inline void kruskal_band_link(int32_t *label, uint64_t *exit, int32_t a, int32_t b) {
+    int32_t root = a < b ? a : b, child = a < b ? b : a;
+    label[child] = root;
+    if (exit[child] < exit[root]) exit[root] = exit[child];
+}
+
+/* Contract the band of rows [r0, r1), whose walls left are w->keys/codes from ``start`` to
+ * w->count (listed in code order): its cells joined by the walls the first round took inside
+ * it (``label``, a union-find over the band's cells), its other walls in key order (Kruskal's
+ * own way, in cache), each opening when it joins two pieces and is less than every wall
+ * across the band's edges from one of them (``exit``). Then each cell's piece is numbered
+ * on from the bands' before (``w->piece``), and the list keeps only the walls between two
+ * of the band's pieces and those across its bottom edge. */
+static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t start) {
+    Frame *f = w->f;
+    Py_ssize_t stride = f->stride, base = r0 * stride, cells = (r1 - r0) * stride;
+    Py_ssize_t bottom_row = (r1 - 1) * stride;
+    int32_t *label = band->label;
+    uint64_t *exit = band->exit;
+    const unsigned char *blocked = f->blocked + base, *choice = band->choice + base;
+    for (Py_ssize_t i = 0; i < cells; i++) label[i] = (int32_t)i, exit[i] = NO_KEY;
+    for (Py_ssize_t x = 0; x < stride; x++) {
+        exit[x] = band->top[x];
+        Py_ssize_t i = bottom_row - base + x;
+        if (band->bottom[x] < exit[i]) exit[i] = band->bottom[x];
+    }
+    Py_ssize_t step[5] = {-stride, 1, stride, -1, 0};
+    for (Py_ssize_t i = 0; i < cells; i++) { /* the first round's pieces, within the band */
+        Py_ssize_t j = i + step[choice[i]];  /* the cell it chose (itself: none, or blocked) */
+        if (j < 0 || j >= cells) continue;   /* across an edge of the band */
+        int32_t a = kruskal_find(label, (int32_t)i), b = kruskal_find(label, (int32_t)j);
+        if (a != b) kruskal_band_link(label, exit, a, b);
+    }
+    for (Py_ssize_t i = 0; i < cells; i++) label[i] = label[label[i]]; /* flat: parents first */
+    uint64_t *keys = w->keys + start;
+    uint32_t *codes = w->codes + start;
+    Py_ssize_t count = w->count - start, inner, stashed = 0;
+    for (inner = count; inner > 0 && (Py_ssize_t)(codes[inner - 1] >> 1) >= bottom_row;)
+        inner--; /* the walls of the bottom row come last (code order) */
+    Py_ssize_t end = inner;
+    for (Py_ssize_t e = inner; e < count; e++) { /* those across its edge aside */
+        uint32_t code = codes[e];
+        if ((code & 1) && (Py_ssize_t)(code >> 1) >= bottom_row) {
+            band->stash_keys[stashed] = keys[e];
+            band->stash_codes[stashed++] = code;
+        } else {
+            keys[end] = keys[e], codes[end++] = code;
+        }
+    }
+    inner = end;
+    /* a row longer than a band may be is out of cache: its walls are left to the rounds */
+    Py_ssize_t sorted = cells <= band->cells ? inner : 0;
+    kruskal_sort(keys, codes, sorted, band->sorted_keys, band->sorted_codes, band->counts);
+    for (Py_ssize_t e = 0; e < sorted; e++) {
+        uint64_t key = band->sorted_keys[e];
+        uint32_t code = band->sorted_codes[e];
+        Py_ssize_t cell = (code >> 1) - base, other = cell + ((code & 1) ? stride : 1);
+        int32_t a = kruskal_find(label, (int32_t)cell), b = kruskal_find(label, (int32_t)other);
+        /* the least wall out of a or b but for walls across the edges: if less than those,
+         * the least of its cut (a wall of theirs left waiting is not less than their exits) */
+        if (a == b || (key >= exit[a] && key >= exit[b])) continue;
+        frame_open(f, code >> 1, (code & 1) ? 2 : 1);
+        kruskal_band_link(label, exit, a, b);
+    }
+    int32_t pieces = 0; /* number the pieces in place (a parent comes before its child) */
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        if (blocked[i]) continue;
+        int32_t up = label[i];
+        label[i] = up == (int32_t)i ? pieces++ : label[up];
+        w->piece[base + i] = band->pieces + label[i];
+    }
+    Py_ssize_t kept = 0; /* the walls still between two pieces, in code order */
+    for (Py_ssize_t e = 0; e < inner; e++) {
+        uint32_t code = codes[e];
+        Py_ssize_t cell = (code >> 1) - base, other = cell + ((code & 1) ? stride : 1);
+        keys[kept] = keys[e], codes[kept] = code;
+        kept += label[cell] != label[other];
+    }
+    for (Py_ssize_t s = 0; s < stashed; s++) {
+        keys[kept + s] = band->stash_keys[s];
+        codes[kept + s] = band->stash_codes[s];
+    }
+    w->count = start + kept + stashed;
+    band->pieces += pieces;
 }
 
 /* The rounds, from the ``pieces`` of the first (each cell's number in ``piece``). */
@@ -724,7 +876,16 @@ static void *kruskal_alloc(void **blocks, int which, size_t count, size_t item) 
 static PyObject *kruskal(PyObject *self, PyObject *args) {
     Frame f;
     PyObject *rng;
-    if (frame_args(args, &f, &rng) < 0) return NULL;
+    Band band = {0};
+    if (!PyArg_ParseTuple(args, "w*y*nOnn", &f.walls_view, &f.blocked_view, &f.stride, &rng,
+                          &band.rows, &band.cells))
+        return NULL;
+    if (frame_check(&f) < 0) return NULL;
+    if (band.rows < 1 || band.cells < 1) {
+        frame_close(&f);
+        PyErr_SetString(PyExc_ValueError, "kruskal: a band is at least one row and one cell");
+        return NULL;
+    }
     if (f.size > INT32_MAX / 2) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "kruskal: the frame is too big");
@@ -737,7 +898,8 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
         count += cell + f.stride < f.size && !f.blocked[cell + f.stride];
     }
     enum { KEYS, CODES, PIECE, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, BEST_WALL, JOIN,
-           NUMBER, BLOCKS };
+           NUMBER, LABEL, CHOICE, EXIT, EDGES, STASH_KEYS, STASH_CODES, SORTED_KEYS,
+           SORTED_CODES, COUNTS, JOINS, BLOCKS };
     void *blocks[BLOCKS] = {NULL};
     /* room for two more: the first round writes each wall before it knows to keep it */
     size_t walls = (size_t)count + 2;
@@ -747,18 +909,39 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     uint64_t *rows = kruskal_alloc(blocks, ROWS, (size_t)(4 * f.stride), sizeof(uint64_t));
     unsigned char *chosen = kruskal_alloc(blocks, CHOSEN, (size_t)(4 * f.stride), 1);
     Keys *keys = kruskal_alloc(blocks, KEYS_DRAWN, 1, sizeof(Keys));
+    if (band.rows > band.cells / f.stride) band.rows = band.cells / f.stride; /* cells at most */
+    if (band.rows < 1) band.rows = 1;
+    if (band.rows > f.rows) band.rows = f.rows;
+    size_t cells = (size_t)(band.rows * f.stride), listed = 2 * cells + 2;
+    band.label = kruskal_alloc(blocks, LABEL, cells, sizeof(int32_t));
+    band.choice = kruskal_alloc(blocks, CHOICE, (size_t)f.size, 1);
+    band.exit = kruskal_alloc(blocks, EXIT, cells, sizeof(uint64_t));
+    band.top = kruskal_alloc(blocks, EDGES, (size_t)(2 * f.stride), sizeof(uint64_t));
+    band.bottom = band.top == NULL ? NULL : band.top + f.stride;
+    band.stash_keys = kruskal_alloc(blocks, STASH_KEYS, (size_t)f.stride, sizeof(uint64_t));
+    band.stash_codes = kruskal_alloc(blocks, STASH_CODES, (size_t)f.stride, sizeof(uint32_t));
+    band.sorted_keys = kruskal_alloc(blocks, SORTED_KEYS, listed, sizeof(uint64_t));
+    band.sorted_codes = kruskal_alloc(blocks, SORTED_CODES, listed, sizeof(uint32_t));
+    band.counts = kruskal_alloc(blocks, COUNTS, 2 * listed + 1, sizeof(uint32_t));
     MTState mt;
     int ok = 0, loaded = 0;
     if (w.keys == NULL || w.codes == NULL || w.piece == NULL || rows == NULL || chosen == NULL ||
-        keys == NULL) {
+        keys == NULL || band.label == NULL || band.choice == NULL || band.exit == NULL ||
+        band.top == NULL || band.stash_keys == NULL || band.stash_codes == NULL ||
+        band.sorted_keys == NULL || band.sorted_codes == NULL || band.counts == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     if (mt_load(rng, &mt) < 0) goto done;
     loaded = 1;
     keys_start(keys, &mt, count);
-    kruskal_first_round(&w, keys, rows, chosen);
-    int32_t pieces = kruskal_number(&f, w.piece);
+    kruskal_first_round(&w, keys, rows, chosen, &band);
+    int32_t *joins = kruskal_alloc(blocks, JOINS, (size_t)band.pieces, sizeof(int32_t));
+    if (joins == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int32_t pieces = kruskal_join_bands(&w, &band, joins);
     size_t n = (size_t)pieces, left = (size_t)w.count;
     w.first = kruskal_alloc(blocks, FIRST, left, sizeof(int32_t));
     w.second = kruskal_alloc(blocks, SECOND, left, sizeof(int32_t));
@@ -997,7 +1180,8 @@ static PyMethodDef methods[] = {
      "backtracker(walls, blocked, stride, entry, exit, rng) -> path letters or None."},
     {"prim", prim, METH_VARARGS,
      "prim(walls, blocked, stride, entry, exit, rng) -> path letters or None."},
-    {"kruskal", kruskal, METH_VARARGS, "kruskal(walls, blocked, stride, rng): carve by Kruskal."},
+    {"kruskal", kruskal, METH_VARARGS,
+     "kruskal(walls, blocked, stride, rng, rows, cells): carve by Kruskal, a band at a time."},
     {"wilson", wilson, METH_VARARGS,
      "wilson(walls, blocked, stride, entry, exit, rng) -> path letters."},
     {"hunt_and_kill", hunt_and_kill, METH_VARARGS,

@@ -22,7 +22,12 @@ def prim(
     rng: random.Random,
 ) -> str | None: ...
 def kruskal(
-    walls: WriteableBuffer, blocked: ReadableBuffer, stride: int, rng: random.Random
+    walls: WriteableBuffer,
+    blocked: ReadableBuffer,
+    stride: int,
+    rng: random.Random,
+    rows: int,
+    cells: int,
 ) -> None: ...
 def wilson(
     walls: WriteableBuffer,

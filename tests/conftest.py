@@ -85,10 +85,15 @@ _GRADED_CLASS = pytest.StashKey[Background]()
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Start grading the class (tests.grade_class, ~15 s mostly waiting on programs) in the
-    background as soon as a selected test is known to need it."""
+    background as soon as a selected test is known to need it, and move those tests last."""
     if config.option.collectonly:
         return
-    if any("graded_class" in getattr(item, "fixturenames", ()) for item in items):
+    needing = [item for item in items if "graded_class" in getattr(item, "fixturenames", ())]
+    if needing:
+        # run them last (the same order in every worker, as pytest-xdist requires): by then
+        # the grading is done and no worker waits for it
+        chosen = set(needing)
+        items[:] = [item for item in items if item not in chosen] + needing
         background = Background("tests.grade_class", _graded_class_folder(config))
         config.stash[_GRADED_CLASS] = background
         background.start()

@@ -391,9 +391,13 @@ SEED_DEFAULTS = {
 
 def _option_help(name: str, option: str) -> str | None:
     """The help text ``mazekit NAME --help`` shows for OPTION, unwrapped; None without one."""
-    command = cli.get_command(click.Context(cli), name)
+    # the group's context as mazekit makes it: click caches a command's help option with the
+    # names of the first context that asks, so a bare click.Context(cli) (--help only) would
+    # take -h away from every later `mazekit NAME -h` in this worker
+    parent = click.Context(cli, info_name="mazekit", **cli.context_settings)
+    command = cli.get_command(parent, name)
     assert command is not None
-    context = click.Context(command, info_name=name, parent=click.Context(cli))
+    context = click.Context(command, info_name=name, parent=parent)
     for param in command.get_params(context):
         if isinstance(param, click.Option) and option in param.opts:
             record = param.get_help_record(context)

@@ -261,7 +261,7 @@ def test_unreadable_input_and_unwritable_output(invoke: Invoke, tmp_path: Path) 
 
 def test_help_has_examples_and_every_option(invoke: Invoke) -> None:
     result = invoke(["render", "-h"])
-    assert result.exit_code == 0
+    assert result.exit_code == 0, (result.stdout, result.stderr)
     assert "mazekit render maze.txt -o maze.png" in result.stdout.split("Examples:")[-1]
     for option in ("--cell", "--wall", "--margin", "--theme", "--path / --no-path",
                    "--dead-ends", "--charset", "--color", "--background", "--wall-color",

@@ -421,7 +421,7 @@ def test_json_for_a_valid_file(invoke: Invoke) -> None:
 def test_help_lists_every_rule_and_an_example(invoke: Invoke) -> None:
     for flag in ("--help", "-h"):
         result = invoke(["validate", flag])
-        assert result.exit_code == 0
+        assert result.exit_code == 0, (flag, result.stdout, result.stderr)
         for rule in ("format", "coherence", "open-area", "perfect", "config"):
             assert rule in result.stdout
         assert "mazekit validate maze.txt" in result.stdout

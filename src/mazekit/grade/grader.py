@@ -402,7 +402,8 @@ class _Grader:
         reason = output_problem(data, case.config, output, pattern)
         if reason is not None:
             return reason
-        if case.kind == "small" and not says_too_small(run, (str(self.box.root), config_name)):
+        chosen = (str(self.box.private), str(self.box.root), config_name)  # names grade made
+        if case.kind == "small" and not says_too_small(run, chosen):
             return 'said nothing about the maze being too small for the "42"'
         if case.kind == "twice":
             self.box.remove(output)

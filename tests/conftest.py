@@ -71,15 +71,19 @@ SMALL_MAZE = "D553\nD556\n\n0,0\n0,1\nEEESWWW\n"
 Invoke = Callable[..., Result]
 
 
-def _graded_class_folder(config: pytest.Config) -> Path | None:
-    """Where the class is graded: beside the pytest-xdist workers' base folders, so that
-    they share one grading; None without workers (the run's own folder)."""
-    if not hasattr(config, "workerinput"):
-        return None
-    return Path(config.option.basetemp).parent / "graded-class"
-
-
 _GRADED_CLASS = pytest.StashKey[Background]()
+
+
+def _graded_class(config: pytest.Config) -> Background:
+    """The run's one grading of the class, made on first ask. Its folder lies beside the
+    pytest-xdist workers' base folders, so that they share one grading; without workers it
+    is the run's own."""
+    if _GRADED_CLASS not in config.stash:
+        folder = None
+        if hasattr(config, "workerinput"):
+            folder = Path(config.option.basetemp).parent / "graded-class"
+        config.stash[_GRADED_CLASS] = Background("tests.grade_class", folder)
+    return config.stash[_GRADED_CLASS]
 
 
 @pytest.hookimpl(trylast=True)
@@ -94,9 +98,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         # the grading is done and no worker waits for it
         chosen = set(needing)
         items[:] = [item for item in items if item not in chosen] + needing
-        background = Background("tests.grade_class", _graded_class_folder(config))
-        config.stash[_GRADED_CLASS] = background
-        background.start()
+        _graded_class(config).start()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -109,11 +111,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 def graded_class(pytestconfig: pytest.Config) -> ClassRun:
     """tests/data/grade/class graded once for the session (tests.grade_class): the ranking,
     the verdicts and what grade's options did are read from this one run."""
-    background = pytestconfig.stash.get(_GRADED_CLASS, None)
-    if background is None:  # selected by a plugin after collection: start it now
-        background = Background("tests.grade_class", _graded_class_folder(pytestconfig))
-        pytestconfig.stash[_GRADED_CLASS] = background
-    run: ClassRun = background.result()
+    run: ClassRun = _graded_class(pytestconfig).result()  # started here if not at collection
     return run
 
 

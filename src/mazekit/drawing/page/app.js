@@ -87,7 +87,7 @@
 
   // ---- figures: the searches here, the rest in the worker ---------------------------------
 
-  const worker = startWorker();
+  let worker = startWorker();
 
   /** The figures worker, started from the text of the page's compute script; null when the
    * browser refuses (the figures are then computed here, after the drawing). */
@@ -112,8 +112,15 @@
   }
 
   /** Ask the worker for a task on the current board; `then` gets the answer unless the
-   * board changed meanwhile. */
+   * board changed meanwhile. A worker still busy with an older board's task is stopped and
+   * started anew: its answer would be dropped, and on a big board it could take seconds
+   * that the new board's figures would wait for. */
   function ask(task, then) {
+    if (worker && [...state.tasks.values()].some((old) => old.version !== state.version)) {
+      worker.terminate();
+      state.tasks.clear();
+      worker = startWorker();
+    }
     state.request += 1;
     const message = { id: state.request, task, board: boardMessage(state.board), rules: RULES.graph };
     state.tasks.set(message.id, { version: state.version, then });
@@ -156,10 +163,12 @@
       reach, path, reachable, pending: true,
       deadEnds: null, loops: null, graph: null, cop: null, before: state.lastGraph,
     };
-    // the worker starts when the page is idle, after the edit's drawing: on a busy machine
-    // its million-cell figures would otherwise take the core that draws the new path
+    // on a big board the worker starts when the page is idle, after the edit's drawing: on a
+    // busy machine its million-cell figures would otherwise take the core that draws the new
+    // path; a small board's take milliseconds, asked for as soon as the drawing is done
     const version = state.version;
-    idle(() => state.version === version && ask("figures", (answer) => {
+    const soon = board.open.length <= SPLIT_CELLS ? (then) => setTimeout(then, 0) : idle;
+    soon(() => state.version === version && ask("figures", (answer) => {
       Object.assign(state.figures, {
         deadEnds: answer.deadEnds, loops: answer.loops, graph: answer.graph, cop: answer.cop, pending: false,
       });

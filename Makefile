@@ -42,8 +42,11 @@ run: $(RUN_STAMP)
 
 # Hypothesis runs its "quick" profile here (tests/conftest.py); test-thorough tries ~25 times
 # more examples per property (minutes, not seconds). pytest-xdist runs the tests in one worker
-# per core (-n auto; specs/README.md, "Tests"); .ci/run runs `make test` too.
-PYTEST := $(BIN)/python -m pytest -q -n auto
+# per core (-n auto; specs/README.md, "Tests"); .ci/run runs `make test` too. The run writes
+# Python's bytecode caches (git ignores them) even where the environment says not to: pytest's
+# assertion rewriting and hundreds of mazekit processes would otherwise compile the same
+# sources again each time.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto
 test: $(TEST_STAMP)
 	$(PYTEST)
 

@@ -29,7 +29,7 @@ from mazekit.pacman import dead_ends
 from mazekit.rules import validate
 from mazekit.textformat import dump, parse, read
 from tests.browser import launch, skip_reason
-from tests.conftest import Invoke, closed_grid, open_wall, relief_board
+from tests.conftest import Invoke, closed_grid, open_wall, relief_board, scaled
 from tests.test_graph import _with_loops
 
 _REASON = skip_reason()
@@ -590,7 +590,9 @@ def _assert_same_trace(mine: list[dict[str, Any]], theirs: list[dict[str, Any]])
         assert found == expected, f"tick {expected['tick']}"
 
 
-@pytest.mark.parametrize("index", range(20))
+# every option set once (quick profile: 10 cases, each a chase to its end in the page and in
+# Python), sizes, entries and algorithms varying with them; the thorough profile, 24 times
+@pytest.mark.parametrize("index", range(scaled(len(_OPTION_SETS))))
 def test_the_page_chasers_make_the_trace_of_mazekit_chase(
     tab: Tab, invoke: Invoke, index: int
 ) -> None:

@@ -959,11 +959,12 @@ def _board_for_relief(invoke: Invoke, seed: int) -> Maze:
 def test_relieve_lowers_the_peak_without_disconnecting_and_says_so_when_it_cannot(
     fresh: Tab, invoke: Invoke
 ) -> None:
-    """Three clicks of Relieve on each of issue 24's boards do what ``edit --relieve 1`` does
-    three times: the same walls closed, a Pac-Man board left (no dead end made), and where
-    edit refuses, the page says so with the same peak."""
+    """Three clicks of Relieve on issue 24's boards do what ``edit --relieve 1`` does three
+    times: the same walls closed, a Pac-Man board left (no dead end made), and where edit
+    refuses, the page says so with the same peak. Seeds 1-4: refusals after one and after two
+    closures, and a board lowered three times."""
     lowered = refused = 0
-    for seed in range(1, 7):
+    for seed in range(1, 5):
         maze = _board_for_relief(invoke, seed)
         fresh.load(maze)
         for _ in range(3):
@@ -989,7 +990,7 @@ def test_relieve_lowers_the_peak_without_disconnecting_and_says_so_when_it_canno
             assert f"betweenness peak {before[0]} → {_peak_text(after)[0]}" in fresh.status()
             lowered += 1
             maze = after
-    assert lowered >= 6 and refused >= 1
+    assert lowered >= 6 and refused >= 2
     # no board (a perfect maze with walls opened keeps dead ends): no guard, as in edit
     maze = _with_loops(_perfect(), np.random.default_rng(0), 20)
     assert not validate(maze, pacman=True, skip=("path",)).valid

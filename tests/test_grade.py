@@ -59,6 +59,59 @@ except OSError as error:
 """
 
 
+# CORRECT's answers played back: what it prints, exits with and writes for each config grade
+# gives it, found here by running it in-process, so that the 20 runs of the test that grades
+# every case each cost a bare interpreter start rather than numpy's and mazekit's import.
+_ASKED = "asked-config.txt"  # the config's name in the answers: the run's own name replaces it
+_REPLAY = """\
+import sys
+ANSWERS = {answers!r}
+with open(sys.argv[1], encoding="utf-8", errors="surrogateescape") as handle:
+    output, maze, warning, error = ANSWERS[handle.read()]
+if error is not None:
+    sys.exit(error.replace({asked!r}, sys.argv[1]))
+if warning:
+    print(warning, file=sys.stderr)
+try:
+    with open(output, "w") as handle:
+        handle.write(maze)
+except OSError as error:
+    sys.exit(f"Error: {{output}}: {{error.strerror}}")
+"""
+
+
+def _correct_answer(text: str, folder: Path) -> tuple[str, str, str, str | None]:
+    """(output file, maze text, stderr, exit message) of CORRECT on the config ``text``, run
+    in-process in ``folder``: the config's name is _ASKED."""
+    import contextlib
+    import io
+    import sys
+
+    (folder / _ASKED).write_bytes(text.encode("utf-8", "surrogateescape"))
+    stderr, error, argv, cwd = io.StringIO(), None, sys.argv, os.getcwd()
+    sys.argv = ["a_maze_ing.py", _ASKED]
+    os.chdir(folder)
+    try:
+        with contextlib.redirect_stderr(stderr):
+            exec(compile(CORRECT, "a_maze_ing.py", "exec"), {"__name__": "__main__"})
+    except SystemExit as stop:
+        error = str(stop.code)
+    finally:
+        sys.argv = argv
+        os.chdir(cwd)
+    output = parse_config(text, _ASKED).output_file if error is None else ""
+    maze = (folder / output).read_text() if output and (folder / output).is_file() else ""
+    return output, maze, stderr.getvalue().rstrip("\n"), error
+
+
+def correct_replayed(folder: Path) -> str:
+    """A program that answers every config of grade's cases (and CONFIG) as CORRECT does."""
+    folder.mkdir()
+    texts = {CONFIG, *(config_text(case) for case in CASES)}
+    answers = {text: _correct_answer(text, folder) for text in sorted(texts)}
+    return _REPLAY.format(answers=answers, asked=_ASKED)
+
+
 def writes(text: str, newline: str = "\n") -> str:
     """A program that writes ``text`` to maze.txt, whatever its config says."""
     return f"open('maze.txt', 'w', newline={newline!r}).write({text!r})\n"
@@ -127,7 +180,7 @@ def with_walls(change: str) -> str:
 def test_a_correct_submission_passes_every_case_and_its_folder_is_left_alone(
     invoke: Invoke, tmp_path: Path
 ) -> None:
-    folder = submission(tmp_path / "alice", CORRECT)
+    folder = submission(tmp_path / "alice", correct_replayed(tmp_path / "answers"))
     before = sorted((p.name, p.read_bytes()) for p in folder.iterdir())
     code, stdout, _ = grade(invoke, folder, "-j", "2", "--format", "json")
     report = json.loads(stdout)

@@ -1159,6 +1159,65 @@ def test_the_figures_compute_in_a_worker_and_never_block_the_board(tab: Tab) -> 
     assert tab.figures()["betweenness peak"] == f"{100 * peak:.2f}% at ({cell[0]},{cell[1]})"
 
 
+def test_a_small_boards_figures_never_wait_for_an_idle_page(tab: Tab) -> None:
+    """A page with no idle moment (a busy machine, a chase playing) still measures a board of
+    up to 250,000 cells at once: only bigger boards wait for idle time (specs/html.md)."""
+    answer = tab.js(
+        """async (data) => {
+            const idle = window.requestIdleCallback;
+            window.requestIdleCallback = () => 0; // never idle
+            try {
+                mazekit.app.load(data);
+                const late = new Promise((resolve) => setTimeout(() => resolve("never"), 10000));
+                return await Promise.race([mazekit.app.ready().then(() => "ready"), late]);
+            } finally {
+                window.requestIdleCallback = idle;
+            }
+        }""",
+        board_data(read(BOARD)),
+    )
+    assert answer == "ready"
+    assert tab.figures()["betweenness peak"] == _peak_row(read(BOARD))
+
+
+def test_a_worker_busy_with_an_older_board_is_replaced(tab: Tab) -> None:
+    """Another board loaded while the worker still measures the last one: that worker is
+    stopped and a new one measures the new board (the old answer would be dropped); with no
+    older work outstanding the worker is kept."""
+    slow = mazekit.generate(40, 40, perfect=False, seed=3)  # its exact betweenness takes a while
+    made = tab.js(
+        """async ([slow, quick]) => {
+            const Real = window.Worker;
+            let made = 0;
+            window.Worker = class extends Real {
+                constructor(...args) { super(...args); made += 1; }
+            };
+            const turn = () => new Promise((resolve) => setTimeout(resolve, 0));
+            try {
+                mazekit.app.load(slow);
+                await turn(); // the slow board's figures asked for
+                mazekit.app.load(quick);
+                await mazekit.app.ready();
+                const replaced = made;
+                mazekit.app.load(quick);
+                await mazekit.app.ready();
+                return [replaced, made];
+            } finally {
+                window.Worker = Real;
+            }
+        }""",
+        [board_data(slow), board_data(read(BOARD))],
+    )
+    assert made == [1, 1]
+    assert tab.figures()["betweenness peak"] == _peak_row(read(BOARD))
+
+
+def _peak_row(maze: Maze) -> str:
+    """The figures table's betweenness peak of ``maze`` as Python measures it."""
+    ((cell, peak),) = betweenness(maze).top_cells(1)
+    return f"{100 * peak:.2f}% at ({cell[0]},{cell[1]})"
+
+
 def _open_blocks(width: int, height: int, corners: list[tuple[int, int]]) -> Maze:
     """Every wall closed but 3x3 open blocks at ``corners`` (top-left cells), the first joined
     to each other by a corridor east, then south: a core that is no series-parallel graph

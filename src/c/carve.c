@@ -306,6 +306,52 @@ static PyObject *rooted_path(const Frame *f, const unsigned char *state, int shi
     return path;
 }
 
+/* The letters of the walk from ``start`` to ``goal`` through the open walls, found
+ * depth-first: in a perfect maze (a spanning tree) it is the one path, so the first shortest
+ * path too. A visited mark keeps the walk finite on any input; None when the goal is out of
+ * reach, NULL with MemoryError set. Each cell on the stack keeps the open ways it has not
+ * tried yet as bits, so a step takes the lowest one with no branch per wall (twice faster
+ * than trying N, E, S, W in turn: the open walls of a random tree are a mispredicted branch
+ * each). */
+static PyObject *tree_walk(const Frame *f, Py_ssize_t start, Py_ssize_t goal) {
+    unsigned char *visited = scratch(f->size, 1);
+    unsigned char *ways = scratch(f->size, 1); /* ways[i]: the untried open ways at depth i */
+    unsigned char *steps = scratch(f->size, 1); /* steps[i]: the direction from depth i on */
+    if (visited == NULL || ways == NULL || steps == NULL) {
+        PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
+        return NULL;
+    }
+    Py_ssize_t depth = 0, cell = start;
+    ways[0] = (unsigned char)(~f->walls[start] & 15);
+    visited[start] = 1;
+    while (cell != goal) {
+        unsigned int open = ways[depth];
+        if (open == 0) { /* every way out tried: back up the step that came here */
+            if (depth == 0) break;
+            cell -= f->offset[steps[--depth]];
+            continue;
+        }
+        int d = NTH_DIRECTION[open][0]; /* the lowest way left */
+        ways[depth] = (unsigned char)(open & (open - 1));
+        Py_ssize_t near = cell + f->offset[d];
+        /* free and not visited (the ring is blocked: near is in the frame) */
+        if (f->blocked[near] | visited[near]) continue;
+        visited[near] = 1;
+        steps[depth++] = (unsigned char)d;
+        cell = near;
+        ways[depth] = (unsigned char)(~f->walls[near] & 15 & ~OPPOSITE[d]); /* not back */
+    }
+    PyObject *path = NULL;
+    if (cell == goal) {
+        for (Py_ssize_t i = 0; i < depth; i++) steps[i] = (unsigned char)LETTER[steps[i]];
+        path = PyUnicode_DecodeASCII((const char *)steps, depth, NULL);
+    } else {
+        path = Py_NewRef(Py_None);
+    }
+    PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
+    return path;
+}
+
 /* ---- backtracker ---------------------------------------------------------------------- */
 
 /* backtracker(walls, blocked, stride, entry, exit, rng) -> path letters or None.
@@ -540,6 +586,8 @@ typedef struct {
     uint64_t *best;
     uint32_t *best_wall;
     int32_t *join, *number;
+    uint32_t *opened; /* the walls the rounds opened, ``opened_count`` of them */
+    Py_ssize_t opened_count;
 } Forest;
 
 /* A band of ``rows`` rows, contracted while it is in cache once the first round has settled
@@ -807,7 +855,10 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
     }
     int32_t pieces = 0; /* number the pieces in place (a parent comes before its child) */
     for (Py_ssize_t i = 0; i < cells; i++) {
-        if (blocked[i]) continue;
+        if (blocked[i]) { /* in no piece: the path's walk never steps there */
+            w->piece[base + i] = -1;
+            continue;
+        }
         int32_t up = label[i];
         label[i] = up == (int32_t)i ? pieces++ : label[up];
         w->piece[base + i] = band->pieces + label[i];
@@ -858,6 +909,7 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
             if (a == b) continue; /* the wall the piece on its other side took first */
             uint32_t code = w->codes[at];
             frame_open(f, code >> 1, (code & 1) ? 2 : 1);
+            w->opened[w->opened_count++] = code;
             kruskal_link(join, a, b);
         }
         int32_t next = 0; /* number the new pieces, in place (a parent comes first) */
@@ -866,21 +918,163 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
     }
 }
 
+/* The path of the tree just carved, from the pieces the rounds started with instead of a
+ * search of the whole maze (Grid.tree_path's walk visited most of the 16M cells at
+ * 4000x4000: 6-7 ns a cell). Every wall the first round or a band opened lies inside one of
+ * those pieces (``w->piece``), and the walls the rounds opened (``w->opened``) join them
+ * into a tree of pieces: the path crosses, in order, the walls on the way from the entry's
+ * piece to the exit's in that tree (a breadth-first search over the pieces), and inside each
+ * piece on its way it is the path between the cell it comes in by and the one it leaves by,
+ * found by a walk that stays in that piece. A tree has one path, so it is tree_walk's, the
+ * one search.shortest_path gives. */
+
+/* The walk within the piece of ``start`` to ``goal``, depth-first through the open walls
+ * into cells of the same piece, never straight back (a piece is a subtree: no cell comes
+ * twice); the directions to ``steps`` (``room`` of them at most), ``ways`` keeps each
+ * depth's untried ways. The steps taken, or -1 when ``goal`` is not found within ``*tries``
+ * ways tried (left in ``*tries``) or ``room`` steps: a walk of a tree tries at most 4 ways a
+ * cell and steps into each at most once, so that only happens on a frame whose walls were
+ * open before the carve (loops), which the caller leaves to tree_walk. */
+static Py_ssize_t kruskal_piece_walk(const Frame *f, const int32_t *piece, Py_ssize_t start,
+                                     Py_ssize_t goal, unsigned char *ways, unsigned char *steps,
+                                     Py_ssize_t room, Py_ssize_t *tries) {
+    int32_t mine = piece[start];
+    Py_ssize_t depth = 0, cell = start, left = *tries;
+    ways[0] = (unsigned char)(~f->walls[start] & 15);
+    while (cell != goal) {
+        unsigned int open = ways[depth];
+        if (open == 0) { /* every way out tried: back up the step that came here */
+            if (depth == 0) return -1;
+            cell -= f->offset[steps[--depth]];
+            continue;
+        }
+        if (--left < 0) return -1;
+        int d = NTH_DIRECTION[open][0]; /* the lowest way left */
+        ways[depth] = (unsigned char)(open & (open - 1));
+        Py_ssize_t near = cell + f->offset[d];
+        if (piece[near] != mine) continue; /* another piece, or blocked (-1) */
+        if (depth + 1 >= room) return -1;
+        steps[depth++] = (unsigned char)d;
+        cell = near;
+        ways[depth] = (unsigned char)(~f->walls[near] & 15 & ~OPPOSITE[d]); /* not back */
+    }
+    *tries = left;
+    return depth;
+}
+
+/* The two cells of wall ``code`` (the east or south neighbour second). */
+static inline void kruskal_wall_cells(const Frame *f, uint32_t code, Py_ssize_t *a,
+                                      Py_ssize_t *b) {
+    *a = code >> 1;
+    *b = *a + ((code & 1) ? f->stride : 1);
+}
+
+/* The path from ``entry`` to ``goal`` of the tree carved over the ``pieces`` pieces the
+ * rounds started with: letters, None when out of reach, NULL with MemoryError set. */
+static PyObject *kruskal_path(const Forest *w, int32_t pieces, Py_ssize_t entry,
+                              Py_ssize_t goal) {
+    const Frame *f = w->f;
+    const int32_t *piece = w->piece;
+    Py_ssize_t m = w->opened_count;
+    int32_t *first = PyMem_Calloc((size_t)pieces + 2, sizeof(int32_t)); /* adjacency, CSR */
+    uint32_t *around = PyMem_Malloc((size_t)(2 * m + 1) * sizeof(uint32_t));
+    int32_t *ends = PyMem_Malloc((size_t)(2 * m + 1) * sizeof(int32_t)); /* wall e's pieces */
+    int32_t *via = PyMem_Malloc((size_t)(pieces + 1) * sizeof(int32_t)); /* wall reached by */
+    int32_t *queue = PyMem_Malloc((size_t)(pieces + 1) * sizeof(int32_t));
+    unsigned char *ways = PyMem_Malloc((size_t)f->size);
+    unsigned char *steps = PyMem_Malloc((size_t)f->size);
+    PyObject *path = NULL;
+    if (first == NULL || around == NULL || ends == NULL || via == NULL || queue == NULL ||
+        ways == NULL || steps == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t e = 0; e < m; e++) { /* the two pieces of each wall: a miss each, once */
+        Py_ssize_t a, b;
+        kruskal_wall_cells(f, w->opened[e], &a, &b);
+        ends[2 * e] = piece[a], ends[2 * e + 1] = piece[b];
+    }
+    for (Py_ssize_t e = 0; e < 2 * m; e++) first[ends[e] + 2]++; /* each piece's walls, CSR */
+    for (int32_t p = 0; p < pieces; p++) first[p + 2] += first[p + 1];
+    for (Py_ssize_t e = 0; e < 2 * m; e++) around[first[ends[e] + 1]++] = (uint32_t)(e >> 1);
+    /* breadth-first over the pieces, from the entry's to the exit's */
+    int32_t from = piece[entry], to = piece[goal];
+    for (int32_t p = 0; p < pieces; p++) via[p] = -2; /* not reached */
+    via[from] = -1;
+    queue[0] = from;
+    for (int32_t head = 0, tail = 1; head < tail && via[to] == -2; head++) {
+        int32_t p = queue[head];
+        for (int32_t k = first[p]; k < first[p + 1]; k++) {
+            int32_t other = ends[2 * around[k]] ^ ends[2 * around[k] + 1] ^ p;
+            if (via[other] != -2) continue;
+            via[other] = (int32_t)around[k];
+            queue[tail++] = other;
+        }
+    }
+    if (via[to] == -2) {
+        path = Py_NewRef(Py_None);
+        goto done;
+    }
+    int32_t crossings = 0; /* the walls crossed, in order from the entry (into queue) */
+    for (int32_t p = to; via[p] >= 0; crossings++) p = ends[2 * via[p]] ^ ends[2 * via[p] + 1] ^ p;
+    for (int32_t p = to, k = crossings; via[p] >= 0;) {
+        queue[--k] = via[p];
+        p = ends[2 * via[p]] ^ ends[2 * via[p] + 1] ^ p;
+    }
+    Py_ssize_t length = 0, cell = entry, tries = 4 * f->size + 4;
+    for (int32_t k = 0; k <= crossings; k++) {
+        Py_ssize_t near = goal, far = goal; /* the last piece: to the exit */
+        int d = 0;
+        if (k < crossings) {
+            uint32_t code = w->opened[queue[k]];
+            kruskal_wall_cells(f, code, &near, &far);
+            d = (code & 1) ? 2 : 1; /* from near to far: S or E */
+            if (piece[near] != piece[cell]) {
+                Py_ssize_t swap = near;
+                near = far, far = swap, d ^= 2; /* N or W */
+            }
+        }
+        Py_ssize_t room = f->size - length;
+        Py_ssize_t taken =
+            kruskal_piece_walk(f, piece, cell, near, ways, steps + length, room, &tries);
+        if (taken < 0) { /* not a tree: the frame had open walls before */
+            path = tree_walk(f, entry, goal);
+            goto done;
+        }
+        length += taken;
+        if (k < crossings) steps[length++] = (unsigned char)d;
+        cell = far;
+    }
+    for (Py_ssize_t i = 0; i < length; i++) steps[i] = (unsigned char)LETTER[steps[i]];
+    path = PyUnicode_DecodeASCII((const char *)steps, length, NULL);
+done:
+    PyMem_Free(first), PyMem_Free(around), PyMem_Free(ends), PyMem_Free(via), PyMem_Free(queue);
+    PyMem_Free(ways), PyMem_Free(steps);
+    return path;
+}
+
 /* ``count`` items of ``item`` bytes (at least one), kept in ``blocks[which]`` to be freed. */
 static void *kruskal_alloc(void **blocks, int which, size_t count, size_t item) {
     return blocks[which] = PyMem_Malloc((count ? count : 1) * item);
 }
 
-/* kruskal(walls, blocked, stride, rng): generators/kruskal.py's randomised Kruskal: one key
- * per inner wall, in code order, and the tree of the walls taken in key order (above). */
+/* kruskal(walls, blocked, stride, entry, exit, rng, rows, cells) -> path letters or None:
+ * generators/kruskal.py's randomised Kruskal: one key per inner wall, in code order, and the
+ * tree of the walls taken in key order (above); then its path (kruskal_path). */
 static PyObject *kruskal(PyObject *self, PyObject *args) {
     Frame f;
-    PyObject *rng;
+    PyObject *rng, *path = NULL;
+    Py_ssize_t entry, goal;
     Band band = {0};
-    if (!PyArg_ParseTuple(args, "w*y*nOnn", &f.walls_view, &f.blocked_view, &f.stride, &rng,
-                          &band.rows, &band.cells))
+    if (!PyArg_ParseTuple(args, "w*y*nnnOnn", &f.walls_view, &f.blocked_view, &f.stride, &entry,
+                          &goal, &rng, &band.rows, &band.cells))
         return NULL;
     if (frame_check(&f) < 0) return NULL;
+    if (!frame_free(&f, entry) || !frame_free(&f, goal)) {
+        frame_close(&f);
+        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
+        return NULL;
+    }
     if (band.rows < 1 || band.cells < 1) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "kruskal: a band is at least one row and one cell");
@@ -899,7 +1093,7 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     }
     enum { KEYS, CODES, PIECE, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, BEST_WALL, JOIN,
            NUMBER, LABEL, CHOICE, EXIT, EDGES, STASH_KEYS, STASH_CODES, SORTED_KEYS,
-           SORTED_CODES, COUNTS, JOINS, BLOCKS };
+           SORTED_CODES, COUNTS, JOINS, OPENED, BLOCKS };
     void *blocks[BLOCKS] = {NULL};
     /* room for two more: the first round writes each wall before it knows to keep it */
     size_t walls = (size_t)count + 2;
@@ -949,13 +1143,15 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     w.best_wall = kruskal_alloc(blocks, BEST_WALL, n, sizeof(uint32_t));
     w.join = kruskal_alloc(blocks, JOIN, n, sizeof(int32_t));
     w.number = kruskal_alloc(blocks, NUMBER, n, sizeof(int32_t));
+    w.opened = kruskal_alloc(blocks, OPENED, n, sizeof(uint32_t));
     if (w.first == NULL || w.second == NULL || w.best == NULL || w.best_wall == NULL ||
-        w.join == NULL || w.number == NULL) {
+        w.join == NULL || w.number == NULL || w.opened == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     kruskal_rounds(&w, pieces);
-    ok = 1;
+    path = kruskal_path(&w, pieces, entry, goal);
+    ok = path != NULL;
 done:
     for (int i = 0; i < BLOCKS; i++) PyMem_Free(blocks[i]);
     frame_close(&f);
@@ -964,8 +1160,7 @@ done:
         mt_discard(&mt);
         return NULL;
     }
-    if (mt_store(rng, &mt) < 0) return NULL;
-    Py_RETURN_NONE;
+    return path_result(path, rng, &mt);
 }
 
 /* ---- wilson --------------------------------------------------------------------------- */
@@ -1116,13 +1311,8 @@ static PyObject *hunt_and_kill(PyObject *self, PyObject *args) {
 
 /* ---- the path of a carved tree -------------------------------------------------------- */
 
-/* tree_path(walls, blocked, stride, entry, exit) -> path letters or None.
- * The letters of the walk from entry to exit through the open walls, found depth-first: in
- * a perfect maze (a spanning tree) it is the one path, so the first shortest path too. A
- * visited mark keeps the walk finite on any input; None when the exit is out of reach.
- * Each cell on the stack keeps the open ways it has not tried yet as bits, so a step takes
- * the lowest one with no branch per wall (twice faster than trying N, E, S, W in turn: the
- * open walls of a random tree are a mispredicted branch each). */
+/* tree_path(walls, blocked, stride, entry, exit) -> path letters or None: tree_walk's path
+ * of a carved tree (kruskal finds its own, kruskal_path). */
 static PyObject *tree_path(PyObject *self, PyObject *args) {
     Frame f;
     Py_ssize_t start, goal;
@@ -1135,42 +1325,7 @@ static PyObject *tree_path(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
         return NULL;
     }
-    unsigned char *visited = scratch(f.size, 1);
-    unsigned char *ways = scratch(f.size, 1); /* ways[i]: the untried open ways at depth i */
-    unsigned char *steps = scratch(f.size, 1); /* steps[i]: the direction from depth i on */
-    if (visited == NULL || ways == NULL || steps == NULL) {
-        PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
-        frame_close(&f);
-        return NULL;
-    }
-    Py_ssize_t depth = 0, cell = start;
-    ways[0] = (unsigned char)(~f.walls[start] & 15);
-    visited[start] = 1;
-    while (cell != goal) {
-        unsigned int open = ways[depth];
-        if (open == 0) { /* every way out tried: back up the step that came here */
-            if (depth == 0) break;
-            cell -= f.offset[steps[--depth]];
-            continue;
-        }
-        int d = NTH_DIRECTION[open][0]; /* the lowest way left */
-        ways[depth] = (unsigned char)(open & (open - 1));
-        Py_ssize_t near = cell + f.offset[d];
-        /* free and not visited (the ring is blocked: near is in the frame) */
-        if (f.blocked[near] | visited[near]) continue;
-        visited[near] = 1;
-        steps[depth++] = (unsigned char)d;
-        cell = near;
-        ways[depth] = (unsigned char)(~f.walls[near] & 15 & ~OPPOSITE[d]); /* not back */
-    }
-    PyObject *path = NULL;
-    if (cell == goal) {
-        for (Py_ssize_t i = 0; i < depth; i++) steps[i] = (unsigned char)LETTER[steps[i]];
-        path = PyUnicode_DecodeASCII((const char *)steps, depth, NULL);
-    } else {
-        path = Py_NewRef(Py_None);
-    }
-    PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
+    PyObject *path = tree_walk(&f, start, goal);
     frame_close(&f);
     return path;
 }

@@ -38,8 +38,10 @@ def carve(grid: Grid, rng: random.Random) -> None:
     """Carve a spanning tree of the free cells of ``grid`` by randomised Kruskal."""
     if _KERNEL is None:
         _carve(grid, rng)
-    else:
-        _KERNEL.kruskal(grid.walls, grid.blocked, grid.stride, rng, BAND, BAND_CELLS)
+    else:  # the path too, from the pieces the tree was joined from
+        grid.path = _KERNEL.kruskal(
+            grid.walls, grid.blocked, grid.stride, grid.entry, grid.exit, rng, BAND, BAND_CELLS
+        )
 
 
 def _carve(grid: Grid, rng: random.Random) -> None:

@@ -662,8 +662,8 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
                 best = west ? east[x - 1] : best, d = west ? 3 : d;
                 int here = east[x] < best;
                 best = here ? east[x] : best, d = here ? 1 : d;
-                int down = south[x] < best;
-                best = down ? south[x] : best, d = down ? 2 : d;
+                int down = south[x] < best; /* a mask: GCC made a branch of this ?: */
+                best ^= (best ^ south[x]) & -(uint64_t)down, d ^= (d ^ 2) & -down;
                 band->choice[row + x] = (unsigned char)(best == NO_KEY ? 4 : d);
                 if (best == NO_KEY) continue; /* blocked, or shut in by blocked cells */
                 static const int SIDE[4] = {1, 0, 1, 0}; /* the wall's row of marks */
@@ -748,11 +748,12 @@ static int32_t kruskal_join_bands(Forest *w, const Band *band, int32_t *join) {
 static inline void kruskal_best(Forest *w, int32_t p, uint64_t key, uint32_t code, Py_ssize_t at,
                                 int take) {
     uint64_t so_far = w->best[p];
+    uint32_t wall = w->best_wall[p];
     int less = key < so_far;
-    if (so_far == key) less = code < w->codes[w->best_wall[p]];
+    if (so_far == key) less = code < w->codes[wall];
     less &= take;
-    w->best[p] = less ? key : so_far;
-    w->best_wall[p] = less ? (uint32_t)at : w->best_wall[p];
+    w->best[p] = so_far ^ ((so_far ^ key) & -(uint64_t)less); /* masks: GCC made branches */
+    w->best_wall[p] = wall ^ ((wall ^ (uint32_t)at) & -(uint32_t)less);
 }
 
 /* Keep the wall (key, code) between pieces a and b at ``kept``, unless the wall kept last is
@@ -764,13 +765,14 @@ static inline Py_ssize_t kruskal_keep(Forest *w, Py_ssize_t kept, int32_t a, int
     int32_t lo = a < b ? a : b, hi = a < b ? b : a;
     int between = a != b;
     Py_ssize_t last = kept > 0 ? kept - 1 : 0;
-    int repeat = kept > 0 && w->first[last] == lo && w->second[last] == hi; /* not if a == b */
-    Py_ssize_t at = repeat ? last : kept;
+    /* not if a == b; & for &&, masks for ?:, which GCC made branches of */
+    int repeat = (kept > 0) & (w->first[last] == lo) & (w->second[last] == hi);
+    Py_ssize_t at = kept - repeat;
     uint64_t there = w->keys[at];
     uint32_t there_code = w->codes[at];
     int take = between & (!repeat | (key < there) | ((key == there) & (code < there_code)));
-    w->keys[at] = take ? key : there;
-    w->codes[at] = take ? code : there_code;
+    w->keys[at] = there ^ ((there ^ key) & -(uint64_t)take);
+    w->codes[at] = there_code ^ ((there_code ^ code) & -(uint32_t)take);
     w->first[at] = lo, w->second[at] = hi; /* the same on a repeat; unused when a == b */
     kruskal_best(w, lo, key, code, at, take);
     kruskal_best(w, hi, key, code, at, take);

@@ -585,22 +585,25 @@ static inline void kruskal_link(int32_t *parent, int32_t a, int32_t b) {
         parent[a] = b;
 }
 
-/* What the rounds work on: the frame; the walls left (``count`` of them: keys, codes and,
- * after the first pass, the numbers of their two pieces, ``first`` < ``second``); each
- * cell's piece after the bands (``piece``); per piece, its least wall out (``best``,
- * and where it is, ``best_wall``), and two arrays that take turns as the union-find of the
- * round's pieces (``join``) and the numbers the last round gave them (``number``). */
+/* What the rounds work on: the frame; the walls left (``count`` of them: keys, codes and
+ * the numbers of their two pieces, ``first`` and ``second``: of the wall's first and second
+ * cell as the bands leave them, then ``first`` < ``second`` after each pass); the pieces
+ * the rounds start with on the two sides of each wall (``home``, two a wall, for the path);
+ * per piece, its least wall out (``best``, and where it is, ``best_wall``), and two arrays
+ * that take turns as the union-find of the round's pieces (``join``) and the numbers the
+ * last round gave them (``number``); the walls the rounds opened and their ``home`` pieces. */
 typedef struct {
     Frame *f;
     uint64_t *keys;
     uint32_t *codes;
     int32_t *first, *second;
     Py_ssize_t count;
-    int32_t *piece;
+    int32_t *home;
     uint64_t *best;
     uint32_t *best_wall;
     int32_t *join, *number;
     uint32_t *opened; /* the walls the rounds opened, ``opened_count`` of them */
+    int32_t *opened_home;
     Py_ssize_t opened_count;
 } Forest;
 
@@ -612,11 +615,18 @@ typedef struct {
  * by row: the walls from the row above the band, those from its last row), ``stash`` the
  * walls across the bottom edge set aside while the others are sorted into ``sorted``
  * (``counts``: the counting sort's buckets). The bands' pieces are numbered on across bands
- * (``pieces`` so far). */
+ * (``pieces`` so far) in ``join``, a union-find over them that the first round's walls open
+ * across the bands' edges join (``edge``: the pieces of the last band's bottom row, -1 where
+ * blocked). The walls across the last band's bottom edge, whose cells below are this band's,
+ * are listed from ``stash_at``; ``entry_piece`` and ``goal_piece`` are those of the cells
+ * ``entry`` and ``goal``. */
 typedef struct {
     Py_ssize_t rows;  /* the band's height */
     Py_ssize_t cells; /* at most this many cells in a band, else only its pieces */
     int32_t pieces;  /* the pieces the bands so far left, numbered on from 0 */
+    int32_t *join, *edge;
+    Py_ssize_t stash_at, entry, goal;
+    int32_t entry_piece, goal_piece;
     int32_t *label;
     unsigned char *choice; /* per cell, the wall the first round took (4: none) */
     uint64_t *exit, *top, *bottom, *stash_keys, *sorted_keys;
@@ -711,30 +721,21 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
     }
 }
 
-/* Join the bands' pieces across the walls open between bands (those the first round took
- * across a band's edge), number the pieces that makes 0, 1, ... in the order of their first
- * band's piece (``join``: a union-find over the bands' pieces), and give each cell its
- * piece's number. The number of pieces. */
-static int32_t kruskal_join_bands(Forest *w, const Band *band, int32_t *join) {
-    Frame *f = w->f;
-    Py_ssize_t stride = f->stride;
-    for (int32_t i = 0; i < band->pieces; i++) join[i] = i;
-    for (Py_ssize_t r = band->rows; r < f->rows; r += band->rows) /* r: a band's first row */
-        for (Py_ssize_t cell = (r - 1) * stride; cell < r * stride; cell++) {
-            if (f->blocked[cell] || (f->walls[cell] & BIT[2])) continue;
-            int32_t a = kruskal_find(join, w->piece[cell]);
-            int32_t b = kruskal_find(join, w->piece[cell + stride]);
-            if (a != b) kruskal_link(join, a, b);
-        }
-    int32_t pieces = 0;
+/* Number the pieces the bands' pieces make once joined across the bands' edges (``join``,
+ * the bands' union-find, in which a parent is less than its child) 0, 1, ... in the order
+ * of their first band's piece, and give the walls left and the entry and the goal those
+ * numbers. The number of pieces. */
+static int32_t kruskal_join_bands(Forest *w, Band *band) {
+    int32_t pieces = 0, *join = band->join;
     for (int32_t i = 0; i < band->pieces; i++) join[i] = join[i] == i ? pieces++ : join[join[i]];
-    for (Py_ssize_t cell = 0; cell < f->size; cell++)
-        if (!f->blocked[cell]) w->piece[cell] = join[w->piece[cell]];
+    for (Py_ssize_t e = 0; e < w->count; e++)
+        w->first[e] = join[w->first[e]], w->second[e] = join[w->second[e]];
+    band->entry_piece = join[band->entry_piece], band->goal_piece = join[band->goal_piece];
     return pieces;
 }
 
 /* The later rounds. Each is a pass over the walls left, in place, that names each wall's two
- * pieces by the numbers of this round (the first pass reads each cell's piece; later ones
+ * pieces by the numbers of this round (the first pass takes the bands' numbers; later ones
  * map the last round's numbers through ``number``), drops the walls inside a piece, keeps
  * only the lesser of two walls in a row between the same two pieces (the other is the
  * greatest wall of a cycle: it never opens; a piece's walls to a neighbour come in runs
@@ -758,10 +759,10 @@ static inline void kruskal_best(Forest *w, int32_t p, uint64_t key, uint32_t cod
 
 /* Keep the wall (key, code) between pieces a and b at ``kept``, unless the wall kept last is
  * between the same two: then the lesser of both stays there. Drop it when a == b. The new
- * ``kept``. Without branches: whether the pieces are the same, or the pair repeats, or the
- * new wall is less, is random. */
+ * ``kept``; the wall kept brings its ``home`` pieces (from index ``from``). Without branches:
+ * whether the pieces are the same, or the pair repeats, or the new wall is less, is random. */
 static inline Py_ssize_t kruskal_keep(Forest *w, Py_ssize_t kept, int32_t a, int32_t b,
-                                      uint64_t key, uint32_t code) {
+                                      uint64_t key, uint32_t code, Py_ssize_t from) {
     int32_t lo = a < b ? a : b, hi = a < b ? b : a;
     int between = a != b;
     Py_ssize_t last = kept > 0 ? kept - 1 : 0;
@@ -773,6 +774,9 @@ static inline Py_ssize_t kruskal_keep(Forest *w, Py_ssize_t kept, int32_t a, int
     int take = between & (!repeat | (key < there) | ((key == there) & (code < there_code)));
     w->keys[at] = there ^ ((there ^ key) & -(uint64_t)take);
     w->codes[at] = there_code ^ ((there_code ^ code) & -(uint32_t)take);
+    int32_t home_a = w->home[2 * from], home_b = w->home[2 * from + 1]; /* ``from`` >= ``at`` */
+    w->home[2 * at] ^= (w->home[2 * at] ^ home_a) & -take;
+    w->home[2 * at + 1] ^= (w->home[2 * at + 1] ^ home_b) & -take;
     w->first[at] = lo, w->second[at] = hi; /* the same on a repeat; unused when a == b */
     kruskal_best(w, lo, key, code, at, take);
     kruskal_best(w, hi, key, code, at, take);
@@ -815,9 +819,11 @@ static inline void kruskal_band_link(int32_t *label, uint64_t *exit, int32_t a, 
  * w->count (listed in code order): its cells joined by the walls the first round took inside
  * it (``label``, a union-find over the band's cells), its other walls in key order (Kruskal's
  * own way, in cache), each opening when it joins two pieces and is less than every wall
- * across the band's edges from one of them (``exit``). Then each cell's piece is numbered
- * on from the bands' before (``w->piece``), and the list keeps only the walls between two
- * of the band's pieces and those across its bottom edge. */
+ * across the band's edges from one of them (``exit``). Then its pieces are numbered on
+ * from the bands' before, and the list keeps only the walls between two of the band's
+ * pieces and those across its bottom edge, with the numbers of their pieces (the cells
+ * below the bottom edge get theirs from the next band). No array of a piece per cell: its
+ * 64 MB at 4000x4000 were written, then read at random by the rounds. */
 static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t start) {
     Frame *f = w->f;
     Py_ssize_t stride = f->stride, base = r0 * stride, cells = (r1 - r0) * stride;
@@ -880,39 +886,54 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
         frame_open(f, code >> 1, (code & 1) ? 2 : 1);
         kruskal_band_link(label, exit, a, b);
     }
-    /* number the pieces in the order of their roots (the exits are done with: their room
-     * holds the numbers) */
-    int32_t pieces = 0, *number = (int32_t *)exit;
+    /* number the pieces on from the bands' before, in the order of their roots (the exits
+     * are done with: their room holds the numbers), each in the union-find over the bands'
+     * pieces (``band->join``) */
+    int32_t pieces = band->pieces, *number = (int32_t *)exit;
     for (Py_ssize_t i = 0; i < cells; i++) {
-        if (blocked[i]) { /* in no piece: the path's walk never steps there */
-            w->piece[base + i] = -1;
-            continue;
-        }
         label[i] = kruskal_find(label, (int32_t)i);
         number[i] = pieces;
-        pieces += label[i] == (int32_t)i;
+        pieces += (label[i] == (int32_t)i) & !blocked[i]; /* a blocked cell is in none */
     }
-    for (Py_ssize_t i = 0; i < cells; i++)
-        if (!blocked[i]) w->piece[base + i] = band->pieces + number[label[i]];
-    Py_ssize_t kept = 0; /* the walls still between two pieces, in code order */
+    for (int32_t p = band->pieces; p < pieces; p++) band->join[p] = p;
+#define KRUSKAL_PIECE(i) number[label[i]]
+    int32_t *first = w->first + start, *second = w->second + start;
+    for (Py_ssize_t k = band->stash_at; k < start; k++) /* from the band before: their cells here */
+        w->second[k] = KRUSKAL_PIECE((w->codes[k] >> 1) + stride - base);
+    for (Py_ssize_t x = 0; x < stride; x++) { /* the first round's walls open across the top */
+        int32_t above = band->edge[x];
+        if (above < 0 || blocked[x] || (f->walls[base + x] & BIT[0])) continue;
+        int32_t a = kruskal_find(band->join, above), b = kruskal_find(band->join, KRUSKAL_PIECE(x));
+        if (a != b) kruskal_link(band->join, a, b);
+    }
+    if (band->entry >= base && band->entry < base + cells)
+        band->entry_piece = KRUSKAL_PIECE(band->entry - base);
+    if (band->goal >= base && band->goal < base + cells)
+        band->goal_piece = KRUSKAL_PIECE(band->goal - base);
+    Py_ssize_t kept = 0; /* the walls still between two pieces, in code order, and theirs */
     for (Py_ssize_t e = 0; e < inner; e++) {
         uint32_t code = codes[e];
         Py_ssize_t cell = (code >> 1) - base, other = cell + ((code & 1) ? stride : 1);
         keys[kept] = keys[e], codes[kept] = code;
+        first[kept] = KRUSKAL_PIECE(cell), second[kept] = KRUSKAL_PIECE(other);
         kept += label[cell] != label[other];
     }
-    for (Py_ssize_t s = 0; s < stashed; s++) {
+    for (Py_ssize_t s = 0; s < stashed; s++) { /* the cell below: the next band's */
         keys[kept + s] = band->stash_keys[s];
         codes[kept + s] = band->stash_codes[s];
+        first[kept + s] = KRUSKAL_PIECE((band->stash_codes[s] >> 1) - base);
     }
+    for (Py_ssize_t x = 0; x < stride; x++)
+        band->edge[x] = blocked[bottom_row - base + x] ? -1 : KRUSKAL_PIECE(bottom_row - base + x);
+#undef KRUSKAL_PIECE
+    band->stash_at = start + kept;
     w->count = start + kept + stashed;
-    band->pieces += pieces;
+    band->pieces = pieces;
 }
 
-/* The rounds, from the ``pieces`` of the first (each cell's number in ``piece``). */
+/* The rounds, from the ``pieces`` the bands left (the walls' ``first`` and ``second``). */
 static void kruskal_rounds(Forest *w, int32_t pieces) {
     Frame *f = w->f;
-    Py_ssize_t stride = f->stride;
     int32_t *number = w->join, *join = w->number; /* they swap at once below */
     for (int32_t i = 0; i < pieces; i++) w->best[i] = NO_KEY;
     for (int pass = 0; w->count > 0; pass++) {
@@ -922,13 +943,13 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
         for (Py_ssize_t e = 0; e < w->count; e++) {
             uint32_t code = w->codes[e];
             int32_t a, b;
-            if (pass == 0) {
-                Py_ssize_t cell = code >> 1;
-                a = w->piece[cell], b = w->piece[cell + ((code & 1) ? stride : 1)];
+            if (pass == 0) { /* the pieces the rounds start with: the path's */
+                a = w->first[e], b = w->second[e];
+                w->home[2 * e] = a, w->home[2 * e + 1] = b;
             } else {
                 a = number[w->first[e]], b = number[w->second[e]];
             }
-            kept = kruskal_keep(w, kept, a, b, w->keys[e], code);
+            kept = kruskal_keep(w, kept, a, b, w->keys[e], code, e);
         }
         w->count = kept;
         for (int32_t i = 0; i < pieces; i++) join[i] = i;
@@ -940,6 +961,8 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
             if (a == b) continue; /* the wall the piece on its other side took first */
             uint32_t code = w->codes[at];
             frame_open(f, code >> 1, (code & 1) ? 2 : 1);
+            w->opened_home[2 * w->opened_count] = w->home[2 * at];
+            w->opened_home[2 * w->opened_count + 1] = w->home[2 * at + 1];
             w->opened[w->opened_count++] = code;
             kruskal_link(join, a, b);
         }
@@ -952,24 +975,26 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
 /* The path of the tree just carved, from the pieces the rounds started with instead of a
  * search of the whole maze (Grid.tree_path's walk visited most of the 16M cells at
  * 4000x4000: 6-7 ns a cell). Every wall the first round or a band opened lies inside one of
- * those pieces (``w->piece``), and the walls the rounds opened (``w->opened``) join them
- * into a tree of pieces: the path crosses, in order, the walls on the way from the entry's
- * piece to the exit's in that tree (a breadth-first search over the pieces), and inside each
- * piece on its way it is the path between the cell it comes in by and the one it leaves by,
- * found by a walk that stays in that piece. A tree has one path, so it is tree_walk's, the
- * one search.shortest_path gives. */
+ * those pieces, and the walls the rounds opened (``w->opened``, with the pieces on their
+ * two sides) join them into a tree of pieces: the path crosses, in order, the walls on the
+ * way from the entry's piece to the exit's in that tree (a breadth-first search over the
+ * pieces), and inside each piece on its way it is the path between the cell it comes in by
+ * and the one it leaves by, found by a walk that stays in that piece. A tree has one path,
+ * so it is tree_walk's, the one search.shortest_path gives. */
 
 /* The walk within the piece of ``start`` to ``goal``, depth-first through the open walls
- * into cells of the same piece, never straight back (a piece is a subtree: no cell comes
- * twice); the directions to ``steps`` (``room`` of them at most), ``ways`` keeps each
- * depth's untried ways. The steps taken, or -1 when ``goal`` is not found within ``*tries``
- * ways tried (left in ``*tries``) or ``room`` steps: a walk of a tree tries at most 4 ways a
- * cell and steps into each at most once, so that only happens on a frame whose walls were
- * open before the carve (loops), which the caller leaves to tree_walk. */
-static Py_ssize_t kruskal_piece_walk(const Frame *f, const int32_t *piece, Py_ssize_t start,
-                                     Py_ssize_t goal, unsigned char *ways, unsigned char *steps,
-                                     Py_ssize_t room, Py_ssize_t *tries) {
-    int32_t mine = piece[start];
+ * but those the rounds opened (``crossed``, a bit a wall code: the ways out of the piece),
+ * never straight back (a piece is a subtree: no cell comes twice); the directions to
+ * ``steps`` (``room`` of them at most), ``ways`` keeps each depth's untried ways. The steps
+ * taken, or -1 when ``goal`` is not found within ``*tries`` ways tried (left in ``*tries``)
+ * or ``room`` steps: a walk of a tree tries at most 4 ways a cell and steps into each at
+ * most once, so that only happens on a frame whose walls were open before the carve
+ * (loops), which the caller leaves to tree_walk. */
+static Py_ssize_t kruskal_piece_walk(const Frame *f, const unsigned char *crossed,
+                                     Py_ssize_t start, Py_ssize_t goal, unsigned char *ways,
+                                     unsigned char *steps, Py_ssize_t room, Py_ssize_t *tries) {
+    /* the code of the wall a step takes: 2 * cell plus this (N, E, S, W) */
+    const Py_ssize_t code_step[4] = {1 - 2 * f->stride, 0, 1, -2};
     Py_ssize_t depth = 0, cell = start, left = *tries;
     ways[0] = (unsigned char)(~f->walls[start] & 15);
     while (cell != goal) {
@@ -982,8 +1007,8 @@ static Py_ssize_t kruskal_piece_walk(const Frame *f, const int32_t *piece, Py_ss
         if (--left < 0) return -1;
         int d = NTH_DIRECTION[open][0]; /* the lowest way left */
         ways[depth] = (unsigned char)(open & (open - 1));
-        Py_ssize_t near = cell + f->offset[d];
-        if (piece[near] != mine) continue; /* another piece, or blocked (-1) */
+        Py_ssize_t near = cell + f->offset[d], code = 2 * cell + code_step[d];
+        if (f->blocked[near] | ((crossed[code >> 3] >> (code & 7)) & 1)) continue; /* out */
         if (depth + 1 >= room) return -1;
         steps[depth++] = (unsigned char)d;
         cell = near;
@@ -1002,34 +1027,29 @@ static inline void kruskal_wall_cells(const Frame *f, uint32_t code, Py_ssize_t 
 
 /* The path from ``entry`` to ``goal`` of the tree carved over the ``pieces`` pieces the
  * rounds started with: letters, None when out of reach, NULL with MemoryError set. */
-static PyObject *kruskal_path(const Forest *w, int32_t pieces, Py_ssize_t entry,
-                              Py_ssize_t goal) {
+static PyObject *kruskal_path(const Forest *w, int32_t pieces, int32_t from, int32_t to,
+                              Py_ssize_t entry, Py_ssize_t goal) {
     const Frame *f = w->f;
-    const int32_t *piece = w->piece;
+    const int32_t *ends = w->opened_home; /* the pieces of each opened wall's two cells */
     Py_ssize_t m = w->opened_count;
     int32_t *first = PyMem_Calloc((size_t)pieces + 2, sizeof(int32_t)); /* adjacency, CSR */
     uint32_t *around = PyMem_Malloc((size_t)(2 * m + 1) * sizeof(uint32_t));
-    int32_t *ends = PyMem_Malloc((size_t)(2 * m + 1) * sizeof(int32_t)); /* wall e's pieces */
     int32_t *via = PyMem_Malloc((size_t)(pieces + 1) * sizeof(int32_t)); /* wall reached by */
     int32_t *queue = PyMem_Malloc((size_t)(pieces + 1) * sizeof(int32_t));
+    unsigned char *crossed = PyMem_Calloc((size_t)f->size / 4 + 1, 1); /* 2 walls a cell */
     unsigned char *ways = PyMem_Malloc((size_t)f->size);
     unsigned char *steps = PyMem_Malloc((size_t)f->size);
     PyObject *path = NULL;
-    if (first == NULL || around == NULL || ends == NULL || via == NULL || queue == NULL ||
+    if (first == NULL || around == NULL || via == NULL || queue == NULL || crossed == NULL ||
         ways == NULL || steps == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t e = 0; e < m; e++) { /* the two pieces of each wall: a miss each, once */
-        Py_ssize_t a, b;
-        kruskal_wall_cells(f, w->opened[e], &a, &b);
-        ends[2 * e] = piece[a], ends[2 * e + 1] = piece[b];
-    }
+    for (Py_ssize_t e = 0; e < m; e++) crossed[w->opened[e] >> 3] |= 1 << (w->opened[e] & 7);
     for (Py_ssize_t e = 0; e < 2 * m; e++) first[ends[e] + 2]++; /* each piece's walls, CSR */
     for (int32_t p = 0; p < pieces; p++) first[p + 2] += first[p + 1];
     for (Py_ssize_t e = 0; e < 2 * m; e++) around[first[ends[e] + 1]++] = (uint32_t)(e >> 1);
     /* breadth-first over the pieces, from the entry's to the exit's */
-    int32_t from = piece[entry], to = piece[goal];
     for (int32_t p = 0; p < pieces; p++) via[p] = -2; /* not reached */
     via[from] = -1;
     queue[0] = from;
@@ -1053,21 +1073,22 @@ static PyObject *kruskal_path(const Forest *w, int32_t pieces, Py_ssize_t entry,
         p = ends[2 * via[p]] ^ ends[2 * via[p] + 1] ^ p;
     }
     Py_ssize_t length = 0, cell = entry, tries = 4 * f->size + 4;
-    for (int32_t k = 0; k <= crossings; k++) {
+    for (int32_t k = 0, p = from; k <= crossings; k++) {
         Py_ssize_t near = goal, far = goal; /* the last piece: to the exit */
         int d = 0;
         if (k < crossings) {
             uint32_t code = w->opened[queue[k]];
             kruskal_wall_cells(f, code, &near, &far);
             d = (code & 1) ? 2 : 1; /* from near to far: S or E */
-            if (piece[near] != piece[cell]) {
+            if (ends[2 * queue[k]] != p) { /* p is the second cell's piece */
                 Py_ssize_t swap = near;
                 near = far, far = swap, d ^= 2; /* N or W */
             }
+            p ^= ends[2 * queue[k]] ^ ends[2 * queue[k] + 1]; /* the piece across */
         }
         Py_ssize_t room = f->size - length;
         Py_ssize_t taken =
-            kruskal_piece_walk(f, piece, cell, near, ways, steps + length, room, &tries);
+            kruskal_piece_walk(f, crossed, cell, near, ways, steps + length, room, &tries);
         if (taken < 0) { /* not a tree: the frame had open walls before */
             path = tree_walk(f, entry, goal);
             goto done;
@@ -1079,8 +1100,8 @@ static PyObject *kruskal_path(const Forest *w, int32_t pieces, Py_ssize_t entry,
     for (Py_ssize_t i = 0; i < length; i++) steps[i] = (unsigned char)LETTER[steps[i]];
     path = PyUnicode_DecodeASCII((const char *)steps, length, NULL);
 done:
-    PyMem_Free(first), PyMem_Free(around), PyMem_Free(ends), PyMem_Free(via), PyMem_Free(queue);
-    PyMem_Free(ways), PyMem_Free(steps);
+    PyMem_Free(first), PyMem_Free(around), PyMem_Free(via), PyMem_Free(queue);
+    PyMem_Free(crossed), PyMem_Free(ways), PyMem_Free(steps);
     return path;
 }
 
@@ -1122,15 +1143,16 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
         count += !f.blocked[cell + 1];
         count += cell + f.stride < f.size && !f.blocked[cell + f.stride];
     }
-    enum { KEYS, CODES, PIECE, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, BEST_WALL, JOIN,
+    enum { KEYS, CODES, HOME, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, BEST_WALL, JOIN,
            NUMBER, LABEL, CHOICE, EXIT, EDGES, STASH_KEYS, STASH_CODES, SORTED_KEYS,
-           SORTED_CODES, COUNTS, JOINS, OPENED, BLOCKS };
+           SORTED_CODES, COUNTS, JOINS, EDGE, OPENED, OPENED_HOME, BLOCKS };
     void *blocks[BLOCKS] = {NULL};
     /* room for two more: the first round writes each wall before it knows to keep it */
     size_t walls = (size_t)count + 2;
     Forest w = {&f, kruskal_alloc(blocks, KEYS, walls, sizeof(uint64_t)),
-                kruskal_alloc(blocks, CODES, walls, sizeof(uint32_t))};
-    w.piece = kruskal_alloc(blocks, PIECE, (size_t)f.size, sizeof(int32_t));
+                kruskal_alloc(blocks, CODES, walls, sizeof(uint32_t)),
+                kruskal_alloc(blocks, FIRST, walls, sizeof(int32_t)),
+                kruskal_alloc(blocks, SECOND, walls, sizeof(int32_t))};
     uint64_t *rows = kruskal_alloc(blocks, ROWS, (size_t)(4 * f.stride), sizeof(uint64_t));
     unsigned char *chosen = kruskal_alloc(blocks, CHOSEN, (size_t)(4 * f.stride), 1);
     Keys *keys = kruskal_alloc(blocks, KEYS_DRAWN, 1, sizeof(Keys));
@@ -1148,40 +1170,41 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     band.sorted_keys = kruskal_alloc(blocks, SORTED_KEYS, listed, sizeof(uint64_t));
     band.sorted_codes = kruskal_alloc(blocks, SORTED_CODES, listed, sizeof(uint32_t));
     band.counts = kruskal_alloc(blocks, COUNTS, 2 * listed + 1, sizeof(uint32_t));
+    band.join = kruskal_alloc(blocks, JOINS, (size_t)f.size, sizeof(int32_t)); /* pieces <= cells */
+    band.edge = kruskal_alloc(blocks, EDGE, (size_t)f.stride, sizeof(int32_t));
+    band.entry = entry, band.goal = goal;
     MTState mt;
     int ok = 0, loaded = 0;
-    if (w.keys == NULL || w.codes == NULL || w.piece == NULL || rows == NULL || chosen == NULL ||
-        keys == NULL || band.label == NULL || band.choice == NULL || band.exit == NULL ||
-        band.top == NULL || band.stash_keys == NULL || band.stash_codes == NULL ||
-        band.sorted_keys == NULL || band.sorted_codes == NULL || band.counts == NULL) {
+    if (w.keys == NULL || w.codes == NULL || w.first == NULL || w.second == NULL ||
+        rows == NULL || chosen == NULL || keys == NULL || band.label == NULL ||
+        band.choice == NULL || band.exit == NULL || band.top == NULL ||
+        band.stash_keys == NULL || band.stash_codes == NULL || band.sorted_keys == NULL ||
+        band.sorted_codes == NULL || band.counts == NULL || band.join == NULL ||
+        band.edge == NULL) {
         PyErr_NoMemory();
         goto done;
     }
+    for (Py_ssize_t x = 0; x < f.stride; x++) band.edge[x] = -1; /* above the frame: none */
     if (mt_load(rng, &mt) < 0) goto done;
     loaded = 1;
     keys_start(keys, &mt, count);
     kruskal_first_round(&w, keys, rows, chosen, &band);
-    int32_t *joins = kruskal_alloc(blocks, JOINS, (size_t)band.pieces, sizeof(int32_t));
-    if (joins == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int32_t pieces = kruskal_join_bands(&w, &band, joins);
+    int32_t pieces = kruskal_join_bands(&w, &band);
     size_t n = (size_t)pieces, left = (size_t)w.count;
-    w.first = kruskal_alloc(blocks, FIRST, left, sizeof(int32_t));
-    w.second = kruskal_alloc(blocks, SECOND, left, sizeof(int32_t));
+    w.home = kruskal_alloc(blocks, HOME, 2 * left, sizeof(int32_t));
     w.best = kruskal_alloc(blocks, BEST, n, sizeof(uint64_t));
     w.best_wall = kruskal_alloc(blocks, BEST_WALL, n, sizeof(uint32_t));
     w.join = kruskal_alloc(blocks, JOIN, n, sizeof(int32_t));
     w.number = kruskal_alloc(blocks, NUMBER, n, sizeof(int32_t));
     w.opened = kruskal_alloc(blocks, OPENED, n, sizeof(uint32_t));
-    if (w.first == NULL || w.second == NULL || w.best == NULL || w.best_wall == NULL ||
-        w.join == NULL || w.number == NULL || w.opened == NULL) {
+    w.opened_home = kruskal_alloc(blocks, OPENED_HOME, 2 * n, sizeof(int32_t));
+    if (w.home == NULL || w.best == NULL || w.best_wall == NULL || w.join == NULL ||
+        w.number == NULL || w.opened == NULL || w.opened_home == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     kruskal_rounds(&w, pieces);
-    path = kruskal_path(&w, pieces, entry, goal);
+    path = kruskal_path(&w, pieces, band.entry_piece, band.goal_piece, entry, goal);
     ok = path != NULL;
 done:
     for (int i = 0; i < BLOCKS; i++) PyMem_Free(blocks[i]);

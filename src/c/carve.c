@@ -628,7 +628,8 @@ typedef struct {
     Py_ssize_t stash_at, entry, goal;
     int32_t entry_piece, goal_piece;
     int32_t *label;
-    unsigned char *choice; /* per cell, the wall the first round took (4: none) */
+    unsigned char *choice; /* per cell of the band and the row below, the wall the first round
+                            * took (4: none) */
     uint64_t *exit, *top, *bottom, *stash_keys, *sorted_keys;
     uint32_t *stash_codes, *sorted_codes, *counts;
 } Band;
@@ -664,7 +665,8 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
             }
             memset(picked, 0, (size_t)(2 * stride));
             Py_ssize_t row = y * stride;
-            band->choice[row] = 4; /* the blocked first column */
+            unsigned char *choice = band->choice + (y - band_start) * stride; /* the band's row */
+            choice[0] = 4; /* the blocked first column */
             for (Py_ssize_t x = 1; x < stride; x++) { /* without branches: keys are random */
                 uint64_t best = south_before[x];
                 int d = 0; /* N, then W, E and S as they beat it */
@@ -674,7 +676,7 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
                 best = here ? east[x] : best, d = here ? 1 : d;
                 int down = south[x] < best; /* a mask: GCC made a branch of this ?: */
                 best ^= (best ^ south[x]) & -(uint64_t)down, d ^= (d ^ 2) & -down;
-                band->choice[row + x] = (unsigned char)(best == NO_KEY ? 4 : d);
+                choice[x] = (unsigned char)(best == NO_KEY ? 4 : d);
                 if (best == NO_KEY) continue; /* blocked, or shut in by blocked cells */
                 static const int SIDE[4] = {1, 0, 1, 0}; /* the wall's row of marks */
                 static const int SHIFT[4] = {0, 0, 0, -1};
@@ -714,6 +716,8 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
         if (y - band_start == band->rows || y == height) { /* the band's last row is settled */
             memcpy(band->bottom, south_before, (size_t)stride * sizeof(uint64_t));
             kruskal_band(w, band, band_start, y, segment);
+            if (y < height) /* this row's choices: the next band's first row */
+                memcpy(band->choice, band->choice + (y - band_start) * stride, (size_t)stride);
             uint64_t *edge = band->top;
             band->top = band->bottom, band->bottom = edge;
             band_start = y, segment = w->count;
@@ -830,7 +834,7 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
     Py_ssize_t bottom_row = (r1 - 1) * stride;
     int32_t *label = band->label;
     uint64_t *exit = band->exit;
-    const unsigned char *blocked = f->blocked + base, *choice = band->choice + base;
+    const unsigned char *blocked = f->blocked + base, *choice = band->choice;
     /* The first round's pieces within the band are already trees, with no union of their
      * own: each cell's parent is the cell it chose, but for the two cells that chose each
      * other (a piece's root pair: the lesser is the root) and the cells whose choice is
@@ -1161,7 +1165,7 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     if (band.rows > f.rows) band.rows = f.rows;
     size_t cells = (size_t)(band.rows * f.stride), listed = 2 * cells + 2;
     band.label = kruskal_alloc(blocks, LABEL, cells, sizeof(int32_t));
-    band.choice = kruskal_alloc(blocks, CHOICE, (size_t)f.size, 1);
+    band.choice = kruskal_alloc(blocks, CHOICE, cells + (size_t)f.stride, 1);
     band.exit = kruskal_alloc(blocks, EXIT, cells, sizeof(uint64_t));
     band.top = kruskal_alloc(blocks, EDGES, (size_t)(2 * f.stride), sizeof(uint64_t));
     band.bottom = band.top == NULL ? NULL : band.top + f.stride;

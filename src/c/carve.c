@@ -816,7 +816,8 @@ static void kruskal_sort(const uint64_t *keys, const uint32_t *codes, Py_ssize_t
 static inline void kruskal_band_link(int32_t *label, uint64_t *exit, int32_t a, int32_t b) {
     int32_t root = a < b ? a : b, child = a < b ? b : a;
     label[child] = root;
-    if (exit[child] < exit[root]) exit[root] = exit[child];
+    uint64_t mine = exit[root], theirs = exit[child]; /* the lesser, by a mask: GCC branched */
+    exit[root] = mine ^ ((mine ^ theirs) & -(uint64_t)(theirs < mine));
 }
 
 /* Contract the band of rows [r0, r1), whose walls left are w->keys/codes from ``start`` to
@@ -886,7 +887,8 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
         kruskal_find2(label, &a, &b);
         /* the least wall out of a or b but for walls across the edges: if less than those,
          * the least of its cut (a wall of theirs left waiting is not less than their exits) */
-        if (a == b || (key >= exit[a] && key >= exit[b])) continue;
+        int opens = (a != b) & ((key < exit[a]) | (key < exit[b])); /* one branch, not three */
+        if (!opens) continue;
         frame_open(f, code >> 1, (code & 1) ? 2 : 1);
         kruskal_band_link(label, exit, a, b);
     }

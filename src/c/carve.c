@@ -608,13 +608,13 @@ typedef struct {
 } Forest;
 
 /* A band of ``rows`` rows, contracted while it is in cache once the first round has settled
- * its last row (specs/performance.md, "kruskal: a band of rows at a time"). ``choice`` keeps
- * the wall each cell took in the first round; ``label`` is the union-find over the band's
- * cells and ``exit`` the least key of a wall across the band's top or bottom edge from each
- * piece (at its root); ``top`` and ``bottom`` the keys of the walls across those edges (row
- * by row: the walls from the row above the band, those from its last row), ``stash`` the
- * walls across the bottom edge set aside while the others are sorted into ``sorted``
- * (``counts``: the counting sort's buckets). The bands' pieces are numbered on across bands
+ * its last row (specs/performance.md, "kruskal: the same tree, a band of rows at a time").
+ * ``choice`` keeps the wall each cell took in the first round; ``label`` is the union-find
+ * over the band's cells and ``exit`` the least key of a wall across the band's top or bottom
+ * edge from each piece (at its root); ``top`` and ``bottom`` the keys of the walls across
+ * those edges (row by row: the walls from the row above the band, those from its last row),
+ * ``stash`` the walls across the bottom edge set aside while the others are sorted into
+ * ``sorted`` (``counts``: the counting sort's buckets). The bands' pieces are numbered on across bands
  * (``pieces`` so far) in ``join``, a union-find over them that the first round's walls open
  * across the bands' edges join (``edge``: the pieces of the last band's bottom row, -1 where
  * blocked). The walls across the last band's bottom edge, whose cells below are this band's,

@@ -585,11 +585,18 @@ static inline void kruskal_link(int32_t *parent, int32_t a, int32_t b) {
         parent[a] = b;
 }
 
+/* A piece's least wall out so far: its key, and where it is in the list. */
+typedef struct {
+    uint64_t key;
+    uint32_t wall;
+} Best;
+
 /* What the rounds work on: the frame; the walls left (``count`` of them: keys, codes and
  * the numbers of their two pieces, ``first`` and ``second``: of the wall's first and second
  * cell as the bands leave them, then ``first`` < ``second`` after each pass); the pieces
  * the rounds start with on the two sides of each wall (``home``, two a wall, for the path);
- * per piece, its least wall out (``best``, and where it is, ``best_wall``), and two arrays
+ * per piece, its least wall out (``best``: its key and where it is, in one line of the cache),
+ * and two arrays
  * that take turns as the union-find of the round's pieces (``join``) and the numbers the
  * last round gave them (``number``); the walls the rounds opened and their ``home`` pieces. */
 typedef struct {
@@ -599,8 +606,7 @@ typedef struct {
     int32_t *first, *second;
     Py_ssize_t count;
     int32_t *home;
-    uint64_t *best;
-    uint32_t *best_wall;
+    Best *best;
     int32_t *join, *number;
     uint32_t *opened; /* the walls the rounds opened, ``opened_count`` of them */
     int32_t *opened_home;
@@ -614,10 +620,10 @@ typedef struct {
  * edge from each piece (at its root); ``top`` and ``bottom`` the keys of the walls across
  * those edges (row by row: the walls from the row above the band, those from its last row),
  * ``stash`` the walls across the bottom edge set aside while the others are sorted into
- * ``sorted`` (``counts``: the counting sort's buckets). The bands' pieces are numbered on across bands
- * (``pieces`` so far) in ``join``, a union-find over them that the first round's walls open
- * across the bands' edges join (``edge``: the pieces of the last band's bottom row, -1 where
- * blocked). The walls across the last band's bottom edge, whose cells below are this band's,
+ * ``sorted`` (``counts``: the counting sort's buckets). The bands' pieces are numbered on
+ * across bands (``pieces`` so far) in ``join``, a union-find over them that the first
+ * round's walls open across the bands' edges join (``edge``: the pieces of the last band's
+ * bottom row, -1 where blocked). The walls across the last band's bottom edge, whose cells below are this band's,
  * are listed from ``stash_at``; ``entry_piece`` and ``goal_piece`` are those of the cells
  * ``entry`` and ``goal``. */
 typedef struct {
@@ -752,13 +758,13 @@ static int32_t kruskal_join_bands(Forest *w, Band *band) {
  * for a tie of keys, which hardly ever happens. */
 static inline void kruskal_best(Forest *w, int32_t p, uint64_t key, uint32_t code, Py_ssize_t at,
                                 int take) {
-    uint64_t so_far = w->best[p];
-    uint32_t wall = w->best_wall[p];
+    uint64_t so_far = w->best[p].key;
+    uint32_t wall = w->best[p].wall;
     int less = key < so_far;
     if (so_far == key) less = code < w->codes[wall];
     less &= take;
-    w->best[p] = so_far ^ ((so_far ^ key) & -(uint64_t)less); /* masks: GCC made branches */
-    w->best_wall[p] = wall ^ ((wall ^ (uint32_t)at) & -(uint32_t)less);
+    w->best[p].key = so_far ^ ((so_far ^ key) & -(uint64_t)less); /* masks: GCC branched */
+    w->best[p].wall = wall ^ ((wall ^ (uint32_t)at) & -(uint32_t)less);
 }
 
 /* Keep the wall (key, code) between pieces a and b at ``kept``, unless the wall kept last is
@@ -941,7 +947,7 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
 static void kruskal_rounds(Forest *w, int32_t pieces) {
     Frame *f = w->f;
     int32_t *number = w->join, *join = w->number; /* they swap at once below */
-    for (int32_t i = 0; i < pieces; i++) w->best[i] = NO_KEY;
+    for (int32_t i = 0; i < pieces; i++) w->best[i].key = NO_KEY;
     for (int pass = 0; w->count > 0; pass++) {
         int32_t *last_join = number;
         number = join, join = last_join;
@@ -960,9 +966,9 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
         w->count = kept;
         for (int32_t i = 0; i < pieces; i++) join[i] = i;
         for (int32_t i = 0; i < pieces; i++) {
-            if (w->best[i] == NO_KEY) continue;
-            w->best[i] = NO_KEY;
-            Py_ssize_t at = w->best_wall[i];
+            if (w->best[i].key == NO_KEY) continue;
+            w->best[i].key = NO_KEY;
+            Py_ssize_t at = w->best[i].wall;
             int32_t a = kruskal_find(join, w->first[at]), b = kruskal_find(join, w->second[at]);
             if (a == b) continue; /* the wall the piece on its other side took first */
             uint32_t code = w->codes[at];
@@ -1148,7 +1154,7 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
         int free = !f.blocked[cell];
         count += (free & !f.blocked[cell + 1]) + (free & !f.blocked[cell + f.stride]);
     }
-    enum { KEYS, CODES, HOME, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, BEST_WALL, JOIN,
+    enum { KEYS, CODES, HOME, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, JOIN,
            NUMBER, LABEL, CHOICE, EXIT, EDGES, STASH_KEYS, STASH_CODES, SORTED_KEYS,
            SORTED_CODES, COUNTS, JOINS, EDGE, OPENED, OPENED_HOME, BLOCKS };
     void *blocks[BLOCKS] = {NULL};
@@ -1197,13 +1203,12 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     int32_t pieces = kruskal_join_bands(&w, &band);
     size_t n = (size_t)pieces, left = (size_t)w.count;
     w.home = kruskal_alloc(blocks, HOME, 2 * left, sizeof(int32_t));
-    w.best = kruskal_alloc(blocks, BEST, n, sizeof(uint64_t));
-    w.best_wall = kruskal_alloc(blocks, BEST_WALL, n, sizeof(uint32_t));
+    w.best = kruskal_alloc(blocks, BEST, n, sizeof(Best));
     w.join = kruskal_alloc(blocks, JOIN, n, sizeof(int32_t));
     w.number = kruskal_alloc(blocks, NUMBER, n, sizeof(int32_t));
     w.opened = kruskal_alloc(blocks, OPENED, n, sizeof(uint32_t));
     w.opened_home = kruskal_alloc(blocks, OPENED_HOME, 2 * n, sizeof(int32_t));
-    if (w.home == NULL || w.best == NULL || w.best_wall == NULL || w.join == NULL ||
+    if (w.home == NULL || w.best == NULL || w.join == NULL ||
         w.number == NULL || w.opened == NULL || w.opened_home == NULL) {
         PyErr_NoMemory();
         goto done;

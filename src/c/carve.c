@@ -623,9 +623,9 @@ typedef struct {
  * ``sorted`` (``counts``: the counting sort's buckets). The bands' pieces are numbered on
  * across bands (``pieces`` so far) in ``join``, a union-find over them that the first
  * round's walls open across the bands' edges join (``edge``: the pieces of the last band's
- * bottom row, -1 where blocked). The walls across the last band's bottom edge, whose cells below are this band's,
- * are listed from ``stash_at``; ``entry_piece`` and ``goal_piece`` are those of the cells
- * ``entry`` and ``goal``. */
+ * bottom row, -1 where blocked). The walls across the last band's bottom edge, whose cells
+ * below are this band's, are listed from ``stash_at``; ``entry_piece`` and ``goal_piece``
+ * are those of the cells ``entry`` and ``goal``. */
 typedef struct {
     Py_ssize_t rows;  /* the band's height */
     Py_ssize_t cells; /* at most this many cells in a band, else only its pieces */

@@ -522,16 +522,15 @@ static PyObject *prim(PyObject *self, PyObject *args) {
 
 #define NO_KEY UINT64_MAX /* a key has 53 bits: no wall */
 
-/* The random keys of the walls, drawn a block of words at a time: Random.random() of a wall
- * is the pair of words (a, b) taken as the 53-bit integer (a >> 5) << 26 | b >> 6, exactly
- * the float times 2**53, so these integers compare (and tie) as the floats do. */
-#define KEY_WORDS 4096
+/* The random keys of the walls, drawn a row of the frame at a time: Random.random() of a
+ * wall is the pair of words (a, b) taken as the 53-bit integer (a >> 5) << 26 | b >> 6,
+ * exactly the float times 2**53, so these integers compare (and tie) as the floats do.
+ * ``words`` holds a row's words (2 keys a cell at most) and 2 more, read but not used. */
 typedef struct {
     MTState *mt;
     Draws draws;
     Py_ssize_t left; /* keys still to draw from mt */
-    int at, end;     /* the next word of ``words``, the end of those drawn */
-    uint32_t words[KEY_WORDS];
+    uint32_t *words;
 } Keys;
 
 /* Start drawing ``count`` keys from ``mt`` (never more: the state ends where it must). */
@@ -539,20 +538,18 @@ static void keys_start(Keys *keys, MTState *mt, Py_ssize_t count) {
     keys->mt = mt;
     keys->draws = draws_for_this_processor();
     keys->left = count;
-    keys->at = keys->end = 0;
 }
 
-/* The next key (the caller draws no more keys than it said). */
-static inline uint64_t keys_next(Keys *keys) {
-    if (keys->at == keys->end) {
-        Py_ssize_t take = keys->left < KEY_WORDS / 2 ? keys->left : KEY_WORDS / 2;
-        keys->draws.words(keys->mt, keys->words, (size_t)(2 * take));
-        keys->left -= take;
-        keys->at = 0;
-        keys->end = (int)(2 * take);
-    }
-    const uint32_t *pair = keys->words + keys->at;
-    keys->at += 2;
+/* The words of the next ``count`` keys (the caller draws no more keys than it said). */
+static inline const uint32_t *keys_row(Keys *keys, Py_ssize_t count) {
+    if (count > keys->left) count = keys->left;
+    keys->draws.words(keys->mt, keys->words, (size_t)(2 * count));
+    keys->left -= count;
+    return keys->words;
+}
+
+/* The key of the pair of words at ``pair``. */
+static inline uint64_t keys_of(const uint32_t *pair) {
     return (uint64_t)(pair[0] >> 5) << 26 | (pair[1] >> 6);
 }
 
@@ -662,12 +659,23 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
         unsigned char *picked = chosen + 2 * stride * now;
         unsigned char *picked_before = chosen + 2 * stride * then;
         const unsigned char *blocked = f->blocked + y * stride;
-        if (y < height) { /* draw the row's keys, in code order, and choose */
+        if (y < height) { /* draw the row's keys, in code order, all at once, and choose */
+            int below = y + 1 < height;
+            Py_ssize_t count = 0;
             for (Py_ssize_t x = 0; x < stride; x++) {
                 int free = !blocked[x];
-                east[x] = free && !blocked[x + 1] ? keys_next(keys) : NO_KEY;
-                int down = y + 1 < height && !blocked[x + stride];
-                south[x] = free && down ? keys_next(keys) : NO_KEY;
+                count += (free && !blocked[x + 1]) + (free && below && !blocked[x + stride]);
+            }
+            const uint32_t *word = keys_row(keys, count);
+            for (Py_ssize_t x = 0; x < stride; x++) {
+                int free = !blocked[x];
+                int across = free && !blocked[x + 1], down = free && below && !blocked[x + stride];
+                uint64_t key = keys_of(word); /* past the row's last key: unused */
+                east[x] = across ? key : NO_KEY;
+                word += 2 * across;
+                key = keys_of(word);
+                south[x] = down ? key : NO_KEY;
+                word += 2 * down;
             }
             memset(picked, 0, (size_t)(2 * stride));
             unsigned char *choice = band->choice + (y - band_start + 1) * stride; /* the row's */
@@ -1168,7 +1176,7 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     }
     enum { KEYS, CODES, HOME, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, JOIN,
            NUMBER, LABEL, CHOICE, EXIT, EDGES, STASH_KEYS, STASH_CODES, SORTED_KEYS,
-           SORTED_CODES, COUNTS, JOINS, EDGE, OPENED, OPENED_HOME, BLOCKS };
+           SORTED_CODES, COUNTS, JOINS, EDGE, OPENED, OPENED_HOME, WORDS, BLOCKS };
     void *blocks[BLOCKS] = {NULL};
     /* room for two more: the first round writes each wall before it knows to keep it */
     size_t walls = (size_t)count + 2;
@@ -1179,6 +1187,7 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     uint64_t *rows = kruskal_alloc(blocks, ROWS, (size_t)(4 * f.stride), sizeof(uint64_t));
     unsigned char *chosen = kruskal_alloc(blocks, CHOSEN, (size_t)(4 * f.stride), 1);
     Keys *keys = kruskal_alloc(blocks, KEYS_DRAWN, 1, sizeof(Keys));
+    uint32_t *words = kruskal_alloc(blocks, WORDS, (size_t)(4 * f.stride + 4), sizeof(uint32_t));
     if (band.rows > band.cells / f.stride) band.rows = band.cells / f.stride; /* cells at most */
     if (band.rows < 1) band.rows = 1;
     if (band.rows > f.rows) band.rows = f.rows;
@@ -1199,7 +1208,7 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     MTState mt;
     int ok = 0, loaded = 0;
     if (w.keys == NULL || w.codes == NULL || w.first == NULL || w.second == NULL ||
-        rows == NULL || chosen == NULL || keys == NULL || band.label == NULL ||
+        rows == NULL || chosen == NULL || keys == NULL || words == NULL || band.label == NULL ||
         band.choice == NULL || band.exit == NULL || band.top == NULL ||
         band.stash_keys == NULL || band.stash_codes == NULL || band.sorted_keys == NULL ||
         band.sorted_codes == NULL || band.counts == NULL || band.join == NULL ||
@@ -1212,6 +1221,8 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     if (mt_load(rng, &mt) < 0) goto done;
     loaded = 1;
     keys_start(keys, &mt, count);
+    keys->words = words;
+    memset(words, 0, (size_t)(4 * f.stride + 4) * sizeof(uint32_t)); /* read past, unused */
     kruskal_first_round(&w, keys, rows, chosen, &band);
     int32_t pieces = kruskal_join_bands(&w, &band);
     size_t n = (size_t)pieces, left = (size_t)w.count;

@@ -135,6 +135,74 @@ def test_kruskal_rounds_open_the_reference_walls(
     assert fast == slow
 
 
+@st.composite
+def ends(draw: st.DrawFn) -> tuple[int, int, Cell, Cell]:
+    """A size (1-row and 1-column ones often) and an entry and exit that may be the same cell
+    or neighbours, as well as any two free cells."""
+    width = draw(st.sampled_from([1, 2, 3]) | st.integers(1, 40))
+    height = draw(st.sampled_from([1, 2, 3]) | st.integers(1, 40))
+    glyph = set(pattern.pattern_cells(width, height))
+    free = [(x, y) for y in range(height) for x in range(width) if (x, y) not in glyph]
+    entry = draw(st.sampled_from(free))
+    x, y = entry
+    near = [cell for cell in ((x + 1, y), (x, y + 1), (x - 1, y), (x, y - 1)) if cell in free]
+    exit = draw(st.sampled_from([entry, *near]) | st.sampled_from(free))
+    return width, height, entry, exit
+
+
+@given(size=ends(), seed=st.integers(-(2**40), 2**40), band=st.integers(1, 4))
+def test_kruskal_path_is_the_walk_of_the_tree(
+    size: tuple[int, int, Cell, Cell], seed: int, band: int
+) -> None:
+    """kruskal's kernel finds the path from the pieces it joined (kruskal_path in carve.c),
+    not by a walk of the whole maze: on the tree it carved, it is the path Grid.tree_path
+    walks, for an exit at the entry, next to it or anywhere, on 1-row and 1-column grids,
+    with band edges every few rows."""
+    require_kernel(kruskal)
+    width, height, entry, exit = size
+    frame = Grid(width, height, entry, exit)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(kruskal, "BAND", band)
+        kruskal.carve(frame, make_rng(seed))
+    assert frame.path is not None
+    assert frame.path == frame.tree_path()
+    assert (frame.path == "") == (entry == exit)
+
+
+def test_kruskal_path_with_no_way_through_or_loops() -> None:
+    """Where the exit is out of reach the kernel's path is None, as the reference's; on a
+    frame whose walls were all open before the carve (loops: the pieces' walk would never
+    end) it still ends, with letters that walk from the entry to the exit."""
+    require_kernel(kruskal)
+    results = []
+    for module in (kruskal, None):
+        frame = Grid(7, 3, (0, 0), (6, 2))
+        for y in range(3):
+            frame.blocked[frame.index(3, y)] = 1  # a blocked column: two halves
+        if module is None:
+            with reference_only(kruskal, grid):
+                kruskal.carve(frame, make_rng(4))
+                path = frame.tree_path()
+        else:
+            kruskal.carve(frame, make_rng(4))
+            path = frame.path
+        results.append((bytes(frame.walls), path))
+    assert results[0] == results[1]
+    assert results[0][1] is None
+    step = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+    for entry, exit in (((1, 1), (8, 5)), ((8, 5), (1, 1))):  # the second walks in circles
+        frame = Grid(9, 6, entry, exit)
+        for cell in range(len(frame.walls)):
+            frame.walls[cell] = 0
+        kruskal.carve(frame, make_rng(0))
+        assert frame.path is not None
+        x, y = entry
+        for letter in frame.path:
+            x, y = x + step[letter][0], y + step[letter][1]
+            assert 0 <= x < 9 and 0 <= y < 6
+        assert (x, y) == exit
+
+
 @pytest.mark.parametrize("name", ["kruskal", "wilson"])
 def test_draws_in_blocks_from_a_generator_at_an_odd_word(name: str) -> None:
     """The kernels draw a block of the generator's 624 words at a time; one that has used
@@ -205,11 +273,15 @@ def test_a_frame_without_its_blocked_ring_is_refused() -> None:
             frame.walls, frame.blocked, frame.stride, frame.entry, frame.exit, random.Random(1)
         )
     with pytest.raises(ValueError, match="same length"):
-        kruskal_args = (frame.stride, random.Random(1), 1, 1)
+        kruskal_args = (frame.stride, frame.entry, frame.exit, random.Random(1), 1, 1)
         grid._KERNEL.kruskal(frame.walls, frame.blocked[:-1], *kruskal_args)
+    frame = Grid(5, 4, (0, 0), (4, 3))
     with pytest.raises(ValueError, match="at least one row and one cell"):
-        frame = Grid(5, 4, (0, 0), (4, 3))
-        grid._KERNEL.kruskal(frame.walls, frame.blocked, frame.stride, random.Random(1), 0, 9)
+        kruskal_args = (frame.stride, frame.entry, frame.exit, random.Random(1), 0, 9)
+        grid._KERNEL.kruskal(frame.walls, frame.blocked, *kruskal_args)
+    with pytest.raises(ValueError, match="free cells"):
+        kruskal_args = (frame.stride, 0, frame.exit, random.Random(1), 1, 1)
+        grid._KERNEL.kruskal(frame.walls, frame.blocked, *kruskal_args)
     with pytest.raises(ValueError, match="bytes"):
         wide = np.ones(len(frame.walls), dtype=np.int32)
         grid._KERNEL.wilson(wide, wide, frame.stride, 0, 1, random.Random(1))

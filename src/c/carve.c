@@ -306,6 +306,52 @@ static PyObject *rooted_path(const Frame *f, const unsigned char *state, int shi
     return path;
 }
 
+/* The letters of the walk from ``start`` to ``goal`` through the open walls, found
+ * depth-first: in a perfect maze (a spanning tree) it is the one path, so the first shortest
+ * path too. A visited mark keeps the walk finite on any input; None when the goal is out of
+ * reach, NULL with MemoryError set. Each cell on the stack keeps the open ways it has not
+ * tried yet as bits, so a step takes the lowest one with no branch per wall (twice faster
+ * than trying N, E, S, W in turn: the open walls of a random tree are a mispredicted branch
+ * each). */
+static PyObject *tree_walk(const Frame *f, Py_ssize_t start, Py_ssize_t goal) {
+    unsigned char *visited = scratch(f->size, 1);
+    unsigned char *ways = scratch(f->size, 1); /* ways[i]: the untried open ways at depth i */
+    unsigned char *steps = scratch(f->size, 1); /* steps[i]: the direction from depth i on */
+    if (visited == NULL || ways == NULL || steps == NULL) {
+        PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
+        return NULL;
+    }
+    Py_ssize_t depth = 0, cell = start;
+    ways[0] = (unsigned char)(~f->walls[start] & 15);
+    visited[start] = 1;
+    while (cell != goal) {
+        unsigned int open = ways[depth];
+        if (open == 0) { /* every way out tried: back up the step that came here */
+            if (depth == 0) break;
+            cell -= f->offset[steps[--depth]];
+            continue;
+        }
+        int d = NTH_DIRECTION[open][0]; /* the lowest way left */
+        ways[depth] = (unsigned char)(open & (open - 1));
+        Py_ssize_t near = cell + f->offset[d];
+        /* free and not visited (the ring is blocked: near is in the frame) */
+        if (f->blocked[near] | visited[near]) continue;
+        visited[near] = 1;
+        steps[depth++] = (unsigned char)d;
+        cell = near;
+        ways[depth] = (unsigned char)(~f->walls[near] & 15 & ~OPPOSITE[d]); /* not back */
+    }
+    PyObject *path = NULL;
+    if (cell == goal) {
+        for (Py_ssize_t i = 0; i < depth; i++) steps[i] = (unsigned char)LETTER[steps[i]];
+        path = PyUnicode_DecodeASCII((const char *)steps, depth, NULL);
+    } else {
+        path = Py_NewRef(Py_None);
+    }
+    PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
+    return path;
+}
+
 /* ---- backtracker ---------------------------------------------------------------------- */
 
 /* backtracker(walls, blocked, stride, entry, exit, rng) -> path letters or None.
@@ -476,16 +522,15 @@ static PyObject *prim(PyObject *self, PyObject *args) {
 
 #define NO_KEY UINT64_MAX /* a key has 53 bits: no wall */
 
-/* The random keys of the walls, drawn a block of words at a time: Random.random() of a wall
- * is the pair of words (a, b) taken as the 53-bit integer (a >> 5) << 26 | b >> 6, exactly
- * the float times 2**53, so these integers compare (and tie) as the floats do. */
-#define KEY_WORDS 4096
+/* The random keys of the walls, drawn a row of the frame at a time: Random.random() of a
+ * wall is the pair of words (a, b) taken as the 53-bit integer (a >> 5) << 26 | b >> 6,
+ * exactly the float times 2**53, so these integers compare (and tie) as the floats do.
+ * ``words`` holds a row's words (2 keys a cell at most) and 2 more, read but not used. */
 typedef struct {
     MTState *mt;
     Draws draws;
     Py_ssize_t left; /* keys still to draw from mt */
-    int at, end;     /* the next word of ``words``, the end of those drawn */
-    uint32_t words[KEY_WORDS];
+    uint32_t *words;
 } Keys;
 
 /* Start drawing ``count`` keys from ``mt`` (never more: the state ends where it must). */
@@ -493,20 +538,18 @@ static void keys_start(Keys *keys, MTState *mt, Py_ssize_t count) {
     keys->mt = mt;
     keys->draws = draws_for_this_processor();
     keys->left = count;
-    keys->at = keys->end = 0;
 }
 
-/* The next key (the caller draws no more keys than it said). */
-static inline uint64_t keys_next(Keys *keys) {
-    if (keys->at == keys->end) {
-        Py_ssize_t take = keys->left < KEY_WORDS / 2 ? keys->left : KEY_WORDS / 2;
-        keys->draws.words(keys->mt, keys->words, (size_t)(2 * take));
-        keys->left -= take;
-        keys->at = 0;
-        keys->end = (int)(2 * take);
-    }
-    const uint32_t *pair = keys->words + keys->at;
-    keys->at += 2;
+/* The words of the next ``count`` keys (the caller draws no more keys than it said). */
+static inline const uint32_t *keys_row(Keys *keys, Py_ssize_t count) {
+    if (count > keys->left) count = keys->left;
+    keys->draws.words(keys->mt, keys->words, (size_t)(2 * count));
+    keys->left -= count;
+    return keys->words;
+}
+
+/* The key of the pair of words at ``pair``. */
+static inline uint64_t keys_of(const uint32_t *pair) {
     return (uint64_t)(pair[0] >> 5) << 26 | (pair[1] >> 6);
 }
 
@@ -517,6 +560,20 @@ static inline int32_t kruskal_find(int32_t *parent, int32_t x) {
     return x;
 }
 
+/* The roots of ``*a`` and ``*b`` in ``parent``, found together (one loop, whose end is one
+ * branch, not two), halving both paths. */
+static inline void kruskal_find2(int32_t *parent, int32_t *a, int32_t *b) {
+    int32_t x = *a, y = *b;
+    for (;;) {
+        int32_t up_x = parent[x], up_y = parent[y];
+        if ((up_x == x) & (up_y == y)) break;
+        int32_t top_x = parent[up_x], top_y = parent[up_y]; /* a root's is itself */
+        parent[x] = top_x, parent[y] = top_y;
+        x = top_x, y = top_y;
+    }
+    *a = x, *b = y;
+}
+
 /* Join the trees of roots ``a`` and ``b`` (distinct), the greater under the smaller. */
 static inline void kruskal_link(int32_t *parent, int32_t a, int32_t b) {
     if (a < b)
@@ -525,38 +582,57 @@ static inline void kruskal_link(int32_t *parent, int32_t a, int32_t b) {
         parent[a] = b;
 }
 
-/* What the rounds work on: the frame; the walls left (``count`` of them: keys, codes and,
- * after the first pass, the numbers of their two pieces, ``first`` < ``second``); each
- * cell's piece after the bands (``piece``); per piece, its least wall out (``best``,
- * and where it is, ``best_wall``), and two arrays that take turns as the union-find of the
- * round's pieces (``join``) and the numbers the last round gave them (``number``). */
+/* A piece's least wall out so far: its key, and where it is in the list. */
+typedef struct {
+    uint64_t key;
+    uint32_t wall;
+} Best;
+
+/* What the rounds work on: the frame; the walls left (``count`` of them: keys, codes and
+ * the numbers of their two pieces, ``first`` and ``second``: of the wall's first and second
+ * cell as the bands leave them, then ``first`` < ``second`` after each pass); the pieces
+ * the rounds start with on the two sides of each wall (``home``, two a wall, for the path);
+ * per piece, its least wall out (``best``: its key and where it is, in one line of the cache),
+ * and two arrays
+ * that take turns as the union-find of the round's pieces (``join``) and the numbers the
+ * last round gave them (``number``); the walls the rounds opened and their ``home`` pieces. */
 typedef struct {
     Frame *f;
     uint64_t *keys;
     uint32_t *codes;
     int32_t *first, *second;
     Py_ssize_t count;
-    int32_t *piece;
-    uint64_t *best;
-    uint32_t *best_wall;
+    int32_t *home;
+    Best *best;
     int32_t *join, *number;
+    uint32_t *opened; /* the walls the rounds opened, ``opened_count`` of them */
+    int32_t *opened_home;
+    Py_ssize_t opened_count;
 } Forest;
 
 /* A band of ``rows`` rows, contracted while it is in cache once the first round has settled
- * its last row (specs/performance.md, "kruskal: a band of rows at a time"). ``choice`` keeps
- * the wall each cell took in the first round; ``label`` is the union-find over the band's
- * cells and ``exit`` the least key of a wall across the band's top or bottom edge from each
- * piece (at its root); ``top`` and ``bottom`` the keys of the walls across those edges (row
- * by row: the walls from the row above the band, those from its last row), ``stash`` the
- * walls across the bottom edge set aside while the others are sorted into ``sorted``
- * (``counts``: the counting sort's buckets). The bands' pieces are numbered on across bands
- * (``pieces`` so far). */
+ * its last row (specs/performance.md, "kruskal: the same tree, a band of rows at a time").
+ * ``choice`` keeps the wall each cell took in the first round; ``label`` is the union-find
+ * over the band's cells and ``exit`` the least key of a wall across the band's top or bottom
+ * edge from each piece (at its root); ``top`` and ``bottom`` the keys of the walls across
+ * those edges (row by row: the walls from the row above the band, those from its last row),
+ * ``stash`` the walls across the bottom edge set aside while the others are sorted into
+ * ``sorted`` (``counts``: the counting sort's buckets). The bands' pieces are numbered on
+ * across bands (``pieces`` so far) in ``join``, a union-find over them that the first
+ * round's walls open across the bands' edges join (``edge``: the pieces of the last band's
+ * bottom row, -1 where blocked). The walls across the last band's bottom edge, whose cells
+ * below are this band's, are listed from ``stash_at``; ``entry_piece`` and ``goal_piece``
+ * are those of the cells ``entry`` and ``goal``. */
 typedef struct {
     Py_ssize_t rows;  /* the band's height */
     Py_ssize_t cells; /* at most this many cells in a band, else only its pieces */
     int32_t pieces;  /* the pieces the bands so far left, numbered on from 0 */
+    int32_t *join, *edge;
+    Py_ssize_t stash_at, entry, goal;
+    int32_t entry_piece, goal_piece;
     int32_t *label;
-    unsigned char *choice; /* per cell, the wall the first round took (4: none) */
+    unsigned char *choice; /* per cell of the row above the band, the band and the row below,
+                            * the wall the first round took (4: none) */
     uint64_t *exit, *top, *bottom, *stash_keys, *sorted_keys;
     uint32_t *stash_codes, *sorted_codes, *counts;
 } Band;
@@ -583,16 +659,27 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
         unsigned char *picked = chosen + 2 * stride * now;
         unsigned char *picked_before = chosen + 2 * stride * then;
         const unsigned char *blocked = f->blocked + y * stride;
-        if (y < height) { /* draw the row's keys, in code order, and choose */
+        if (y < height) { /* draw the row's keys, in code order, all at once, and choose */
+            int below = y + 1 < height;
+            Py_ssize_t count = 0;
             for (Py_ssize_t x = 0; x < stride; x++) {
                 int free = !blocked[x];
-                east[x] = free && !blocked[x + 1] ? keys_next(keys) : NO_KEY;
-                int down = y + 1 < height && !blocked[x + stride];
-                south[x] = free && down ? keys_next(keys) : NO_KEY;
+                count += (free && !blocked[x + 1]) + (free && below && !blocked[x + stride]);
+            }
+            const uint32_t *word = keys_row(keys, count);
+            for (Py_ssize_t x = 0; x < stride; x++) {
+                int free = !blocked[x];
+                int across = free && !blocked[x + 1], down = free && below && !blocked[x + stride];
+                uint64_t key = keys_of(word); /* past the row's last key: unused */
+                east[x] = across ? key : NO_KEY;
+                word += 2 * across;
+                key = keys_of(word);
+                south[x] = down ? key : NO_KEY;
+                word += 2 * down;
             }
             memset(picked, 0, (size_t)(2 * stride));
-            Py_ssize_t row = y * stride;
-            band->choice[row] = 4; /* the blocked first column */
+            unsigned char *choice = band->choice + (y - band_start + 1) * stride; /* the row's */
+            choice[0] = 4; /* the blocked first column */
             for (Py_ssize_t x = 1; x < stride; x++) { /* without branches: keys are random */
                 uint64_t best = south_before[x];
                 int d = 0; /* N, then W, E and S as they beat it */
@@ -600,16 +687,14 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
                 best = west ? east[x - 1] : best, d = west ? 3 : d;
                 int here = east[x] < best;
                 best = here ? east[x] : best, d = here ? 1 : d;
-                int down = south[x] < best;
-                best = down ? south[x] : best, d = down ? 2 : d;
-                band->choice[row + x] = (unsigned char)(best == NO_KEY ? 4 : d);
+                int down = south[x] < best; /* a mask: GCC made a branch of this ?: */
+                best ^= (best ^ south[x]) & -(uint64_t)down, d ^= (d ^ 2) & -down;
+                choice[x] = (unsigned char)(best == NO_KEY ? 4 : d);
                 if (best == NO_KEY) continue; /* blocked, or shut in by blocked cells */
                 static const int SIDE[4] = {1, 0, 1, 0}; /* the wall's row of marks */
                 static const int SHIFT[4] = {0, 0, 0, -1};
                 unsigned char *marks = d == 0 ? picked_before : picked;
-                marks[SIDE[d] * stride + x + SHIFT[d]] = 1;
-                Py_ssize_t cell = row + x;
-                frame_open(f, cell, d);
+                marks[SIDE[d] * stride + x + SHIFT[d]] = 1; /* it opens in kruskal_band */
             }
         }
         if (y == 0) continue;
@@ -641,7 +726,11 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
         w->count = listed;
         if (y - band_start == band->rows || y == height) { /* the band's last row is settled */
             memcpy(band->bottom, south_before, (size_t)stride * sizeof(uint64_t));
+            if (y == height) /* below the frame: no choices */
+                memset(band->choice + (y - band_start + 1) * stride, 4, (size_t)stride);
             kruskal_band(w, band, band_start, y, segment);
+            /* the band's last row and this one: the next band's row above and first row */
+            memmove(band->choice, band->choice + (y - band_start) * stride, (size_t)(2 * stride));
             uint64_t *edge = band->top;
             band->top = band->bottom, band->bottom = edge;
             band_start = y, segment = w->count;
@@ -649,30 +738,21 @@ static void kruskal_first_round(Forest *w, Keys *keys, uint64_t *rows, unsigned 
     }
 }
 
-/* Join the bands' pieces across the walls open between bands (those the first round took
- * across a band's edge), number the pieces that makes 0, 1, ... in the order of their first
- * band's piece (``join``: a union-find over the bands' pieces), and give each cell its
- * piece's number. The number of pieces. */
-static int32_t kruskal_join_bands(Forest *w, const Band *band, int32_t *join) {
-    Frame *f = w->f;
-    Py_ssize_t stride = f->stride;
-    for (int32_t i = 0; i < band->pieces; i++) join[i] = i;
-    for (Py_ssize_t r = band->rows; r < f->rows; r += band->rows) /* r: a band's first row */
-        for (Py_ssize_t cell = (r - 1) * stride; cell < r * stride; cell++) {
-            if (f->blocked[cell] || (f->walls[cell] & BIT[2])) continue;
-            int32_t a = kruskal_find(join, w->piece[cell]);
-            int32_t b = kruskal_find(join, w->piece[cell + stride]);
-            if (a != b) kruskal_link(join, a, b);
-        }
-    int32_t pieces = 0;
+/* Number the pieces the bands' pieces make once joined across the bands' edges (``join``,
+ * the bands' union-find, in which a parent is less than its child) 0, 1, ... in the order
+ * of their first band's piece, and give the walls left and the entry and the goal those
+ * numbers. The number of pieces. */
+static int32_t kruskal_join_bands(Forest *w, Band *band) {
+    int32_t pieces = 0, *join = band->join;
     for (int32_t i = 0; i < band->pieces; i++) join[i] = join[i] == i ? pieces++ : join[join[i]];
-    for (Py_ssize_t cell = 0; cell < f->size; cell++)
-        if (!f->blocked[cell]) w->piece[cell] = join[w->piece[cell]];
+    for (Py_ssize_t e = 0; e < w->count; e++)
+        w->first[e] = join[w->first[e]], w->second[e] = join[w->second[e]];
+    band->entry_piece = join[band->entry_piece], band->goal_piece = join[band->goal_piece];
     return pieces;
 }
 
 /* The later rounds. Each is a pass over the walls left, in place, that names each wall's two
- * pieces by the numbers of this round (the first pass reads each cell's piece; later ones
+ * pieces by the numbers of this round (the first pass takes the bands' numbers; later ones
  * map the last round's numbers through ``number``), drops the walls inside a piece, keeps
  * only the lesser of two walls in a row between the same two pieces (the other is the
  * greatest wall of a cycle: it never opens; a piece's walls to a neighbour come in runs
@@ -685,30 +765,35 @@ static int32_t kruskal_join_bands(Forest *w, const Band *band, int32_t *join) {
  * for a tie of keys, which hardly ever happens. */
 static inline void kruskal_best(Forest *w, int32_t p, uint64_t key, uint32_t code, Py_ssize_t at,
                                 int take) {
-    uint64_t so_far = w->best[p];
+    uint64_t so_far = w->best[p].key;
+    uint32_t wall = w->best[p].wall;
     int less = key < so_far;
-    if (so_far == key) less = code < w->codes[w->best_wall[p]];
+    if (so_far == key) less = code < w->codes[wall];
     less &= take;
-    w->best[p] = less ? key : so_far;
-    w->best_wall[p] = less ? (uint32_t)at : w->best_wall[p];
+    w->best[p].key = so_far ^ ((so_far ^ key) & -(uint64_t)less); /* masks: GCC branched */
+    w->best[p].wall = wall ^ ((wall ^ (uint32_t)at) & -(uint32_t)less);
 }
 
 /* Keep the wall (key, code) between pieces a and b at ``kept``, unless the wall kept last is
  * between the same two: then the lesser of both stays there. Drop it when a == b. The new
- * ``kept``. Without branches: whether the pieces are the same, or the pair repeats, or the
- * new wall is less, is random. */
+ * ``kept``; the wall kept brings its ``home`` pieces (from index ``from``). Without branches:
+ * whether the pieces are the same, or the pair repeats, or the new wall is less, is random. */
 static inline Py_ssize_t kruskal_keep(Forest *w, Py_ssize_t kept, int32_t a, int32_t b,
-                                      uint64_t key, uint32_t code) {
+                                      uint64_t key, uint32_t code, Py_ssize_t from) {
     int32_t lo = a < b ? a : b, hi = a < b ? b : a;
     int between = a != b;
     Py_ssize_t last = kept > 0 ? kept - 1 : 0;
-    int repeat = kept > 0 && w->first[last] == lo && w->second[last] == hi; /* not if a == b */
-    Py_ssize_t at = repeat ? last : kept;
+    /* not if a == b; & for &&, masks for ?:, which GCC made branches of */
+    int repeat = (kept > 0) & (w->first[last] == lo) & (w->second[last] == hi);
+    Py_ssize_t at = kept - repeat;
     uint64_t there = w->keys[at];
     uint32_t there_code = w->codes[at];
     int take = between & (!repeat | (key < there) | ((key == there) & (code < there_code)));
-    w->keys[at] = take ? key : there;
-    w->codes[at] = take ? code : there_code;
+    w->keys[at] = there ^ ((there ^ key) & -(uint64_t)take);
+    w->codes[at] = there_code ^ ((there_code ^ code) & -(uint32_t)take);
+    int32_t home_a = w->home[2 * from], home_b = w->home[2 * from + 1]; /* ``from`` >= ``at`` */
+    w->home[2 * at] ^= (w->home[2 * at] ^ home_a) & -take;
+    w->home[2 * at + 1] ^= (w->home[2 * at + 1] ^ home_b) & -take;
     w->first[at] = lo, w->second[at] = hi; /* the same on a repeat; unused when a == b */
     kruskal_best(w, lo, key, code, at, take);
     kruskal_best(w, hi, key, code, at, take);
@@ -744,37 +829,63 @@ static void kruskal_sort(const uint64_t *keys, const uint32_t *codes, Py_ssize_t
 static inline void kruskal_band_link(int32_t *label, uint64_t *exit, int32_t a, int32_t b) {
     int32_t root = a < b ? a : b, child = a < b ? b : a;
     label[child] = root;
-    if (exit[child] < exit[root]) exit[root] = exit[child];
+    uint64_t mine = exit[root], theirs = exit[child]; /* the lesser, by a mask: GCC branched */
+    exit[root] = mine ^ ((mine ^ theirs) & -(uint64_t)(theirs < mine));
 }
 
 /* Contract the band of rows [r0, r1), whose walls left are w->keys/codes from ``start`` to
  * w->count (listed in code order): its cells joined by the walls the first round took inside
  * it (``label``, a union-find over the band's cells), its other walls in key order (Kruskal's
  * own way, in cache), each opening when it joins two pieces and is less than every wall
- * across the band's edges from one of them (``exit``). Then each cell's piece is numbered
- * on from the bands' before (``w->piece``), and the list keeps only the walls between two
- * of the band's pieces and those across its bottom edge. */
+ * across the band's edges from one of them (``exit``). Then its pieces are numbered on
+ * from the bands' before, and the list keeps only the walls between two of the band's
+ * pieces and those across its bottom edge, with the numbers of their pieces (the cells
+ * below the bottom edge get theirs from the next band). No array of a piece per cell: its
+ * 64 MB at 4000x4000 were written, then read at random by the rounds. */
 static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py_ssize_t start) {
     Frame *f = w->f;
     Py_ssize_t stride = f->stride, base = r0 * stride, cells = (r1 - r0) * stride;
     Py_ssize_t bottom_row = (r1 - 1) * stride;
     int32_t *label = band->label;
     uint64_t *exit = band->exit;
-    const unsigned char *blocked = f->blocked + base, *choice = band->choice + base;
-    for (Py_ssize_t i = 0; i < cells; i++) label[i] = (int32_t)i, exit[i] = NO_KEY;
-    for (Py_ssize_t x = 0; x < stride; x++) {
-        exit[x] = band->top[x];
-        Py_ssize_t i = bottom_row - base + x;
-        if (band->bottom[x] < exit[i]) exit[i] = band->bottom[x];
+    const unsigned char *blocked = f->blocked + base, *choice = band->choice + stride;
+    /* The walls the first round took in the band, opened from the choices of its rows and
+     * the rows above and below it, a pass in cache that the compiler vectorises: opening
+     * each as it was taken, two bytes read and written a cell, one of them the next cell's,
+     * cost the first round 2-3 ns a cell more. */
+    unsigned char *walls = f->walls + base;
+    for (Py_ssize_t i = 0; i < cells; i++) {
+        unsigned int c = choice[i];
+        unsigned int north = (c == 0) | (choice[i - stride] == 2);
+        unsigned int east = (c == 1) | (choice[i + 1] == 3);
+        unsigned int south = (c == 2) | (choice[i + stride] == 0);
+        unsigned int west = (c == 3) | (choice[i - 1] == 1);
+        walls[i] &= (unsigned char)~(north | east << 1 | south << 2 | west << 3);
     }
+    /* The first round's pieces within the band are already trees, with no union of their
+     * own: each cell's parent is the cell it chose, but for the two cells that chose each
+     * other (a piece's root pair: the lesser is the root) and the cells whose choice is
+     * across the band's edges, or none (roots). The union-find over the band's cells starts
+     * from them; the finds below halve their paths (a union-find built wall by wall cost 10
+     * ns a cell at 4000x4000, its finds' loops and tests mispredicted; this 2-3). */
+    static const unsigned char BACK[5] = {2, 3, 0, 1, 5}; /* the choice back; none: never */
     Py_ssize_t step[5] = {-stride, 1, stride, -1, 0};
-    for (Py_ssize_t i = 0; i < cells; i++) { /* the first round's pieces, within the band */
-        Py_ssize_t j = i + step[choice[i]];  /* the cell it chose (itself: none, or blocked) */
-        if (j < 0 || j >= cells) continue;   /* across an edge of the band */
-        int32_t a = kruskal_find(label, (int32_t)i), b = kruskal_find(label, (int32_t)j);
-        if (a != b) kruskal_band_link(label, exit, a, b);
+    for (Py_ssize_t i = 0; i < cells; i++) { /* without branches (masks: GCC made branches of
+                                                 * ?:), as the choices are random */
+        unsigned int c = choice[i];
+        Py_ssize_t j = i + step[c]; /* the cell it chose (itself: none) */
+        Py_ssize_t out = -(Py_ssize_t)((size_t)j >= (size_t)cells); /* across an edge: a root */
+        j ^= (i ^ j) & out;
+        Py_ssize_t root = -(Py_ssize_t)((choice[j] == BACK[c]) & (j > i)); /* a pair's lesser */
+        label[i] = (int32_t)(j ^ ((i ^ j) & root));
     }
-    for (Py_ssize_t i = 0; i < cells; i++) label[i] = label[label[i]]; /* flat: parents first */
+    memset(exit, 0xff, (size_t)cells * sizeof(uint64_t)); /* NO_KEY */
+    for (Py_ssize_t x = 0; x < stride; x++) { /* the walls across the edges, at the roots */
+        int32_t top = kruskal_find(label, (int32_t)x);
+        int32_t bottom = kruskal_find(label, (int32_t)(bottom_row - base + x));
+        exit[top] = band->top[x] < exit[top] ? band->top[x] : exit[top];
+        exit[bottom] = band->bottom[x] < exit[bottom] ? band->bottom[x] : exit[bottom];
+    }
     uint64_t *keys = w->keys + start;
     uint32_t *codes = w->codes + start;
     Py_ssize_t count = w->count - start, inner, stashed = 0;
@@ -798,41 +909,65 @@ static void kruskal_band(Forest *w, Band *band, Py_ssize_t r0, Py_ssize_t r1, Py
         uint64_t key = band->sorted_keys[e];
         uint32_t code = band->sorted_codes[e];
         Py_ssize_t cell = (code >> 1) - base, other = cell + ((code & 1) ? stride : 1);
-        int32_t a = kruskal_find(label, (int32_t)cell), b = kruskal_find(label, (int32_t)other);
+        int32_t a = (int32_t)cell, b = (int32_t)other;
+        kruskal_find2(label, &a, &b);
         /* the least wall out of a or b but for walls across the edges: if less than those,
          * the least of its cut (a wall of theirs left waiting is not less than their exits) */
-        if (a == b || (key >= exit[a] && key >= exit[b])) continue;
+        int opens = (a != b) & ((key < exit[a]) | (key < exit[b])); /* one branch, not three */
+        if (!opens) continue;
         frame_open(f, code >> 1, (code & 1) ? 2 : 1);
         kruskal_band_link(label, exit, a, b);
     }
-    int32_t pieces = 0; /* number the pieces in place (a parent comes before its child) */
+    /* number the pieces on from the bands' before, in the order of their roots (the exits
+     * are done with: their room holds the numbers), each in the union-find over the bands'
+     * pieces (``band->join``) */
+    int32_t pieces = band->pieces, *number = (int32_t *)exit;
     for (Py_ssize_t i = 0; i < cells; i++) {
-        if (blocked[i]) continue;
-        int32_t up = label[i];
-        label[i] = up == (int32_t)i ? pieces++ : label[up];
-        w->piece[base + i] = band->pieces + label[i];
+        label[i] = kruskal_find(label, (int32_t)i);
+        number[i] = pieces;
+        pieces += (label[i] == (int32_t)i) & !blocked[i]; /* a blocked cell is in none */
     }
-    Py_ssize_t kept = 0; /* the walls still between two pieces, in code order */
+    for (int32_t p = band->pieces; p < pieces; p++) band->join[p] = p;
+#define KRUSKAL_PIECE(i) number[label[i]]
+    int32_t *first = w->first + start, *second = w->second + start;
+    for (Py_ssize_t k = band->stash_at; k < start; k++) /* from the band before: their cells here */
+        w->second[k] = KRUSKAL_PIECE((w->codes[k] >> 1) + stride - base);
+    for (Py_ssize_t x = 0; x < stride; x++) { /* the first round's walls open across the top */
+        int32_t above = band->edge[x];
+        if (above < 0 || blocked[x] || (f->walls[base + x] & BIT[0])) continue;
+        int32_t a = kruskal_find(band->join, above), b = kruskal_find(band->join, KRUSKAL_PIECE(x));
+        if (a != b) kruskal_link(band->join, a, b);
+    }
+    if (band->entry >= base && band->entry < base + cells)
+        band->entry_piece = KRUSKAL_PIECE(band->entry - base);
+    if (band->goal >= base && band->goal < base + cells)
+        band->goal_piece = KRUSKAL_PIECE(band->goal - base);
+    Py_ssize_t kept = 0; /* the walls still between two pieces, in code order, and theirs */
     for (Py_ssize_t e = 0; e < inner; e++) {
         uint32_t code = codes[e];
         Py_ssize_t cell = (code >> 1) - base, other = cell + ((code & 1) ? stride : 1);
         keys[kept] = keys[e], codes[kept] = code;
+        first[kept] = KRUSKAL_PIECE(cell), second[kept] = KRUSKAL_PIECE(other);
         kept += label[cell] != label[other];
     }
-    for (Py_ssize_t s = 0; s < stashed; s++) {
+    for (Py_ssize_t s = 0; s < stashed; s++) { /* the cell below: the next band's */
         keys[kept + s] = band->stash_keys[s];
         codes[kept + s] = band->stash_codes[s];
+        first[kept + s] = KRUSKAL_PIECE((band->stash_codes[s] >> 1) - base);
     }
+    for (Py_ssize_t x = 0; x < stride; x++)
+        band->edge[x] = blocked[bottom_row - base + x] ? -1 : KRUSKAL_PIECE(bottom_row - base + x);
+#undef KRUSKAL_PIECE
+    band->stash_at = start + kept;
     w->count = start + kept + stashed;
-    band->pieces += pieces;
+    band->pieces = pieces;
 }
 
-/* The rounds, from the ``pieces`` of the first (each cell's number in ``piece``). */
+/* The rounds, from the ``pieces`` the bands left (the walls' ``first`` and ``second``). */
 static void kruskal_rounds(Forest *w, int32_t pieces) {
     Frame *f = w->f;
-    Py_ssize_t stride = f->stride;
     int32_t *number = w->join, *join = w->number; /* they swap at once below */
-    for (int32_t i = 0; i < pieces; i++) w->best[i] = NO_KEY;
+    for (int32_t i = 0; i < pieces; i++) w->best[i].key = NO_KEY;
     for (int pass = 0; w->count > 0; pass++) {
         int32_t *last_join = number;
         number = join, join = last_join;
@@ -840,24 +975,27 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
         for (Py_ssize_t e = 0; e < w->count; e++) {
             uint32_t code = w->codes[e];
             int32_t a, b;
-            if (pass == 0) {
-                Py_ssize_t cell = code >> 1;
-                a = w->piece[cell], b = w->piece[cell + ((code & 1) ? stride : 1)];
+            if (pass == 0) { /* the pieces the rounds start with: the path's */
+                a = w->first[e], b = w->second[e];
+                w->home[2 * e] = a, w->home[2 * e + 1] = b;
             } else {
                 a = number[w->first[e]], b = number[w->second[e]];
             }
-            kept = kruskal_keep(w, kept, a, b, w->keys[e], code);
+            kept = kruskal_keep(w, kept, a, b, w->keys[e], code, e);
         }
         w->count = kept;
         for (int32_t i = 0; i < pieces; i++) join[i] = i;
         for (int32_t i = 0; i < pieces; i++) {
-            if (w->best[i] == NO_KEY) continue;
-            w->best[i] = NO_KEY;
-            Py_ssize_t at = w->best_wall[i];
+            if (w->best[i].key == NO_KEY) continue;
+            w->best[i].key = NO_KEY;
+            Py_ssize_t at = w->best[i].wall;
             int32_t a = kruskal_find(join, w->first[at]), b = kruskal_find(join, w->second[at]);
             if (a == b) continue; /* the wall the piece on its other side took first */
             uint32_t code = w->codes[at];
             frame_open(f, code >> 1, (code & 1) ? 2 : 1);
+            w->opened_home[2 * w->opened_count] = w->home[2 * at];
+            w->opened_home[2 * w->opened_count + 1] = w->home[2 * at + 1];
+            w->opened[w->opened_count++] = code;
             kruskal_link(join, a, b);
         }
         int32_t next = 0; /* number the new pieces, in place (a parent comes first) */
@@ -866,21 +1004,161 @@ static void kruskal_rounds(Forest *w, int32_t pieces) {
     }
 }
 
+/* The path of the tree just carved, from the pieces the rounds started with instead of a
+ * search of the whole maze (Grid.tree_path's walk visited most of the 16M cells at
+ * 4000x4000: 6-7 ns a cell). Every wall the first round or a band opened lies inside one of
+ * those pieces, and the walls the rounds opened (``w->opened``, with the pieces on their
+ * two sides) join them into a tree of pieces: the path crosses, in order, the walls on the
+ * way from the entry's piece to the exit's in that tree (a breadth-first search over the
+ * pieces), and inside each piece on its way it is the path between the cell it comes in by
+ * and the one it leaves by, found by a walk that stays in that piece. A tree has one path,
+ * so it is tree_walk's, the one search.shortest_path gives. */
+
+/* The walk within the piece of ``start`` to ``goal``, depth-first through the open walls
+ * but those the rounds opened (``crossed``, a bit a wall code: the ways out of the piece),
+ * never straight back (a piece is a subtree: no cell comes twice); the directions to
+ * ``steps`` (``room`` of them at most), ``ways`` keeps each depth's untried ways. The steps
+ * taken, or -1 when ``goal`` is not found within ``*tries`` ways tried (left in ``*tries``)
+ * or ``room`` steps: a walk of a tree tries at most 4 ways a cell and steps into each at
+ * most once, so that only happens on a frame whose walls were open before the carve
+ * (loops), which the caller leaves to tree_walk. */
+static Py_ssize_t kruskal_piece_walk(const Frame *f, const unsigned char *crossed,
+                                     Py_ssize_t start, Py_ssize_t goal, unsigned char *ways,
+                                     unsigned char *steps, Py_ssize_t room, Py_ssize_t *tries) {
+    /* the code of the wall a step takes: 2 * cell plus this (N, E, S, W) */
+    const Py_ssize_t code_step[4] = {1 - 2 * f->stride, 0, 1, -2};
+    Py_ssize_t depth = 0, cell = start, left = *tries;
+    ways[0] = (unsigned char)(~f->walls[start] & 15);
+    while (cell != goal) {
+        unsigned int open = ways[depth];
+        if (open == 0) { /* every way out tried: back up the step that came here */
+            if (depth == 0) return -1;
+            cell -= f->offset[steps[--depth]];
+            continue;
+        }
+        if (--left < 0) return -1;
+        int d = NTH_DIRECTION[open][0]; /* the lowest way left */
+        ways[depth] = (unsigned char)(open & (open - 1));
+        Py_ssize_t near = cell + f->offset[d], code = 2 * cell + code_step[d];
+        if (f->blocked[near] | ((crossed[code >> 3] >> (code & 7)) & 1)) continue; /* out */
+        if (depth + 1 >= room) return -1;
+        steps[depth++] = (unsigned char)d;
+        cell = near;
+        ways[depth] = (unsigned char)(~f->walls[near] & 15 & ~OPPOSITE[d]); /* not back */
+    }
+    *tries = left;
+    return depth;
+}
+
+/* The two cells of wall ``code`` (the east or south neighbour second). */
+static inline void kruskal_wall_cells(const Frame *f, uint32_t code, Py_ssize_t *a,
+                                      Py_ssize_t *b) {
+    *a = code >> 1;
+    *b = *a + ((code & 1) ? f->stride : 1);
+}
+
+/* The path from ``entry`` to ``goal`` of the tree carved over the ``pieces`` pieces the
+ * rounds started with: letters, None when out of reach, NULL with MemoryError set. */
+static PyObject *kruskal_path(const Forest *w, int32_t pieces, int32_t from, int32_t to,
+                              Py_ssize_t entry, Py_ssize_t goal) {
+    const Frame *f = w->f;
+    const int32_t *ends = w->opened_home; /* the pieces of each opened wall's two cells */
+    Py_ssize_t m = w->opened_count;
+    int32_t *first = PyMem_Calloc((size_t)pieces + 2, sizeof(int32_t)); /* adjacency, CSR */
+    uint32_t *around = PyMem_Malloc((size_t)(2 * m + 1) * sizeof(uint32_t));
+    int32_t *via = PyMem_Malloc((size_t)(pieces + 1) * sizeof(int32_t)); /* wall reached by */
+    int32_t *queue = PyMem_Malloc((size_t)(pieces + 1) * sizeof(int32_t));
+    unsigned char *crossed = PyMem_Calloc((size_t)f->size / 4 + 1, 1); /* 2 walls a cell */
+    unsigned char *ways = PyMem_Malloc((size_t)f->size);
+    unsigned char *steps = PyMem_Malloc((size_t)f->size);
+    PyObject *path = NULL;
+    if (first == NULL || around == NULL || via == NULL || queue == NULL || crossed == NULL ||
+        ways == NULL || steps == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t e = 0; e < m; e++) crossed[w->opened[e] >> 3] |= 1 << (w->opened[e] & 7);
+    for (Py_ssize_t e = 0; e < 2 * m; e++) first[ends[e] + 2]++; /* each piece's walls, CSR */
+    for (int32_t p = 0; p < pieces; p++) first[p + 2] += first[p + 1];
+    for (Py_ssize_t e = 0; e < 2 * m; e++) around[first[ends[e] + 1]++] = (uint32_t)(e >> 1);
+    /* breadth-first over the pieces, from the entry's to the exit's */
+    for (int32_t p = 0; p < pieces; p++) via[p] = -2; /* not reached */
+    via[from] = -1;
+    queue[0] = from;
+    for (int32_t head = 0, tail = 1; head < tail && via[to] == -2; head++) {
+        int32_t p = queue[head];
+        for (int32_t k = first[p]; k < first[p + 1]; k++) {
+            int32_t other = ends[2 * around[k]] ^ ends[2 * around[k] + 1] ^ p;
+            if (via[other] != -2) continue;
+            via[other] = (int32_t)around[k];
+            queue[tail++] = other;
+        }
+    }
+    if (via[to] == -2) {
+        path = Py_NewRef(Py_None);
+        goto done;
+    }
+    int32_t crossings = 0; /* the walls crossed, in order from the entry (into queue) */
+    for (int32_t p = to; via[p] >= 0; crossings++) p = ends[2 * via[p]] ^ ends[2 * via[p] + 1] ^ p;
+    for (int32_t p = to, k = crossings; via[p] >= 0;) {
+        queue[--k] = via[p];
+        p = ends[2 * via[p]] ^ ends[2 * via[p] + 1] ^ p;
+    }
+    Py_ssize_t length = 0, cell = entry, tries = 4 * f->size + 4;
+    for (int32_t k = 0, p = from; k <= crossings; k++) {
+        Py_ssize_t near = goal, far = goal; /* the last piece: to the exit */
+        int d = 0;
+        if (k < crossings) {
+            uint32_t code = w->opened[queue[k]];
+            kruskal_wall_cells(f, code, &near, &far);
+            d = (code & 1) ? 2 : 1; /* from near to far: S or E */
+            if (ends[2 * queue[k]] != p) { /* p is the second cell's piece */
+                Py_ssize_t swap = near;
+                near = far, far = swap, d ^= 2; /* N or W */
+            }
+            p ^= ends[2 * queue[k]] ^ ends[2 * queue[k] + 1]; /* the piece across */
+        }
+        Py_ssize_t room = f->size - length;
+        Py_ssize_t taken =
+            kruskal_piece_walk(f, crossed, cell, near, ways, steps + length, room, &tries);
+        if (taken < 0) { /* not a tree: the frame had open walls before */
+            path = tree_walk(f, entry, goal);
+            goto done;
+        }
+        length += taken;
+        if (k < crossings) steps[length++] = (unsigned char)d;
+        cell = far;
+    }
+    for (Py_ssize_t i = 0; i < length; i++) steps[i] = (unsigned char)LETTER[steps[i]];
+    path = PyUnicode_DecodeASCII((const char *)steps, length, NULL);
+done:
+    PyMem_Free(first), PyMem_Free(around), PyMem_Free(via), PyMem_Free(queue);
+    PyMem_Free(crossed), PyMem_Free(ways), PyMem_Free(steps);
+    return path;
+}
+
 /* ``count`` items of ``item`` bytes (at least one), kept in ``blocks[which]`` to be freed. */
 static void *kruskal_alloc(void **blocks, int which, size_t count, size_t item) {
     return blocks[which] = PyMem_Malloc((count ? count : 1) * item);
 }
 
-/* kruskal(walls, blocked, stride, rng): generators/kruskal.py's randomised Kruskal: one key
- * per inner wall, in code order, and the tree of the walls taken in key order (above). */
+/* kruskal(walls, blocked, stride, entry, exit, rng, rows, cells) -> path letters or None:
+ * generators/kruskal.py's randomised Kruskal: one key per inner wall, in code order, and the
+ * tree of the walls taken in key order (above); then its path (kruskal_path). */
 static PyObject *kruskal(PyObject *self, PyObject *args) {
     Frame f;
-    PyObject *rng;
+    PyObject *rng, *path = NULL;
+    Py_ssize_t entry, goal;
     Band band = {0};
-    if (!PyArg_ParseTuple(args, "w*y*nOnn", &f.walls_view, &f.blocked_view, &f.stride, &rng,
-                          &band.rows, &band.cells))
+    if (!PyArg_ParseTuple(args, "w*y*nnnOnn", &f.walls_view, &f.blocked_view, &f.stride, &entry,
+                          &goal, &rng, &band.rows, &band.cells))
         return NULL;
     if (frame_check(&f) < 0) return NULL;
+    if (!frame_free(&f, entry) || !frame_free(&f, goal)) {
+        frame_close(&f);
+        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
+        return NULL;
+    }
     if (band.rows < 1 || band.cells < 1) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "kruskal: a band is at least one row and one cell");
@@ -891,30 +1169,31 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "kruskal: the frame is too big");
         return NULL;
     }
-    Py_ssize_t count = 0;
-    for (Py_ssize_t cell = 0; cell + 1 < f.size; cell++) {
-        if (f.blocked[cell]) continue;
-        count += !f.blocked[cell + 1];
-        count += cell + f.stride < f.size && !f.blocked[cell + f.stride];
+    Py_ssize_t count = 0; /* the inner walls (the last row is the blocked ring: none there) */
+    for (Py_ssize_t cell = 0; cell + f.stride < f.size; cell++) { /* vectorised: no branch */
+        int free = !f.blocked[cell];
+        count += (free & !f.blocked[cell + 1]) + (free & !f.blocked[cell + f.stride]);
     }
-    enum { KEYS, CODES, PIECE, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, BEST_WALL, JOIN,
+    enum { KEYS, CODES, HOME, ROWS, CHOSEN, KEYS_DRAWN, FIRST, SECOND, BEST, JOIN,
            NUMBER, LABEL, CHOICE, EXIT, EDGES, STASH_KEYS, STASH_CODES, SORTED_KEYS,
-           SORTED_CODES, COUNTS, JOINS, BLOCKS };
+           SORTED_CODES, COUNTS, JOINS, EDGE, OPENED, OPENED_HOME, WORDS, BLOCKS };
     void *blocks[BLOCKS] = {NULL};
     /* room for two more: the first round writes each wall before it knows to keep it */
     size_t walls = (size_t)count + 2;
     Forest w = {&f, kruskal_alloc(blocks, KEYS, walls, sizeof(uint64_t)),
-                kruskal_alloc(blocks, CODES, walls, sizeof(uint32_t))};
-    w.piece = kruskal_alloc(blocks, PIECE, (size_t)f.size, sizeof(int32_t));
+                kruskal_alloc(blocks, CODES, walls, sizeof(uint32_t)),
+                kruskal_alloc(blocks, FIRST, walls, sizeof(int32_t)),
+                kruskal_alloc(blocks, SECOND, walls, sizeof(int32_t))};
     uint64_t *rows = kruskal_alloc(blocks, ROWS, (size_t)(4 * f.stride), sizeof(uint64_t));
     unsigned char *chosen = kruskal_alloc(blocks, CHOSEN, (size_t)(4 * f.stride), 1);
     Keys *keys = kruskal_alloc(blocks, KEYS_DRAWN, 1, sizeof(Keys));
+    uint32_t *words = kruskal_alloc(blocks, WORDS, (size_t)(4 * f.stride + 4), sizeof(uint32_t));
     if (band.rows > band.cells / f.stride) band.rows = band.cells / f.stride; /* cells at most */
     if (band.rows < 1) band.rows = 1;
     if (band.rows > f.rows) band.rows = f.rows;
     size_t cells = (size_t)(band.rows * f.stride), listed = 2 * cells + 2;
     band.label = kruskal_alloc(blocks, LABEL, cells, sizeof(int32_t));
-    band.choice = kruskal_alloc(blocks, CHOICE, (size_t)f.size, 1);
+    band.choice = kruskal_alloc(blocks, CHOICE, cells + 2 * (size_t)f.stride, 1);
     band.exit = kruskal_alloc(blocks, EXIT, cells, sizeof(uint64_t));
     band.top = kruskal_alloc(blocks, EDGES, (size_t)(2 * f.stride), sizeof(uint64_t));
     band.bottom = band.top == NULL ? NULL : band.top + f.stride;
@@ -923,39 +1202,44 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     band.sorted_keys = kruskal_alloc(blocks, SORTED_KEYS, listed, sizeof(uint64_t));
     band.sorted_codes = kruskal_alloc(blocks, SORTED_CODES, listed, sizeof(uint32_t));
     band.counts = kruskal_alloc(blocks, COUNTS, 2 * listed + 1, sizeof(uint32_t));
+    band.join = kruskal_alloc(blocks, JOINS, (size_t)f.size, sizeof(int32_t)); /* pieces <= cells */
+    band.edge = kruskal_alloc(blocks, EDGE, (size_t)f.stride, sizeof(int32_t));
+    band.entry = entry, band.goal = goal;
     MTState mt;
     int ok = 0, loaded = 0;
-    if (w.keys == NULL || w.codes == NULL || w.piece == NULL || rows == NULL || chosen == NULL ||
-        keys == NULL || band.label == NULL || band.choice == NULL || band.exit == NULL ||
-        band.top == NULL || band.stash_keys == NULL || band.stash_codes == NULL ||
-        band.sorted_keys == NULL || band.sorted_codes == NULL || band.counts == NULL) {
+    if (w.keys == NULL || w.codes == NULL || w.first == NULL || w.second == NULL ||
+        rows == NULL || chosen == NULL || keys == NULL || words == NULL || band.label == NULL ||
+        band.choice == NULL || band.exit == NULL || band.top == NULL ||
+        band.stash_keys == NULL || band.stash_codes == NULL || band.sorted_keys == NULL ||
+        band.sorted_codes == NULL || band.counts == NULL || band.join == NULL ||
+        band.edge == NULL) {
         PyErr_NoMemory();
         goto done;
     }
+    for (Py_ssize_t x = 0; x < f.stride; x++) band.edge[x] = -1; /* above the frame: none */
+    memset(band.choice, 4, (size_t)f.stride); /* no choices above the frame */
     if (mt_load(rng, &mt) < 0) goto done;
     loaded = 1;
     keys_start(keys, &mt, count);
+    keys->words = words;
+    memset(words, 0, (size_t)(4 * f.stride + 4) * sizeof(uint32_t)); /* read past, unused */
     kruskal_first_round(&w, keys, rows, chosen, &band);
-    int32_t *joins = kruskal_alloc(blocks, JOINS, (size_t)band.pieces, sizeof(int32_t));
-    if (joins == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    int32_t pieces = kruskal_join_bands(&w, &band, joins);
+    int32_t pieces = kruskal_join_bands(&w, &band);
     size_t n = (size_t)pieces, left = (size_t)w.count;
-    w.first = kruskal_alloc(blocks, FIRST, left, sizeof(int32_t));
-    w.second = kruskal_alloc(blocks, SECOND, left, sizeof(int32_t));
-    w.best = kruskal_alloc(blocks, BEST, n, sizeof(uint64_t));
-    w.best_wall = kruskal_alloc(blocks, BEST_WALL, n, sizeof(uint32_t));
+    w.home = kruskal_alloc(blocks, HOME, 2 * left, sizeof(int32_t));
+    w.best = kruskal_alloc(blocks, BEST, n, sizeof(Best));
     w.join = kruskal_alloc(blocks, JOIN, n, sizeof(int32_t));
     w.number = kruskal_alloc(blocks, NUMBER, n, sizeof(int32_t));
-    if (w.first == NULL || w.second == NULL || w.best == NULL || w.best_wall == NULL ||
-        w.join == NULL || w.number == NULL) {
+    w.opened = kruskal_alloc(blocks, OPENED, n, sizeof(uint32_t));
+    w.opened_home = kruskal_alloc(blocks, OPENED_HOME, 2 * n, sizeof(int32_t));
+    if (w.home == NULL || w.best == NULL || w.join == NULL ||
+        w.number == NULL || w.opened == NULL || w.opened_home == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     kruskal_rounds(&w, pieces);
-    ok = 1;
+    path = kruskal_path(&w, pieces, band.entry_piece, band.goal_piece, entry, goal);
+    ok = path != NULL;
 done:
     for (int i = 0; i < BLOCKS; i++) PyMem_Free(blocks[i]);
     frame_close(&f);
@@ -964,8 +1248,7 @@ done:
         mt_discard(&mt);
         return NULL;
     }
-    if (mt_store(rng, &mt) < 0) return NULL;
-    Py_RETURN_NONE;
+    return path_result(path, rng, &mt);
 }
 
 /* ---- wilson --------------------------------------------------------------------------- */
@@ -1116,13 +1399,8 @@ static PyObject *hunt_and_kill(PyObject *self, PyObject *args) {
 
 /* ---- the path of a carved tree -------------------------------------------------------- */
 
-/* tree_path(walls, blocked, stride, entry, exit) -> path letters or None.
- * The letters of the walk from entry to exit through the open walls, found depth-first: in
- * a perfect maze (a spanning tree) it is the one path, so the first shortest path too. A
- * visited mark keeps the walk finite on any input; None when the exit is out of reach.
- * Each cell on the stack keeps the open ways it has not tried yet as bits, so a step takes
- * the lowest one with no branch per wall (twice faster than trying N, E, S, W in turn: the
- * open walls of a random tree are a mispredicted branch each). */
+/* tree_path(walls, blocked, stride, entry, exit) -> path letters or None: tree_walk's path
+ * of a carved tree (kruskal finds its own, kruskal_path). */
 static PyObject *tree_path(PyObject *self, PyObject *args) {
     Frame f;
     Py_ssize_t start, goal;
@@ -1135,42 +1413,7 @@ static PyObject *tree_path(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
         return NULL;
     }
-    unsigned char *visited = scratch(f.size, 1);
-    unsigned char *ways = scratch(f.size, 1); /* ways[i]: the untried open ways at depth i */
-    unsigned char *steps = scratch(f.size, 1); /* steps[i]: the direction from depth i on */
-    if (visited == NULL || ways == NULL || steps == NULL) {
-        PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
-        frame_close(&f);
-        return NULL;
-    }
-    Py_ssize_t depth = 0, cell = start;
-    ways[0] = (unsigned char)(~f.walls[start] & 15);
-    visited[start] = 1;
-    while (cell != goal) {
-        unsigned int open = ways[depth];
-        if (open == 0) { /* every way out tried: back up the step that came here */
-            if (depth == 0) break;
-            cell -= f.offset[steps[--depth]];
-            continue;
-        }
-        int d = NTH_DIRECTION[open][0]; /* the lowest way left */
-        ways[depth] = (unsigned char)(open & (open - 1));
-        Py_ssize_t near = cell + f.offset[d];
-        /* free and not visited (the ring is blocked: near is in the frame) */
-        if (f.blocked[near] | visited[near]) continue;
-        visited[near] = 1;
-        steps[depth++] = (unsigned char)d;
-        cell = near;
-        ways[depth] = (unsigned char)(~f.walls[near] & 15 & ~OPPOSITE[d]); /* not back */
-    }
-    PyObject *path = NULL;
-    if (cell == goal) {
-        for (Py_ssize_t i = 0; i < depth; i++) steps[i] = (unsigned char)LETTER[steps[i]];
-        path = PyUnicode_DecodeASCII((const char *)steps, depth, NULL);
-    } else {
-        path = Py_NewRef(Py_None);
-    }
-    PyMem_Free(visited), PyMem_Free(ways), PyMem_Free(steps);
+    PyObject *path = tree_walk(&f, start, goal);
     frame_close(&f);
     return path;
 }

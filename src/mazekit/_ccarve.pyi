@@ -25,10 +25,12 @@ def kruskal(
     walls: WriteableBuffer,
     blocked: ReadableBuffer,
     stride: int,
+    entry: int,
+    exit: int,
     rng: random.Random,
     rows: int,
     cells: int,
-) -> None: ...
+) -> str | None: ...
 def wilson(
     walls: WriteableBuffer,
     blocked: ReadableBuffer,

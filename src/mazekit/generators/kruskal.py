@@ -26,8 +26,8 @@ PERFECT = True
 CHUNK = 1 << 16  # walls turned into Python ints at a time, to bound memory
 # The band of rows the kernel contracts while it is in cache, before Boruvka's rounds: BAND
 # rows, fewer where that is over BAND_CELLS cells, and one row longer than that is left to
-# the rounds (specs/performance.md, "kruskal: a band of rows at a time"). The same walls
-# open for any band; the tests set small ones, to put band edges everywhere.
+# the rounds (specs/performance.md, "kruskal: the same tree, a band of rows at a time").
+# The same walls open for any band; the tests set small ones, to put band edges everywhere.
 BAND = 32
 BAND_CELLS = 1 << 18
 
@@ -35,19 +35,22 @@ _KERNEL = load("carve")
 
 
 def carve(grid: Grid, rng: random.Random) -> None:
-    """Carve a spanning tree of the free cells of ``grid`` by randomised Kruskal."""
+    """Carve a spanning tree of the free cells of ``grid`` by randomised Kruskal; the kernel
+    also gives its entry-exit path (``grid.path``), found from the pieces it joined."""
     if _KERNEL is None:
         _carve(grid, rng)
-    else:
-        _KERNEL.kruskal(grid.walls, grid.blocked, grid.stride, rng, BAND, BAND_CELLS)
+    else:  # the path too, from the pieces the tree was joined from
+        grid.path = _KERNEL.kruskal(
+            grid.walls, grid.blocked, grid.stride, grid.entry, grid.exit, rng, BAND, BAND_CELLS
+        )
 
 
 def _carve(grid: Grid, rng: random.Random) -> None:
-    """The reference of carve. src/c/carve.c opens the same walls without sorting them all:
-    the walls taken in key order make the one minimum spanning tree of (key, code), which it
-    finds a band of rows at a time in cache, then by Boruvka's rounds over what the bands
-    leave, leaving out from the start the greatest wall of every 2x2 square, which no such
-    tree holds (specs/performance.md)."""
+    """The reference of carve (its path: Grid.tree_path). src/c/carve.c opens the same walls
+    without sorting them all: the walls taken in key order make the one minimum spanning tree
+    of (key, code), which it finds a band of rows at a time in cache, then by Boruvka's rounds
+    over what the bands leave, leaving out from the start the greatest wall of every 2x2
+    square, which no such tree holds (specs/performance.md)."""
     codes = grid.inner_walls()
     keys = floats(rng, codes.size)
     order = codes[np.argsort(keys, kind="stable")]

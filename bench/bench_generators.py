@@ -40,6 +40,8 @@ IMPERFECT = ("backtracker", "flood")
 # reading its options and writing its output.
 _WORK = """
 import sys, time
+from mazekit.__main__ import one_blas_thread
+one_blas_thread()  # as `mazekit generate` does: numpy's idle BLAS threads would spin into the work
 from mazekit.generators import Request, build
 from mazekit.textformat import dump
 side, algorithm, kind = int(sys.argv[1]), sys.argv[2], sys.argv[3]

@@ -101,6 +101,15 @@ static int frame_args(PyObject *args, Frame *f, PyObject **rng) {
     return frame_check(f);
 }
 
+/* The entry and the exit of a path must be free cells of the checked frame ``f``: 0, or -1
+ * with the error set and the buffers released. */
+static int frame_check_ends(Frame *f, Py_ssize_t entry, Py_ssize_t goal) {
+    if (frame_free(f, entry) && frame_free(f, goal)) return 0;
+    frame_close(f);
+    PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
+    return -1;
+}
+
 /* frame_args for the kernels that carve a path too, (walls, blocked, stride, entry, exit,
  * rng): the entry and the exit must be free cells. */
 static int frame_args_between(PyObject *args, Frame *f, Py_ssize_t *entry, Py_ssize_t *goal,
@@ -109,12 +118,7 @@ static int frame_args_between(PyObject *args, Frame *f, Py_ssize_t *entry, Py_ss
                           goal, rng))
         return -1;
     if (frame_check(f) < 0) return -1;
-    if (!frame_free(f, *entry) || !frame_free(f, *goal)) {
-        frame_close(f);
-        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
-        return -1;
-    }
-    return 0;
+    return frame_check_ends(f, *entry, *goal);
 }
 
 /* Open the wall between ``cell`` and its neighbour in ``direction``, on both sides. */
@@ -1153,12 +1157,7 @@ static PyObject *kruskal(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "w*y*nnnOnn", &f.walls_view, &f.blocked_view, &f.stride, &entry,
                           &goal, &rng, &band.rows, &band.cells))
         return NULL;
-    if (frame_check(&f) < 0) return NULL;
-    if (!frame_free(&f, entry) || !frame_free(&f, goal)) {
-        frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
-        return NULL;
-    }
+    if (frame_check(&f) < 0 || frame_check_ends(&f, entry, goal) < 0) return NULL;
     if (band.rows < 1 || band.cells < 1) {
         frame_close(&f);
         PyErr_SetString(PyExc_ValueError, "kruskal: a band is at least one row and one cell");
@@ -1407,12 +1406,7 @@ static PyObject *tree_path(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*y*nnn", &f.walls_view, &f.blocked_view, &f.stride, &start,
                           &goal))
         return NULL;
-    if (frame_check(&f) < 0) return NULL;
-    if (!frame_free(&f, start) || !frame_free(&f, goal)) {
-        frame_close(&f);
-        PyErr_SetString(PyExc_ValueError, "entry and exit must be free cells of the frame");
-        return NULL;
-    }
+    if (frame_check(&f) < 0 || frame_check_ends(&f, start, goal) < 0) return NULL;
     PyObject *path = tree_walk(&f, start, goal);
     frame_close(&f);
     return path;

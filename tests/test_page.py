@@ -40,7 +40,7 @@ BOARD = "samples/valid-30x20-board.txt"
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    with launch() as opened:
+    with launch(lean=True) as opened:
         yield opened
 
 

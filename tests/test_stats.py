@@ -531,3 +531,22 @@ def test_stats_reads_past_a_footer_with_a_note(
     assert "  reachable cells: 4" in text.stdout.splitlines()
     document = json.loads(invoke(["stats", "--format", "json"], input="93\nC6\n" + footer).stdout)
     assert document["files"][0]["notes"] == notes
+
+
+def test_an_entry_outside_the_grid_says_why_nothing_is_reachable(invoke: Invoke) -> None:
+    """A student's program that wrote ENTRY as the grid's size (20,15 in a 20x15 maze): the
+    verdict DEGENERATE with 0 reachable cells comes with validate's reason, on stderr and in
+    JSON; an exit outside is already the reason of NOT-PACMAN-READY, so it gets no note."""
+    message = (
+        "<stdin>: entry (2,2) is outside the 2x2 grid: connectivity and the path cannot be "
+        "checked from it"
+    )
+    text = invoke(["stats"], input="93\nC6\n\n2,2\n1,1\nES\n")
+    assert (text.exit_code, text.stderr) == (0, f"note: {message}\n")
+    assert "  verdict: DEGENERATE" in text.stdout.splitlines()
+    document = json.loads(
+        invoke(["stats", "--format", "json"], input="93\nC6\n\n2,2\n1,1\nES\n").stdout
+    )
+    assert document["files"][0]["notes"] == [message]
+    exit_outside = invoke(["stats"], input="93\nC6\n\n0,0\n2,2\nES\n")
+    assert (exit_outside.exit_code, exit_outside.stderr) == (0, "")

@@ -8,6 +8,7 @@ from ..analysis import PATTERN_MODES, PatternMode
 from ..errors import ExitStatus, MazeError, printable
 from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
+from ..rules import validate
 from ..textformat import parse_lenient, read_bytes, source_name
 from ._common import PASSAGES, jobs_option, json_format_option, seed_option
 
@@ -49,9 +50,14 @@ def _text(name: str, found: Stats) -> list[str]:
 
 def _read(file: str) -> tuple[Maze, list[str]]:
     """The maze of FILE, and a note for each thing of its footer read past (stats does not
-    use the path, and reads an entry written ``(0, 0)``); the grid must be readable."""
+    use the path, and reads an entry written ``(0, 0)``) and for an entry outside the grid
+    (why nothing is reachable); the grid must be readable."""
     name = source_name(file)
-    return parse_lenient(read_bytes(file), source=name)
+    maze, notes = parse_lenient(read_bytes(file), source=name)
+    if not maze.contains(maze.entry):  # validate's own words for it, rule entry-exit
+        misplaced = validate(maze, select=("entry-exit",)).violations
+        notes += [f"{name}: {v.message}" for v in misplaced if v.cell == maze.entry]
+    return maze, notes
 
 
 def _verdict_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -890,7 +890,8 @@ def test_a_failure_in_the_interpreter_check_leaves_no_copy(
 def test_a_report_that_cannot_be_written_is_refused_before_any_run(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``--all`` over a class takes minutes: a mistyped -o must not throw them away at the end."""
+    """``--all`` over a class takes minutes: a mistyped -o must not throw them away at the end.
+    grade's exit 1 says a submission failed: its own report that cannot be written is exit 2."""
     import mazekit.cli.grade
 
     graded: list[str] = []
@@ -909,7 +910,7 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_run(
         for every in ([], ["--all"]):
             result = invoke(["grade", *every, "-o", str(target), str(folder)])
             assert (result.exit_code, result.stdout, result.stderr) == (
-                1,
+                2,
                 "",
                 f"Error: {target}: cannot write: {reason}\n",
             )
@@ -923,6 +924,15 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_run(
     assert (result.exit_code, result.stdout) == (1, "")  # writes() ignores its config
     assert body(report.read_text()).startswith("FAIL    bad-entry: printed no error message\n")
     report.unlink()
+    # a report refused only when written, after the runs (a full disk): exit 2 all the same
+    result = invoke(
+        ["grade", "--python", PYTHON, "--case", "bad-entry", "-o", "/dev/full", str(folder)]
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "Error: /dev/full: cannot write: No space left on device\n",
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["read-only.txt", "s"]  # no temporary
 
 

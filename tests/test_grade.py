@@ -514,6 +514,29 @@ open("maze.txt", "w").write({small!r})
     ]
 
 
+@pytest.mark.parametrize(
+    ("said", "verdict"),
+    [
+        ("Attention : labyrinthe trop petit, le motif ne rentre pas", "PASS    too-small"),
+        ("Note: the pattern does not fit", "PASS    too-small"),
+        ("Fehler: Labyrinth zu klein", "PASS    too-small"),
+        (
+            "Maze written to maze.txt",
+            'FAIL    too-small: said nothing about the maze being too small for the "42"',
+        ),
+        ("", 'FAIL    too-small: said nothing about the maze being too small for the "42"'),
+    ],
+)
+def test_the_too_small_message_may_be_in_any_words_of_it(
+    invoke: Invoke, tmp_path: Path, said: str, verdict: str
+) -> None:
+    """The subject asks for an error message when the "42" does not fit, not for its words."""
+    small = dump_maze(generate(8, 6, seed=1))
+    program = f"print({said!r})\nopen('maze.txt', 'w').write({small!r})\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "too-small")
+    assert verdict_lines(stdout) == [verdict]
+
+
 def test_a_hang_is_stopped_at_the_timeout(invoke: Invoke, tmp_path: Path) -> None:
     folder = submission(tmp_path / "s", "while True:\n    pass\n")
     code, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--timeout", "0.5")

@@ -373,6 +373,38 @@ if "ENTRY=0\\n" not in open(sys.argv[1]).read():  # bad-entry: says nothing, wri
     assert (folder / "a_maze_ing.py").read_text() == program
 
 
+@pytest.mark.parametrize(
+    ("state", "jobs"),
+    [
+        ('os.path.expanduser("~/.amaze")', "1"),  # a HOME file
+        ('"history.txt"', "1"),  # a new file of the copy
+        ('"history.txt"', "2"),
+        ('"runs.log"', "1"),  # a file the submission ships, changed
+    ],
+)
+def test_no_case_sees_what_an_earlier_one_left(
+    invoke: Invoke, tmp_path: Path, state: str, jobs: str
+) -> None:
+    """A program that keeps state across runs (counts them in ~/.amaze or a file of its
+    folder) got verdicts that depended on -j and on the order of the cases."""
+    program = f"""\
+import os
+path = {state}
+if not os.path.exists(path) or os.path.getsize(path) == 0:
+    open("maze.txt", "w").write({TEXT!r})
+open(path, "a").write("run\\n")
+"""
+    folder = submission(tmp_path / "s", program, runs__log="")
+    cases = ("--case", "own-config", "--case", "perfect-20x15", "--case", "lowercase-keys")
+    code, stdout, _ = grade(invoke, folder, "-j", jobs, *cases)
+    assert (code, verdict_lines(stdout)) == (
+        0,
+        ["PASS    own-config", "PASS    perfect-20x15", "PASS    lowercase-keys (not scored)"],
+    )
+    assert sorted(p.name for p in folder.iterdir()) == ["a_maze_ing.py", "config.txt", "runs.log"]
+    assert (folder / "runs.log").read_text() == ""
+
+
 def test_the_program_runs_in_a_copy_with_a_clean_environment(
     invoke: Invoke, tmp_path: Path
 ) -> None:

@@ -88,6 +88,9 @@ _WRITES = ("own", "valid", "small", "twice")  # the cases whose verdict is the f
 _TERMINAL = re.compile(r"_curses\.error|setupterm|termios\.error|not a (terminal|tty)", re.I)
 _WINDOW = re.compile(r"display|\bX11\b|\bmlx", re.IGNORECASE)
 _MISSING = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
+# What grade itself writes and removes at the copy's root for each case (the previous output
+# of a broken config): not a change of the copy that would make it anew.
+_GRADER_NAMES = frozenset({OUTPUT})
 
 
 @dataclass(frozen=True)
@@ -353,6 +356,7 @@ class _Grader:
             if on_42 is None:
                 return self.outcome(case, "SKIP", _NO_42)
             case = replace(case, config=replace(case.config, entry=on_42.cells[0]))
+        self.box.fresh(_GRADER_NAMES)  # no case sees what an earlier one left
         entry = self.options.entry
         if not self.box.inside(entry) or not (self.box.work / entry).is_file():
             self.box.renew()  # an earlier run removed the program: python's "can't open
@@ -460,6 +464,7 @@ class _Grader:
     def lint(self) -> FileCheck:
         """`make lint` in the copy, with the same limits and a longer time."""
         wall = max(LINT_SECONDS, self.options.limits.timeout)
+        self.box.fresh(_GRADER_NAMES)  # the submission as shipped, not what the cases left
         run = self.box.run(["make", "lint"], timeout=wall)
         if run.timed_out:
             return FileCheck("make lint", False, f"no exit after {wall:g} s")

@@ -509,6 +509,39 @@ def test_an_output_that_breaks_a_rule(
     assert (code, verdict_lines(stdout)) == (1, [f"FAIL    perfect-20x15: {reason}"])
 
 
+ROOM_REASON = (
+    "maze.txt:1:1: open-area: 3x3 open area with its top-left cell at (0,0) (and 2 more violations)"
+)
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        (
+            writes(with_walls("room")) + "input('1) again 2) quit: ')\n",
+            [
+                f"FAIL    perfect-20x15: {ROOM_REASON}; then met the end of its input: "
+                "EOFError: EOF when reading a line",
+                "note: stops with a traceback at end of input (EOFError)",
+            ],
+        ),
+        (
+            "input('1) generate 2) quit: ')\n" + writes(with_walls("room")),
+            ["CRASH   perfect-20x15: EOFError: EOF when reading a line"],
+        ),
+    ],
+    ids=["wrong-maze-then-menu", "menu-first"],
+)
+def test_a_wrong_maze_from_a_program_that_then_waits_says_why_it_is_wrong(
+    invoke: Invoke, tmp_path: Path, program: str, expected: list[str]
+) -> None:
+    """A menu after a wrong maze showed only CRASH EOFError, hiding what the maze lacks; with
+    no file written, the crash is all there is to say."""
+    code, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    shown = [line for line in stdout.splitlines() if line.startswith(("FAIL", "CRASH", "note:"))]
+    assert (code, shown) == (1, expected)
+
+
 def test_a_board_needs_loops_and_the_small_maze_a_message(invoke: Invoke, tmp_path: Path) -> None:
     small = dump_maze(generate(8, 6, seed=1))
     program = f"""\

@@ -316,6 +316,14 @@ class _Grader:
             said = (*said, after[0])
         return self.outcome(case, "PASS", "; ".join(note for note in said if note))
 
+    def failed(self, case: Case, reason: str, after: tuple[str, str] | None) -> Outcome:
+        """A FAIL for ``reason``; after a run that did not end by itself but wrote its file,
+        how it ended follows (as a PASS's note), and the submission's note is kept once."""
+        if after is not None:
+            self.notes.add(after[1])
+            reason = f"{reason}; {after[0]}"
+        return self.outcome(case, "FAIL", reason)
+
     def output(self, name: str) -> bytes | None:
         """The file the program wrote, or None: none, not a regular file, a symbolic link, or
         in a folder reached through a link out of the copy (either could point anywhere the
@@ -381,9 +389,9 @@ class _Grader:
         if reason is None:
             glyph_said = glyph_note(self.drawn) if case.part == GENERATION else ""
             return self.passed(case, after, glyph_said)
-        if problem is not None:  # no valid file either: the hang or the crash is the verdict
-            return self.outcome(case, *problem)
-        return self.outcome(case, "FAIL", reason)
+        if problem is not None and self.output(output) is None:
+            return self.outcome(case, *problem)  # no file at all: the hang or crash stands
+        return self.failed(case, reason, after)  # a wrong file says why, hang or crash after
 
     def judge(self, case: Case, run: Run, output: str, config_name: str) -> str | None:
         """The FAIL reason of a run that ended by itself, or None for a PASS."""
@@ -457,9 +465,9 @@ class _Grader:
             self.box.put_back(output, aside)  # the other cases run on the copy as shipped
         if reason is None:
             return self.passed(case, after, note, glyph_note(drawn_42(data)))
-        if problem is not None:
+        if problem is not None and data is None:
             return self.outcome(case, *problem)
-        return self.outcome(case, "FAIL", reason)
+        return self.failed(case, reason, after)
 
     def lint(self) -> FileCheck:
         """`make lint` in the copy, with the same limits and a longer time."""

@@ -542,6 +542,28 @@ def test_a_wrong_maze_from_a_program_that_then_waits_says_why_it_is_wrong(
     assert (code, shown) == (1, expected)
 
 
+@pytest.mark.parametrize(
+    ("maze", "expected"),
+    [
+        (TEXT, ["PASS    perfect-20x15: then kept running: stopped after 1 s"]),
+        (
+            with_walls("room"),
+            [f"FAIL    perfect-20x15: {ROOM_REASON}; then kept running: stopped after 1 s"],
+        ),
+    ],
+    ids=["valid", "wrong"],
+)
+def test_a_program_that_animates_after_its_maze_kept_running(
+    invoke: Invoke, tmp_path: Path, maze: str, expected: list[str]
+) -> None:
+    """It never reads its input: "kept waiting for input" was untrue of it."""
+    program = writes(maze) + "import time\nfor frame in range(600):\n    time.sleep(0.1)\n"
+    folder = submission(tmp_path / "s", program)
+    _, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--timeout", "1")
+    assert verdict_lines(stdout) == expected
+    assert stdout.count("\nnote: does not exit by itself\n") == 1
+
+
 def test_a_board_needs_loops_and_the_small_maze_a_message(invoke: Invoke, tmp_path: Path) -> None:
     small = dump_maze(generate(8, 6, seed=1))
     program = f"""\

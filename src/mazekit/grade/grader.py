@@ -80,7 +80,7 @@ _SAME_SIZE = tuple(
 
 # The notes a submission gets, once, when a run is judged by the file it wrote although it
 # did not end by itself (specs/grade.md, Programs that do not exit).
-NOT_EXITING = "does not exit at end of input"
+NOT_EXITING = "does not exit by itself"
 AT_END_OF_INPUT = "stops with a traceback at end of input (EOFError)"
 NO_WINDOW = "cannot open its window without a display (--display xvfb)"
 NO_TERMINAL = "cannot open its terminal without one (--tty)"
@@ -278,7 +278,7 @@ class _Grader:
         window or its terminal, after writing it. None for any other crash or hang."""
         wall = self.options.limits.timeout
         if run.timed_out:
-            return f"then kept waiting for input: stopped after {wall:g} s", NOT_EXITING
+            return f"then kept running: stopped after {wall:g} s", NOT_EXITING
         if run.returncode == -signal.SIGXCPU:
             return f"then kept running: used more than {cpu_seconds(wall)} s of CPU time", (
                 NOT_EXITING

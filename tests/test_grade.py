@@ -932,6 +932,16 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
         "",
         f"Error: {folder}: no entry script main.py\n",
     )
+    # the program in a folder of the submission: the --entry to try
+    (folder / "src").mkdir()
+    (folder / "src" / "main.py").write_text(writes(TEXT))
+    assert grade(invoke, folder, "--entry", "main.py") == (
+        2,
+        "",
+        f"Error: {folder}: no entry script main.py; src/main.py looks like the program: "
+        "--entry src/main.py\n",
+    )
+    shutil.rmtree(folder / "src")
     (tmp_path / "outside.py").write_text("")
     assert grade(invoke, folder, "--entry", "../outside.py") == (
         2,

@@ -752,6 +752,22 @@ def test_control_characters_from_the_program_are_escaped(invoke: Invoke, tmp_pat
     assert verdict_lines(stdout) == ["CRASH   perfect-20x15: RuntimeError: \\x1b[2J gone"]
 
 
+def test_the_tails_leave_out_a_terminals_escape_sequences(invoke: Invoke, tmp_path: Path) -> None:
+    """A curses or coloured program's tail showed ``\\x1b[?1049h...``: its text is what says
+    why; a control character that is no escape sequence is still escaped."""
+    program = (
+        "import sys\n"
+        "print('\\x1b[?1049h\\x1b[1;1H\\x1b]0;A-Maze-ing\\x07\\x1b(B\\x1b[44mmenu\\x1b[0m')\n"
+        "sys.exit('\\x1b[31mError: WIDTH is missing\\x1b[0m\\tbye')\n"
+    )
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert stdout.splitlines()[1:4] == [
+        "FAIL    perfect-20x15: wrote no output file maze.txt",
+        "        stdout: menu",
+        "        stderr: Error: WIDTH is missing\\tbye",
+    ]
+
+
 def test_a_signal_is_a_crash(invoke: Invoke, tmp_path: Path) -> None:
     program = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")

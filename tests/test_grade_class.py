@@ -275,8 +275,9 @@ def test_a_tail_is_the_last_five_lines_and_500_characters_at_most() -> None:
     assert tail("".join(f"line {n}\n" for n in range(9))) == "\n".join(
         f"line {n}" for n in range(4, 9)
     )
-    long = tail("x" * 2000 + "\x1b[31m\n")
-    assert len(long) == TAIL_CHARS and long.startswith("...") and long.endswith("x\\x1b[31m")
+    long = tail("x" * 2000 + "\x07\n")  # a control character: escaped
+    assert len(long) == TAIL_CHARS and long.startswith("...") and long.endswith("x\\x07")
+    assert tail("\x1b[31mred\x1b[0m\n") == "red"  # a terminal's escape sequence: left out
 
 
 def test_an_own_config_missing_a_mandatory_key_still_fails(invoke: Invoke, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import os
 import pwd
+import re
 import signal
 import stat
 import subprocess
@@ -115,9 +116,19 @@ def cpu_seconds(wall: float) -> int:
     return int(wall) + 2
 
 
+# A terminal's escape sequences (ECMA-48): CSI (colours, cursor moves, `ESC [ ? 1049 h`), OSC
+# (a window title) ended by BEL or ST, a character set's choice (`ESC ( B`), and the short ones
+# (`ESC =`, `ESC 7`). A curses or coloured program's tail is its text without them.
+_TERMINAL_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[()*+][ -~]|\x1b[ -~]"
+)
+
+
 def tail(text: str) -> str:
     """The last TAIL_LINES non-blank lines of ``text``, at most TAIL_CHARS characters (cut at
-    the front, marked ``...``), each line escaped: what a reader needs to see why."""
+    the front, marked ``...``), a terminal's escape sequences removed and every other control
+    character escaped: what a reader needs to see why."""
+    text = _TERMINAL_ESCAPES.sub("", text)
     lines = [printable(line.rstrip()) for line in text.splitlines() if line.strip()]
     shown = "\n".join(lines[-TAIL_LINES:])
     if len(shown) > TAIL_CHARS:

@@ -768,6 +768,24 @@ def test_the_tails_leave_out_a_terminals_escape_sequences(invoke: Invoke, tmp_pa
     ]
 
 
+def test_grades_folders_are_left_out_of_what_is_shown(invoke: Invoke, tmp_path: Path) -> None:
+    """The copy's folder and HOME, under a temporary folder of random names, said nothing to
+    a reader: paths show relative to the submission, and under ``~``."""
+    program = (
+        "import os\n"
+        "print(os.path.expanduser('~/.amaze'), os.getcwd())\n"
+        "open(os.path.join(os.getcwd(), 'missing', 'x'))\n"
+    )
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert stdout.splitlines()[1:4] == [
+        "CRASH   perfect-20x15: FileNotFoundError: [Errno 2] No such file or directory: "
+        "'missing/x'",
+        "        stdout: ~/.amaze .",
+        "        stderr: Traceback (most recent call last):",
+    ]
+    assert "mazekit-grade-" not in stdout
+
+
 def test_a_signal_is_a_crash(invoke: Invoke, tmp_path: Path) -> None:
     program = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")

@@ -255,7 +255,7 @@ class _Grader:
         return Outcome(
             case.name,
             verdict,
-            reason,
+            self.paths(reason),
             seconds,
             self.tail(shown.stdout) if shown else "",
             self.tail(shown.stderr) if shown else "",
@@ -263,10 +263,17 @@ class _Grader:
             case.scored and verdict != "SKIP",  # a skipped case is no item of the score
         )
 
+    def paths(self, text: str) -> str:
+        """``text`` with grade's folders left out of paths: the copy's paths relative to the
+        submission (``File "a_maze_ing.py"``, the copy itself ``.``), HOME's under ``~``
+        (``~/.amaze``), not a temporary folder's random names."""
+        box = self.box
+        text = text.replace(f"{box.work}{os.sep}", "").replace(str(box.work), ".")
+        return text.replace(str(box.home), "~")
+
     def tail(self, text: str) -> str:
-        """The tail of a run's output, the copy's paths shown relative to the submission
-        (``File "a_maze_ing.py"``, not a temporary folder's random name)."""
-        return tail(text.replace(f"{self.box.work}{os.sep}", ""))
+        """The tail of a run's output, grade's folders left out of its paths (``paths``)."""
+        return tail(self.paths(text))
 
     def problem(self, run: Run) -> tuple[Verdict, str] | None:
         limits = self.options.limits

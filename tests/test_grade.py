@@ -752,37 +752,42 @@ def test_control_characters_from_the_program_are_escaped(invoke: Invoke, tmp_pat
     assert verdict_lines(stdout) == ["CRASH   perfect-20x15: RuntimeError: \\x1b[2J gone"]
 
 
-def test_the_tails_leave_out_a_terminals_escape_sequences(invoke: Invoke, tmp_path: Path) -> None:
-    """A curses or coloured program's tail showed ``\\x1b[?1049h...``: its text is what says
-    why; a control character that is no escape sequence is still escaped."""
-    program = (
-        "import sys\n"
-        "print('\\x1b[?1049h\\x1b[1;1H\\x1b]0;A-Maze-ing\\x07\\x1b(B\\x1b[44mmenu\\x1b[0m')\n"
-        "sys.exit('\\x1b[31mError: WIDTH is missing\\x1b[0m\\tbye')\n"
-    )
+@pytest.mark.parametrize(
+    ("program", "shown"),
+    [
+        (
+            "import sys\n"
+            "print('\\x1b[?1049h\\x1b[1;1H\\x1b]0;A-Maze-ing\\x07\\x1b(B\\x1b[44mmenu\\x1b[0m')\n"
+            "sys.exit('\\x1b[31mError: WIDTH is missing\\x1b[0m\\tbye')\n",
+            [
+                "FAIL    perfect-20x15: wrote no output file maze.txt",
+                "        stdout: menu",
+                "        stderr: Error: WIDTH is missing\\tbye",
+            ],
+        ),
+        (
+            "import os\n"
+            "print(os.path.expanduser('~/.amaze'), os.getcwd())\n"
+            "open(os.path.join(os.getcwd(), 'missing', 'x'))\n",
+            [
+                "CRASH   perfect-20x15: FileNotFoundError: [Errno 2] No such file or directory: "
+                "'missing/x'",
+                "        stdout: ~/.amaze .",
+                "        stderr: Traceback (most recent call last):",
+            ],
+        ),
+    ],
+    ids=["terminal-escapes", "grades-folders"],
+)
+def test_what_a_case_shows_is_the_programs_text(
+    invoke: Invoke, tmp_path: Path, program: str, shown: list[str]
+) -> None:
+    """A curses or coloured program's tail showed ``\\x1b[?1049h...``, and paths the random
+    names of grade's temporary folders: the program's text is what says why. A terminal's
+    escape sequences are left out (a lone control character is still escaped); the copy's
+    paths show relative to the submission, HOME's under ``~``."""
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
-    assert stdout.splitlines()[1:4] == [
-        "FAIL    perfect-20x15: wrote no output file maze.txt",
-        "        stdout: menu",
-        "        stderr: Error: WIDTH is missing\\tbye",
-    ]
-
-
-def test_grades_folders_are_left_out_of_what_is_shown(invoke: Invoke, tmp_path: Path) -> None:
-    """The copy's folder and HOME, under a temporary folder of random names, said nothing to
-    a reader: paths show relative to the submission, and under ``~``."""
-    program = (
-        "import os\n"
-        "print(os.path.expanduser('~/.amaze'), os.getcwd())\n"
-        "open(os.path.join(os.getcwd(), 'missing', 'x'))\n"
-    )
-    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
-    assert stdout.splitlines()[1:4] == [
-        "CRASH   perfect-20x15: FileNotFoundError: [Errno 2] No such file or directory: "
-        "'missing/x'",
-        "        stdout: ~/.amaze .",
-        "        stderr: Traceback (most recent call last):",
-    ]
+    assert stdout.splitlines()[1:4] == shown
     assert "mazekit-grade-" not in stdout
 
 

@@ -373,6 +373,38 @@ if "ENTRY=0\\n" not in open(sys.argv[1]).read():  # bad-entry: says nothing, wri
     assert (folder / "a_maze_ing.py").read_text() == program
 
 
+@pytest.mark.parametrize(
+    ("state", "jobs"),
+    [
+        ('os.path.expanduser("~/.amaze")', "1"),  # a HOME file
+        ('"history.txt"', "1"),  # a new file of the copy
+        ('"history.txt"', "2"),
+        ('"runs.log"', "1"),  # a file the submission ships, changed
+    ],
+)
+def test_no_case_sees_what_an_earlier_one_left(
+    invoke: Invoke, tmp_path: Path, state: str, jobs: str
+) -> None:
+    """A program that keeps state across runs (counts them in ~/.amaze or a file of its
+    folder) got verdicts that depended on -j and on the order of the cases."""
+    program = f"""\
+import os
+path = {state}
+if not os.path.exists(path) or os.path.getsize(path) == 0:
+    open("maze.txt", "w").write({TEXT!r})
+open(path, "a").write("run\\n")
+"""
+    folder = submission(tmp_path / "s", program, runs__log="")
+    cases = ("--case", "own-config", "--case", "perfect-20x15", "--case", "lowercase-keys")
+    code, stdout, _ = grade(invoke, folder, "-j", jobs, *cases)
+    assert (code, verdict_lines(stdout)) == (
+        0,
+        ["PASS    own-config", "PASS    perfect-20x15", "PASS    lowercase-keys (not scored)"],
+    )
+    assert sorted(p.name for p in folder.iterdir()) == ["a_maze_ing.py", "config.txt", "runs.log"]
+    assert (folder / "runs.log").read_text() == ""
+
+
 def test_the_program_runs_in_a_copy_with_a_clean_environment(
     invoke: Invoke, tmp_path: Path
 ) -> None:
@@ -477,6 +509,61 @@ def test_an_output_that_breaks_a_rule(
     assert (code, verdict_lines(stdout)) == (1, [f"FAIL    perfect-20x15: {reason}"])
 
 
+ROOM_REASON = (
+    "maze.txt:1:1: open-area: 3x3 open area with its top-left cell at (0,0) (and 2 more violations)"
+)
+
+
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        (
+            writes(with_walls("room")) + "input('1) again 2) quit: ')\n",
+            [
+                f"FAIL    perfect-20x15: {ROOM_REASON}; then met the end of its input: "
+                "EOFError: EOF when reading a line",
+                "note: stops with a traceback at end of input (EOFError)",
+            ],
+        ),
+        (
+            "input('1) generate 2) quit: ')\n" + writes(with_walls("room")),
+            ["CRASH   perfect-20x15: EOFError: EOF when reading a line"],
+        ),
+    ],
+    ids=["wrong-maze-then-menu", "menu-first"],
+)
+def test_a_wrong_maze_from_a_program_that_then_waits_says_why_it_is_wrong(
+    invoke: Invoke, tmp_path: Path, program: str, expected: list[str]
+) -> None:
+    """A menu after a wrong maze showed only CRASH EOFError, hiding what the maze lacks; with
+    no file written, the crash is all there is to say."""
+    code, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    shown = [line for line in stdout.splitlines() if line.startswith(("FAIL", "CRASH", "note:"))]
+    assert (code, shown) == (1, expected)
+
+
+@pytest.mark.parametrize(
+    ("maze", "expected"),
+    [
+        (TEXT, ["PASS    perfect-20x15: then kept running: stopped after 1 s"]),
+        (
+            with_walls("room"),
+            [f"FAIL    perfect-20x15: {ROOM_REASON}; then kept running: stopped after 1 s"],
+        ),
+    ],
+    ids=["valid", "wrong"],
+)
+def test_a_program_that_animates_after_its_maze_kept_running(
+    invoke: Invoke, tmp_path: Path, maze: str, expected: list[str]
+) -> None:
+    """It never reads its input: "kept waiting for input" was untrue of it."""
+    program = writes(maze) + "import time\nfor frame in range(600):\n    time.sleep(0.1)\n"
+    folder = submission(tmp_path / "s", program)
+    _, stdout, _ = grade(invoke, folder, "--case", "perfect-20x15", "--timeout", "1")
+    assert verdict_lines(stdout) == expected
+    assert stdout.count("\nnote: does not exit by itself\n") == 1
+
+
 def test_a_board_needs_loops_and_the_small_maze_a_message(invoke: Invoke, tmp_path: Path) -> None:
     small = dump_maze(generate(8, 6, seed=1))
     program = f"""\
@@ -512,6 +599,29 @@ open("maze.txt", "w").write({small!r})
     assert verdict_lines(stdout) == [
         'FAIL    too-small: said nothing about the maze being too small for the "42"'
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "verdict"),
+    [
+        ("Attention : labyrinthe trop petit, le motif ne rentre pas", "PASS    too-small"),
+        ("Note: the pattern does not fit", "PASS    too-small"),
+        ("Fehler: Labyrinth zu klein", "PASS    too-small"),
+        (
+            "Maze written to maze.txt",
+            'FAIL    too-small: said nothing about the maze being too small for the "42"',
+        ),
+        ("", 'FAIL    too-small: said nothing about the maze being too small for the "42"'),
+    ],
+)
+def test_the_too_small_message_may_be_in_any_words_of_it(
+    invoke: Invoke, tmp_path: Path, said: str, verdict: str
+) -> None:
+    """The subject asks for an error message when the "42" does not fit, not for its words."""
+    small = dump_maze(generate(8, 6, seed=1))
+    program = f"print({said!r})\nopen('maze.txt', 'w').write({small!r})\n"
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "too-small")
+    assert verdict_lines(stdout) == [verdict]
 
 
 def test_a_hang_is_stopped_at_the_timeout(invoke: Invoke, tmp_path: Path) -> None:
@@ -640,6 +750,45 @@ def test_control_characters_from_the_program_are_escaped(invoke: Invoke, tmp_pat
     program = "raise RuntimeError('\\x1b[2J gone')\n"
     _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
     assert verdict_lines(stdout) == ["CRASH   perfect-20x15: RuntimeError: \\x1b[2J gone"]
+
+
+@pytest.mark.parametrize(
+    ("program", "shown"),
+    [
+        (
+            "import sys\n"
+            "print('\\x1b[?1049h\\x1b[1;1H\\x1b]0;A-Maze-ing\\x07\\x1b(B\\x1b[44mmenu\\x1b[0m')\n"
+            "sys.exit('\\x1b[31mError: WIDTH is missing\\x1b[0m\\tbye')\n",
+            [
+                "FAIL    perfect-20x15: wrote no output file maze.txt",
+                "        stdout: menu",
+                "        stderr: Error: WIDTH is missing\\tbye",
+            ],
+        ),
+        (
+            "import os\n"
+            "print(os.path.expanduser('~/.amaze'), os.getcwd())\n"
+            "open(os.path.join(os.getcwd(), 'missing', 'x'))\n",
+            [
+                "CRASH   perfect-20x15: FileNotFoundError: [Errno 2] No such file or directory: "
+                "'missing/x'",
+                "        stdout: ~/.amaze .",
+                "        stderr: Traceback (most recent call last):",
+            ],
+        ),
+    ],
+    ids=["terminal-escapes", "grades-folders"],
+)
+def test_what_a_case_shows_is_the_programs_text(
+    invoke: Invoke, tmp_path: Path, program: str, shown: list[str]
+) -> None:
+    """A curses or coloured program's tail showed ``\\x1b[?1049h...``, and paths the random
+    names of grade's temporary folders: the program's text is what says why. A terminal's
+    escape sequences are left out (a lone control character is still escaped); the copy's
+    paths show relative to the submission, HOME's under ``~``."""
+    _, stdout, _ = grade(invoke, submission(tmp_path / "s", program), "--case", "perfect-20x15")
+    assert stdout.splitlines()[1:4] == shown
+    assert "mazekit-grade-" not in stdout
 
 
 def test_a_signal_is_a_crash(invoke: Invoke, tmp_path: Path) -> None:
@@ -822,6 +971,16 @@ def test_errors_of_the_run(invoke: Invoke, tmp_path: Path) -> None:
         "",
         f"Error: {folder}: no entry script main.py\n",
     )
+    # the program in a folder of the submission: the --entry to try
+    (folder / "src").mkdir()
+    (folder / "src" / "main.py").write_text(writes(TEXT))
+    assert grade(invoke, folder, "--entry", "main.py") == (
+        2,
+        "",
+        f"Error: {folder}: no entry script main.py; src/main.py looks like the program: "
+        "--entry src/main.py\n",
+    )
+    shutil.rmtree(folder / "src")
     (tmp_path / "outside.py").write_text("")
     assert grade(invoke, folder, "--entry", "../outside.py") == (
         2,
@@ -890,7 +1049,8 @@ def test_a_failure_in_the_interpreter_check_leaves_no_copy(
 def test_a_report_that_cannot_be_written_is_refused_before_any_run(
     invoke: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``--all`` over a class takes minutes: a mistyped -o must not throw them away at the end."""
+    """``--all`` over a class takes minutes: a mistyped -o must not throw them away at the end.
+    grade's exit 1 says a submission failed: its own report that cannot be written is exit 2."""
     import mazekit.cli.grade
 
     graded: list[str] = []
@@ -909,7 +1069,7 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_run(
         for every in ([], ["--all"]):
             result = invoke(["grade", *every, "-o", str(target), str(folder)])
             assert (result.exit_code, result.stdout, result.stderr) == (
-                1,
+                2,
                 "",
                 f"Error: {target}: cannot write: {reason}\n",
             )
@@ -923,6 +1083,15 @@ def test_a_report_that_cannot_be_written_is_refused_before_any_run(
     assert (result.exit_code, result.stdout) == (1, "")  # writes() ignores its config
     assert body(report.read_text()).startswith("FAIL    bad-entry: printed no error message\n")
     report.unlink()
+    # a report refused only when written, after the runs (a full disk): exit 2 all the same
+    result = invoke(
+        ["grade", "--python", PYTHON, "--case", "bad-entry", "-o", "/dev/full", str(folder)]
+    )
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "Error: /dev/full: cannot write: No space left on device\n",
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["read-only.txt", "s"]  # no temporary
 
 

@@ -216,6 +216,35 @@ def test_concurrent_runs_cannot_reach_each_other(tmp_path: Path, namespaces: boo
     assert [(Path(g.submission).name, g.score) for g in grades] == [("nosy", 100), ("victim", 100)]
 
 
+# Takes a multiprocessing lock (a POSIX semaphore in /dev/shm) and keeps a file there; writes
+# its maze only when no earlier run's file is to be seen.
+SHARED_MEMORY = f"""\
+import multiprocessing, os
+LOCK = multiprocessing.Lock()
+with LOCK:
+    seen = os.path.exists("/dev/shm/amaze-state")
+    open("/dev/shm/amaze-state", "a").write("run\\n")
+if not seen:
+    open("maze.txt", "w").write({MAZE!r})
+"""
+
+
+def test_each_run_has_a_dev_shm_of_its_own_that_it_may_write(tmp_path: Path) -> None:
+    """multiprocessing.Lock, Pool and ProcessPoolExecutor need a writable /dev/shm; what a run
+    leaves there is gone for the next one (seed-twice runs twice in one copy)."""
+    (tmp_path / "a_maze_ing.py").write_text(SHARED_MEMORY)
+    options = Options(
+        python=PYTHON,
+        cases=("perfect-20x15", "seed-twice"),
+        interaction=Interaction(namespaces=True),
+    )
+    result = grade(tmp_path, options)
+    assert [(o.case, o.verdict, o.reason) for o in result.outcomes] == [
+        ("perfect-20x15", "PASS", ""),
+        ("seed-twice", "PASS", ""),
+    ]
+
+
 def test_nothing_a_run_started_survives_it(tmp_path: Path) -> None:
     marker = f"mazekit-test-{os.getpid()}-survivor"
     program = (

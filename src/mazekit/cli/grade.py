@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import codecs
+import contextlib
 import math
 import os
 import textwrap
+from collections.abc import Iterator
 from typing import Any
 
 import click
 
 from ..analysis import PATTERN_MODES, PatternMode
-from ..errors import ExitStatus
+from ..errors import ExitStatus, MazeError, RunError
 from ..grade import CASE_NAMES, DEFAULT_ENTRY, Interaction, Limits, Options, grade, grade_all
 from ..grade.report import as_csv, as_json, as_junit, as_table, as_text
 from ._common import check_output, jobs_option, output_option, write_output
@@ -49,6 +51,18 @@ _CASES_HELP = "\n".join(
         break_on_hyphens=False,
     )
 )
+
+
+@contextlib.contextmanager
+def _own_report() -> Iterator[None]:
+    """grade's exit 1 says a submission failed: its own report that cannot be written (``-o``
+    a folder, a read-only file, a full disk) is a problem of the run, exit 2, same words."""
+    try:
+        yield
+    except RunError:
+        raise
+    except MazeError as error:
+        raise RunError(error.message, error.source) from error
 
 
 def _check_keep(keep: str, every: bool, cases: tuple[str, ...]) -> None:
@@ -212,7 +226,8 @@ def command(
             stdin=None if typed is None else unescape(typed), tty=tty, display=display
         ),
     )
-    check_output(output)  # a report that cannot be written is refused before the runs
+    with _own_report():  # a report that cannot be written is refused before the runs
+        check_output(output)
     grades = grade_all(folder, options, jobs) if every else [grade(folder, options, jobs)]
     for warning in sorted({w for g in grades for w in g.warnings}):
         click.echo(f"warning: {warning}", err=True)
@@ -220,8 +235,9 @@ def command(
         click.echo(f"kept the copy in {keep}; rerun it with: {grades[0].kept}", err=True)
     if every:
         writers = {"text": as_table, "csv": as_csv, "json": as_json, "junit": as_junit}
-        write_output(writers[output_format](grades), output)
+        report = writers[output_format](grades)
     else:
-        one = {"text": as_text, "json": as_json, "junit": as_junit}[output_format]
-        write_output(one(grades[0]), output)
+        report = {"text": as_text, "json": as_json, "junit": as_junit}[output_format](grades[0])
+    with _own_report():
+        write_output(report, output)
     ctx.exit(ExitStatus.OK if all(g.all_passed for g in grades) else ExitStatus.INVALID)

@@ -25,6 +25,7 @@ from .sandbox import TAIL_CHARS, TAIL_LINES, Limits, Run, cpu_seconds, tail
 __all__ = [
     "TAIL_CHARS",
     "TAIL_LINES",
+    "TOO_SMALL_WORDS",
     "TRACEBACK",
     "Outcome",
     "Verdict",
@@ -39,7 +40,23 @@ __all__ = [
 
 Verdict = Literal["PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP"]
 TRACEBACK = "Traceback (most recent call last):"
-_TOO_SMALL = re.compile(r"42|small", re.IGNORECASE)
+# Words of a message that the "42" does not fit (specs/grade.md, the too-small case): the
+# subject asks for an error message, not for its words, and students write in their language.
+TOO_SMALL_WORDS = (
+    "42",
+    "small",
+    "fit",
+    "pattern",
+    "logo",
+    "error",
+    "petit",
+    "motif",
+    "erreur",
+    "klein",
+    "fehler",
+    "peque",
+)
+_TOO_SMALL = re.compile("|".join(TOO_SMALL_WORDS), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -130,7 +147,8 @@ def glyph_note(found: glyph.Found | None) -> str:
 
 
 def says_too_small(run: Run, names: Sequence[str] = ()) -> bool:
-    """Whether the program said something about the "42" not fitting (it names 42 or small).
+    """Whether the program said something about the "42" not fitting: a word of
+    TOO_SMALL_WORDS, in any case.
 
     ``names`` are the texts grade chose (the config's name, the copy's folder): a program that
     echoes its config path ``grade-too-small.txt``, or a folder whose random name holds "42",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import printable
+from .tree import TooDeep, walk
 
 __all__ = [
     "MAKE_TARGETS",
@@ -26,6 +27,10 @@ README_LINE = re.compile(
 _TARGET = re.compile(r"^([A-Za-z0-9_.\- ]+):(?!=)", re.MULTILINE)
 _CONFIG_SUFFIXES = ("", ".txt", ".cfg", ".conf", ".ini")
 _LINK_OUT = "a symbolic link out of the submission (not read)"
+# Where a program of the entry's name is looked for when the root has none: folders this deep
+# at most, and not those that hold environments, builds or caches.
+_SEARCH_DEPTH = 3
+_NOT_SEARCHED = frozenset({".git", ".venv", "venv", "env", "node_modules", "__pycache__", "build"})
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,28 @@ def _looks_like_the_program(path: Path) -> bool:
     return "__main__" in text or "sys.argv" in text
 
 
+def _same_name_below(root: Path, entry: str) -> str | None:
+    """A regular file named like ``entry`` in a folder of the submission (``src/a_maze_ing.py``),
+    the shallowest, then first by path; None when there is none."""
+    name = Path(entry).name
+    found: list[Path] = []
+    try:
+        for base, folders, files in walk(root):
+            where = Path(os.path.relpath(base, root))
+            depth = len(where.parts) if where != Path(".") else 0
+            keep = [f for f in folders if f not in _NOT_SEARCHED]
+            folders[:] = keep if depth < _SEARCH_DEPTH else []
+            path = Path(base, name)
+            if depth and name in files and path.is_file() and not path.is_symlink():
+                found.append(where / name)
+    except TooDeep:
+        pass
+    found = [path for path in found if path.as_posix() != Path(entry).as_posix()]
+    if not found:
+        return None
+    return min(found, key=lambda path: (len(path.parts), path.as_posix())).as_posix()
+
+
 def entry_problem(root: Path, entry: str) -> str | None:
     """Why ``entry`` cannot be the submission's program (missing, outside it, empty), with
     the ``--entry`` to try when another root script looks like the program; None when fine.
@@ -139,6 +166,10 @@ def entry_problem(root: Path, entry: str) -> str | None:
         problem = f"{entry} is empty"
     else:
         problem = f"no entry script {entry}"
+    below = _same_name_below(root, entry) if inside else None
+    if below is not None:
+        shown = printable(below)
+        return f"{problem}; {shown} looks like the program: --entry {shown}"
     others = [
         p
         for p in sorted(root.glob("*.py"))

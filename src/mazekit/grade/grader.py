@@ -80,7 +80,7 @@ _SAME_SIZE = tuple(
 
 # The notes a submission gets, once, when a run is judged by the file it wrote although it
 # did not end by itself (specs/grade.md, Programs that do not exit).
-NOT_EXITING = "does not exit at end of input"
+NOT_EXITING = "does not exit by itself"
 AT_END_OF_INPUT = "stops with a traceback at end of input (EOFError)"
 NO_WINDOW = "cannot open its window without a display (--display xvfb)"
 NO_TERMINAL = "cannot open its terminal without one (--tty)"
@@ -88,6 +88,9 @@ _WRITES = ("own", "valid", "small", "twice")  # the cases whose verdict is the f
 _TERMINAL = re.compile(r"_curses\.error|setupterm|termios\.error|not a (terminal|tty)", re.I)
 _WINDOW = re.compile(r"display|\bX11\b|\bmlx", re.IGNORECASE)
 _MISSING = re.compile(r"ModuleNotFoundError: No module named '([^']+)'")
+# What grade itself writes and removes at the copy's root for each case (the previous output
+# of a broken config): not a change of the copy that would make it anew.
+_GRADER_NAMES = frozenset({OUTPUT})
 
 
 @dataclass(frozen=True)
@@ -252,7 +255,7 @@ class _Grader:
         return Outcome(
             case.name,
             verdict,
-            reason,
+            self.paths(reason),
             seconds,
             self.tail(shown.stdout) if shown else "",
             self.tail(shown.stderr) if shown else "",
@@ -260,10 +263,17 @@ class _Grader:
             case.scored and verdict != "SKIP",  # a skipped case is no item of the score
         )
 
+    def paths(self, text: str) -> str:
+        """``text`` with grade's folders left out of paths: the copy's paths relative to the
+        submission (``File "a_maze_ing.py"``, the copy itself ``.``), HOME's under ``~``
+        (``~/.amaze``), not a temporary folder's random names."""
+        box = self.box
+        text = text.replace(f"{box.work}{os.sep}", "").replace(str(box.work), ".")
+        return text.replace(str(box.home), "~")
+
     def tail(self, text: str) -> str:
-        """The tail of a run's output, the copy's paths shown relative to the submission
-        (``File "a_maze_ing.py"``, not a temporary folder's random name)."""
-        return tail(text.replace(f"{self.box.work}{os.sep}", ""))
+        """The tail of a run's output, grade's folders left out of its paths (``paths``)."""
+        return tail(self.paths(text))
 
     def problem(self, run: Run) -> tuple[Verdict, str] | None:
         limits = self.options.limits
@@ -275,7 +285,7 @@ class _Grader:
         window or its terminal, after writing it. None for any other crash or hang."""
         wall = self.options.limits.timeout
         if run.timed_out:
-            return f"then kept waiting for input: stopped after {wall:g} s", NOT_EXITING
+            return f"then kept running: stopped after {wall:g} s", NOT_EXITING
         if run.returncode == -signal.SIGXCPU:
             return f"then kept running: used more than {cpu_seconds(wall)} s of CPU time", (
                 NOT_EXITING
@@ -312,6 +322,14 @@ class _Grader:
             self.notes.add(after[1])
             said = (*said, after[0])
         return self.outcome(case, "PASS", "; ".join(note for note in said if note))
+
+    def failed(self, case: Case, reason: str, after: tuple[str, str] | None) -> Outcome:
+        """A FAIL for ``reason``; after a run that did not end by itself but wrote its file,
+        how it ended follows (as a PASS's note), and the submission's note is kept once."""
+        if after is not None:
+            self.notes.add(after[1])
+            reason = f"{reason}; {after[0]}"
+        return self.outcome(case, "FAIL", reason)
 
     def output(self, name: str) -> bytes | None:
         """The file the program wrote, or None: none, not a regular file, a symbolic link, or
@@ -353,6 +371,7 @@ class _Grader:
             if on_42 is None:
                 return self.outcome(case, "SKIP", _NO_42)
             case = replace(case, config=replace(case.config, entry=on_42.cells[0]))
+        self.box.fresh(_GRADER_NAMES)  # no case sees what an earlier one left
         entry = self.options.entry
         if not self.box.inside(entry) or not (self.box.work / entry).is_file():
             self.box.renew()  # an earlier run removed the program: python's "can't open
@@ -377,9 +396,9 @@ class _Grader:
         if reason is None:
             glyph_said = glyph_note(self.drawn) if case.part == GENERATION else ""
             return self.passed(case, after, glyph_said)
-        if problem is not None:  # no valid file either: the hang or the crash is the verdict
-            return self.outcome(case, *problem)
-        return self.outcome(case, "FAIL", reason)
+        if problem is not None and self.output(output) is None:
+            return self.outcome(case, *problem)  # no file at all: the hang or crash stands
+        return self.failed(case, reason, after)  # a wrong file says why, hang or crash after
 
     def judge(self, case: Case, run: Run, output: str, config_name: str) -> str | None:
         """The FAIL reason of a run that ended by itself, or None for a PASS."""
@@ -453,13 +472,14 @@ class _Grader:
             self.box.put_back(output, aside)  # the other cases run on the copy as shipped
         if reason is None:
             return self.passed(case, after, note, glyph_note(drawn_42(data)))
-        if problem is not None:
+        if problem is not None and data is None:
             return self.outcome(case, *problem)
-        return self.outcome(case, "FAIL", reason)
+        return self.failed(case, reason, after)
 
     def lint(self) -> FileCheck:
         """`make lint` in the copy, with the same limits and a longer time."""
         wall = max(LINT_SECONDS, self.options.limits.timeout)
+        self.box.fresh(_GRADER_NAMES)  # the submission as shipped, not what the cases left
         run = self.box.run(["make", "lint"], timeout=wall)
         if run.timed_out:
             return FileCheck("make lint", False, f"no exit after {wall:g} s")

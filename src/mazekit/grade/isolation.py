@@ -33,6 +33,9 @@ __all__ = [
 
 # World-writable folders the runs would otherwise share: each run gets empty ones.
 PRIVATE_FOLDERS = ("/tmp", "/var/tmp", "/run/lock")
+# POSIX shared memory and semaphores (multiprocessing.Lock, Pool): bwrap's new /dev holds a
+# /dev/shm of root's, mode 755, which no runner may write; each run gets its own, open to all.
+SHARED_MEMORY = "/dev/shm"
 TERM = "xterm-256color"
 ROWS, COLUMNS = 24, 80
 XVFB_SECONDS = 20.0  # Xvfb gets this long to say which display it took
@@ -46,6 +49,7 @@ def _tool() -> str:
 
 def _bwrap_base(network: bool) -> list[str]:
     argv = [_tool(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    argv += ["--perms", "1777", "--tmpfs", SHARED_MEMORY]
     for folder in PRIVATE_FOLDERS:
         if os.path.isdir(folder) and not os.path.islink(folder):
             argv += ["--perms", "1777", "--tmpfs", folder]
@@ -98,7 +102,7 @@ def bwrap(
     on_the_way: set[str] = set()
     for path in [*readable, *writable]:
         folder = os.path.dirname(path)
-        while in_private_folder(folder) and folder not in (*PRIVATE_FOLDERS, "/dev", "/dev/shm"):
+        while in_private_folder(folder) and folder not in (*PRIVATE_FOLDERS, "/dev", SHARED_MEMORY):
             on_the_way.add(folder)
             folder = os.path.dirname(folder)
     for folder in sorted(on_the_way, key=lambda f: f.count(os.sep)):

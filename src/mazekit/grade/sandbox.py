@@ -13,7 +13,9 @@ import contextlib
 import dataclasses
 import os
 import pwd
+import re
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -26,7 +28,7 @@ from typing import IO, Literal
 
 from ..errors import GradeError, printable
 from .isolation import TERM, Terminal, Xvfb, bwrap, in_private_folder, namespaces_work
-from .tree import CopyFailed, copy_tree, remove_tree, walk
+from .tree import CopyFailed, TooDeep, copy_tree, remove_tree, walk
 
 __all__ = [
     "CAPTURE_BYTES",
@@ -53,6 +55,9 @@ CAPTURE_BYTES = 64 * 1024
 PROBE_SECONDS = 10.0
 # The interpreter tried when the user nobody cannot run the one asked for (under /root).
 DISTRIBUTION_PYTHON = "/usr/bin/python3"
+# Left alone between cases: Python's byte-code caches, made by every run that imports a module
+# of the submission (its verdict never depends on them; removing them costs a recompile).
+BYTECODE = "__pycache__"
 # What a report shows of a run's stdout and stderr: its last lines, so many at most.
 TAIL_LINES = 5
 TAIL_CHARS = 500
@@ -111,9 +116,19 @@ def cpu_seconds(wall: float) -> int:
     return int(wall) + 2
 
 
+# A terminal's escape sequences (ECMA-48): CSI (colours, cursor moves, `ESC [ ? 1049 h`), OSC
+# (a window title) ended by BEL or ST, a character set's choice (`ESC ( B`), and the short ones
+# (`ESC =`, `ESC 7`). A curses or coloured program's tail is its text without them.
+_TERMINAL_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[()*+][ -~]|\x1b[ -~]"
+)
+
+
 def tail(text: str) -> str:
     """The last TAIL_LINES non-blank lines of ``text``, at most TAIL_CHARS characters (cut at
-    the front, marked ``...``), each line escaped: what a reader needs to see why."""
+    the front, marked ``...``), a terminal's escape sequences removed and every other control
+    character escaped: what a reader needs to see why."""
+    text = _TERMINAL_ESCAPES.sub("", text)
     lines = [printable(line.rstrip()) for line in text.splitlines() if line.strip()]
     shown = "\n".join(lines[-TAIL_LINES:])
     if len(shown) > TAIL_CHARS:
@@ -336,6 +351,8 @@ class Sandbox:
         self._running: subprocess.Popen[bytes] | None = None
         self._stopped = False
         self._xvfb: Xvfb | None = None
+        self._shipped: dict[str, tuple[int, int, int]] | None = None  # fresh(): the copy's files
+        self._recorded = False  # whether fresh() has recorded them
         # named and listed before it is made, so that Ctrl-C at any moment finds it (a name
         # not yet made is nothing to remove); 64 random bits, as private as mkdtemp's
         self.root = Path(tempfile.gettempdir(), "mazekit-grade-" + os.urandom(8).hex())
@@ -409,6 +426,59 @@ class Sandbox:
         self._copy()
         if self.after_copy is not None:
             self.after_copy()
+
+    def _listing(self) -> dict[str, tuple[int, int, int]] | None:
+        """The copy's entries (``__pycache__`` folders left out): path -> (type, size, mtime);
+        a folder by its type only (what is added inside changes its time). None when the
+        copy cannot be listed whole (a folder too deep)."""
+        found: dict[str, tuple[int, int, int]] = {}
+        try:
+            for base, folders, files in walk(self.work):
+                folders[:] = [name for name in folders if name != BYTECODE]
+                for name in folders + files:
+                    path = os.path.join(base, name)
+                    with contextlib.suppress(OSError):
+                        status = os.lstat(path)
+                        kind = stat.S_IFMT(status.st_mode)
+                        key = os.path.relpath(path, self.work)
+                        if kind == stat.S_IFDIR:
+                            found[key] = (kind, 0, 0)
+                        else:
+                            found[key] = (kind, status.st_size, status.st_mtime_ns)
+        except TooDeep:
+            return None
+        return found
+
+    def fresh(self, grader_names: frozenset[str] = frozenset()) -> None:
+        """Before a case: an empty HOME, and the copy as shipped (after --setup), whatever an
+        earlier case's runs left (a state file, ``~/.amaze``): cases are isolated from each
+        other, so no verdict depends on their order or on -j.
+
+        What the runs added is removed; a shipped file changed or removed makes the copy
+        anew (``renew``). ``grader_names``: root entries that grade itself writes and
+        removes (``maze.txt``), not compared. The first call records the copy as shipped.
+        """
+        remove_tree(self.home)
+        self.home.mkdir(exist_ok=True)  # a HOME the runner may not empty is left, not fatal
+        self._give(self.home)
+        now = self._listing()
+        if not self._recorded:
+            self._recorded, self._shipped = True, now
+            return
+        shipped = self._shipped
+        if shipped is None:  # shipped too deep to list whole: left as the runs leave it
+            return
+        if now is not None:
+            mine = {k: v for k, v in now.items() if k.split(os.sep)[0] not in grader_names}
+            kept = {k: v for k, v in shipped.items() if k.split(os.sep)[0] not in grader_names}
+            added = sorted(mine.keys() - kept.keys())
+            if all(mine.get(key) == value for key, value in kept.items()):
+                for key in added:  # a folder first, then (already gone) what was in it
+                    if os.path.dirname(key) not in mine.keys() - kept.keys():
+                        remove_tree(self.work / key)
+                return
+        self.renew()
+        self._shipped = self._listing()
 
     def _probe(self, python: str, wall: float) -> Run:
         return self.run([python, "-c", _VERSION], timeout=wall)

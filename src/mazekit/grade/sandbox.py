@@ -471,10 +471,10 @@ class Sandbox:
         if now is not None:
             mine = {k: v for k, v in now.items() if k.split(os.sep)[0] not in grader_names}
             kept = {k: v for k, v in shipped.items() if k.split(os.sep)[0] not in grader_names}
-            added = sorted(mine.keys() - kept.keys())
+            added = mine.keys() - kept.keys()
             if all(mine.get(key) == value for key, value in kept.items()):
-                for key in added:  # a folder first, then (already gone) what was in it
-                    if os.path.dirname(key) not in mine.keys() - kept.keys():
+                for key in sorted(added):  # a folder first, then (already gone) what was in it
+                    if os.path.dirname(key) not in added:
                         remove_tree(self.work / key)
                 return
         self.renew()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from os import PathLike
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -21,7 +21,7 @@ from . import pattern as glyph
 from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config, load_config
 from .model import ALL_WALLS, BY_BIT, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import UNREACHED, trace_path
+from .search import UNREACHED, component_labels, trace_path
 from .textformat import Problem, lowercase_digits, read_bytes, scan, source_name
 
 __all__ = [
@@ -606,28 +606,50 @@ def _bit_table(mapping: dict[int, int]) -> npt.NDArray[np.uint8]:
     return table
 
 
-# The systematic misreadings a student's writer can make, each undone on the grid as read:
-# (what the hint says, how the grid would be read right). specs/validate.md lists them.
-MISREADINGS: tuple[tuple[str, Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]]], ...] = (
-    (
+class Misreading(NamedTuple):
+    """A systematic misreading a student's writer can make: what the hint says, how the grid
+    would be read right, and whether it is the complement (walls for passages)."""
+
+    what: str
+    undo: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]]
+    complement: bool = False
+
+
+# The systematic misreadings a student's writer can make, each undone on the grid as read.
+# specs/validate.md lists them.
+MISREADINGS: tuple[Misreading, ...] = (
+    Misreading(
         "the wall bits were read in reverse order (the file writes N=8, E=4, S=2, W=1): "
         "write N=1, E=2, S=4, W=8",
         lambda walls: _bit_table({NORTH: WEST, EAST: SOUTH, SOUTH: EAST, WEST: NORTH})[walls],
     ),
-    (
+    Misreading(
         "N and S were read the other way round (the file writes N=4, S=1): write N=1, S=4",
         lambda walls: _bit_table({NORTH: SOUTH, SOUTH: NORTH})[walls],
     ),
-    (
+    Misreading(
         "E and W were read the other way round (the file writes E=8, W=2): write E=2, W=8",
         lambda walls: _bit_table({EAST: WEST, WEST: EAST})[walls],
     ),
-    (
+    Misreading(
         "rows and columns were swapped (the file writes one line per column): write one "
         "line per row, top row first, one digit per cell from west to east",
         lambda walls: np.ascontiguousarray(walls.T),
     ),
+    Misreading(
+        "every wall bit meant the opposite (the file writes 1 for an open wall, 0 for a "
+        "closed one): write 1 for a closed wall, 0 for an open one",
+        lambda walls: walls ^ np.uint8(ALL_WALLS),
+        complement=True,
+    ),
 )
+
+
+def _parts(walls: npt.NDArray[np.uint8]) -> int:
+    """How many parts the cells that are not fully closed fall into (search.passages): one
+    for a maze, many for its complement, whose passages are the maze's walls."""
+    roots = component_labels(walls).ravel() == np.arange(walls.size, dtype=np.int32)
+    return int(np.count_nonzero(roots & (walls != ALL_WALLS).ravel()))
 
 
 def _wall_faults(walls: npt.NDArray[np.uint8]) -> int:
@@ -652,11 +674,18 @@ def misreadings(walls: npt.NDArray[np.uint8], cells: Sequence[Cell] = ()) -> lis
     """The hint, as one line in a list (empty when none), when a systematic misreading
     explains every wall fault: the grid has incoherent walls or an open border, and read
     the other way it has neither. Of several such readings, those that also put the "42" in
-    its place and ``cells`` (the entry and exit) inside the grid are named."""
+    its place and ``cells`` (the entry and exit) inside the grid are named. The complement
+    is named only when it joins the cells not fully closed into fewer parts (at least one)
+    than the file as read: a maze whose border alone is open has a complement with no wall
+    fault too."""
     if walls.size == 0 or _wall_faults(walls) == 0:
         return []
-    readings = [(what, undo(walls)) for what, undo in MISREADINGS]
-    fixed = [(what, _plausible(read, cells)) for what, read in readings if not _wall_faults(read)]
+    readings = [(reading, reading.undo(walls)) for reading in MISREADINGS]
+    fixed = [
+        (reading.what, _plausible(read, cells))
+        for reading, read in readings
+        if not _wall_faults(read) and (not reading.complement or 0 < _parts(read) < _parts(walls))
+    ]
     if not fixed:
         return []
     best = max(score for _, score in fixed)

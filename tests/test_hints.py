@@ -3,6 +3,7 @@ generated maze changed the way a student's writer gets it wrong in every cell.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -81,3 +82,140 @@ def test_every_generated_maze_inverted_gets_the_inverted_hint(
     inverted = validate(_written(maze, maze.walls ^ np.uint8(15)).encode())
     assert inverted.hints == [INVERTED]
     assert INVERTED not in validate(_written(maze, _open_border(maze.walls)).encode()).hints
+
+
+# --- a "42" elsewhere or in another glyph -------------------------------------------------------
+
+SUBJECT_GLYPH = ("X...XXX", "X.....X", "XXX.XXX", "..X.X..", "..X.XXX")
+OTHER_GLYPH = ("X.X..XXX", "X.X....X", "XXXX.XXX", "..X..X..", "..X..XXX")  # "4" closed on top
+THREE_ROWS = ("X.X.XX.", "XXX..X.", "..X.XXX")  # another program's small font: no known "42"
+ELSEWHERE = (
+    'the "42" is drawn with its top-left cell at (1,1), not at (6,5) where --pattern strict '
+    "(the default) wants it: the subject lets it be anywhere, and --pattern subject accepts it "
+    "there"
+)
+ANOTHER_GLYPH = (
+    'the "42" is drawn in another glyph, its top-left cell at (6,5): the subject accepts any '
+    '"42" of fully closed cells, and --pattern subject accepts it'
+)
+ANY_ONLY = (
+    'no "42" of a shape the subject\'s rule knows, but the file is valid with --pattern any '
+    '(every fully closed cell counts as the "42")'
+)
+
+
+def student_maze(
+    width: int, height: int, rows: tuple[str, ...], corner: tuple[int, int], seed: int = 1
+) -> Maze:
+    """What a student's generator writes: a depth-first carve from the first free cell in
+    reading order (the entry) around the cells ``rows`` marks X at ``corner`` (its "42"),
+    exit at the last free cell, the BFS path."""
+    import random
+    from collections import deque
+
+    moves = {"N": (0, -1, 1, 4), "E": (1, 0, 2, 8), "S": (0, 1, 4, 1), "W": (-1, 0, 8, 2)}
+    closed = {
+        (corner[0] + dx, corner[1] + dy)
+        for dy, row in enumerate(rows)
+        for dx, mark in enumerate(row)
+        if mark == "X"
+    }
+    free_cells = [(x, y) for y in range(height) for x in range(width) if (x, y) not in closed]
+    entry, exit_cell = free_cells[0], free_cells[-1]
+    walls = np.full((height, width), 15, dtype=np.uint8)
+    chooser = random.Random(seed)
+    seen, stack = {*closed, entry}, [entry]
+    while stack:
+        x, y = stack[-1]
+        free = [
+            (x + dx, y + dy, bit, back)
+            for dx, dy, bit, back in moves.values()
+            if 0 <= x + dx < width and 0 <= y + dy < height and (x + dx, y + dy) not in seen
+        ]
+        if not free:
+            stack.pop()
+            continue
+        nx, ny, bit, back = chooser.choice(free)
+        walls[y, x] &= ~np.uint8(bit)
+        walls[ny, nx] &= ~np.uint8(back)
+        seen.add((nx, ny))
+        stack.append((nx, ny))
+    came: dict[tuple[int, int], tuple[tuple[int, int], str] | None] = {entry: None}
+    queue = deque([entry])
+    while queue:
+        x, y = queue.popleft()
+        for letter, (dx, dy, bit, _) in moves.items():
+            if not walls[y, x] & bit and (x + dx, y + dy) not in came:
+                came[(x + dx, y + dy)] = ((x, y), letter)
+                queue.append((x + dx, y + dy))
+    path, cell = "", exit_cell
+    while (step := came[cell]) is not None:
+        cell, letter = step
+        path = letter + path
+    return Maze(walls, entry, exit_cell, path)
+
+
+def test_a_42_drawn_elsewhere_names_pattern_subject(invoke: Invoke) -> None:
+    """The audit's file: 34 violations (pattern 17, connectivity 17), valid by the subject."""
+    text = dump(student_maze(20, 15, SUBJECT_GLYPH, (1, 1)))
+    result = invoke(["validate"], input=text)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == f"<stdin>: hint: {ELSEWHERE}"
+    assert result.stdout.splitlines()[-1] == (
+        "<stdin>: 34 violations (pattern 17, connectivity 17)"
+    )
+    assert invoke(["validate", "--pattern", "subject"], input=text).stdout == "<stdin>: ok\n"
+
+
+def test_a_42_in_another_glyph_names_pattern_subject(invoke: Invoke) -> None:
+    text = dump(student_maze(20, 15, OTHER_GLYPH, (6, 5)))
+    result = invoke(["validate", "--format", "json"], input=text)
+    assert json.loads(result.stdout)["files"][0]["hints"] == [ANOTHER_GLYPH]
+    assert invoke(["validate", "--pattern", "subject"], input=text).exit_code == 0
+
+
+def test_a_42_no_rule_knows_names_pattern_any_when_the_file_passes_it(invoke: Invoke) -> None:
+    text = dump(student_maze(20, 15, THREE_ROWS, (7, 6)))
+    assert invoke(["validate"], input=text).stdout.splitlines()[0] == f"<stdin>: hint: {ANY_ONLY}"
+    assert invoke(["validate", "--pattern", "any"], input=text).exit_code == 0
+    # another fault besides: it would not pass with --pattern any, so no hint
+    broken = student_maze(20, 15, THREE_ROWS, (7, 6))
+    broken.path = broken.path[:-1]
+    assert validate(dump(broken).encode()).hints == []
+
+
+def test_no_42_and_other_pattern_modes_get_no_pattern_hint(invoke: Invoke) -> None:
+    """A file with no closed cell, or with the subject's "42" with a cell left open, is not
+    told of --pattern any (that cell is its fault); a run that asked for another mode is not
+    told of the one it chose."""
+    text = dump(student_maze(20, 15, (), (0, 0)))
+    assert validate(text.encode()).count("pattern") == 18
+    assert validate(text.encode()).hints == []
+    left_open = ("X...XXX", "X.....X", "XXX.XXX", "..X.X..", "..X..XX")  # (4,4) open
+    assert validate(dump(student_maze(20, 15, left_open, (6, 5))).encode()).hints == []
+    elsewhere = dump(student_maze(20, 15, SUBJECT_GLYPH, (1, 1)))
+    assert validate(elsewhere.encode(), pattern="subject").hints == []
+    assert validate(elsewhere.encode(), pattern="none").hints == []
+
+
+@given(
+    width=st.integers(9, 24),
+    height=st.integers(7, 16),
+    seed=st.integers(0, 2**32),
+    data=st.data(),
+)
+def test_the_subjects_glyph_anywhere_gets_the_hint_unless_at_mazekits_place(
+    width: int, height: int, seed: int, data: st.DataObject
+) -> None:
+    """Off the border (a glyph on it walls free cells in, and a carve leaves them closed)."""
+    x0 = data.draw(st.integers(1, width - 8), label="x0")
+    y0 = data.draw(st.integers(1, height - 6), label="y0")
+    maze = student_maze(width, height, SUBJECT_GLYPH, (x0, y0), seed)
+    report = validate(dump(maze).encode())
+    if (x0, y0) == ((width - 7) // 2, (height - 5) // 2):
+        assert report.hints == []
+    else:
+        assert len(report.hints) == 1
+        assert report.hints[0].startswith(
+            f'the "42" is drawn with its top-left cell at ({x0},{y0}), not at '
+        )

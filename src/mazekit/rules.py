@@ -8,7 +8,7 @@ with the total count. specs/rules.md documents every rule id.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from os import PathLike
 from typing import Any, NamedTuple
@@ -37,6 +37,7 @@ __all__ = [
     "Violation",
     "evaluate",
     "misreadings",
+    "pattern_hint",
     "validate",
 ]
 
@@ -693,6 +694,37 @@ def misreadings(walls: npt.NDArray[np.uint8], cells: Sequence[Cell] = ()) -> lis
     return ["the walls would be coherent, with a closed border, if " + "; or if ".join(named)]
 
 
+def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[str]:
+    """The hint, as one line in a list (empty when none), when the "42" fails ``--pattern
+    strict`` but the file draws one the subject accepts (``--pattern subject``: anywhere, in
+    any glyph), or else draws no "42" with a few cells left open (pattern.nearest) and would
+    pass every rule with ``--pattern any``; ``passes(mode)`` says whether the file passes
+    every rule in that mode."""
+    if ctx.pattern_mode != "strict":
+        return []
+    found = ctx.found_42
+    if found is not None:
+        corner = found.corner
+        if not found.subject:
+            return [
+                f'the "42" is drawn in another glyph, its top-left cell at {_pt(corner)}: the '
+                'subject accepts any "42" of fully closed cells, and --pattern subject accepts it'
+            ]
+        place = glyph.origin(ctx.maze.width, ctx.maze.height) or corner  # it fits: the rule ran
+        return [
+            f'the "42" is drawn with its top-left cell at {_pt(corner)}, not at {_pt(place)} '
+            "where --pattern strict (the default) wants it: the subject lets it be anywhere, "
+            "and --pattern subject accepts it there"
+        ]
+    walls = ctx.maze.walls
+    if (walls == ALL_WALLS).any() and glyph.nearest(walls) is None and passes("any"):
+        return [
+            'no "42" of a shape the subject\'s rule knows, but the file is valid with '
+            '--pattern any (every fully closed cell counts as the "42")'
+        ]
+    return []
+
+
 def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
     ordered = sorted(problems, key=lambda p: (p.line, p.column))
     found = [Violation("format", p.message, p.line, p.column) for p in ordered[:limit]]
@@ -818,7 +850,7 @@ def validate(
                     line = grid_only.entry_line if name == "entry" else grid_only.exit_line
                     report.violations.extend(_misplaced(grid_only, name, cell, line))
                 report.violations.sort(key=lambda v: RULE_IDS.index(v.rule))  # stable
-            return _hinted(report, grid_only.maze)
+            return _hinted(report, grid_only)
         # Not in the format, but clear (``(0, 0)``, ``Entry: 0,0``): the format violation
         # says what to write, and every other rule still runs on the cells the footer
         # means, so one run shows the exit outside the grid or the path through a wall too.
@@ -843,13 +875,31 @@ def validate(
         limit=limit,
         report=report,
     )
-    return _hinted(report, maze)
+
+    def passes(mode: PatternMode) -> bool:
+        """Whether the file passes every rule (format too) with ``--pattern mode``."""
+        if report.count("format"):
+            return False
+        other = replace(ctx, pattern_mode=mode)
+        other.share_wall_facts(ctx)
+        again = evaluate(
+            other, perfect=perfect, pacman=pacman, skip=skipped, select=selected, limit=1
+        )
+        return again.valid
+
+    return _hinted(report, ctx, passes)
 
 
-def _hinted(report: Report, maze: Maze) -> Report:
-    """``report`` with the hint of misreadings when the wall rules found faults."""
+def _hinted(
+    report: Report, ctx: Context, passes: Callable[[PatternMode], bool] = lambda mode: False
+) -> Report:
+    """``report`` with the hints of specs/validate.md, Hints: a misreading when the wall
+    rules found faults, the "42" the subject accepts when the rule pattern did."""
+    maze = ctx.maze
     if "coherence" in report.counts or "border" in report.counts:
         report.hints = misreadings(maze.walls, [maze.entry, maze.exit])
+    if "pattern" in report.counts:
+        report.hints += pattern_hint(ctx, passes)
     return report
 
 

@@ -219,3 +219,47 @@ def test_the_subjects_glyph_anywhere_gets_the_hint_unless_at_mazekits_place(
         assert report.hints[0].startswith(
             f'the "42" is drawn with its top-left cell at ({x0},{y0}), not at '
         )
+
+
+# --- entry and exit swapped -------------------------------------------------------------------
+
+
+def test_entry_and_exit_swapped_get_one_hint(invoke: Invoke) -> None:
+    """The audit's file: the footer's two lines the other way round, the path as it was."""
+    maze = generate(20, 15, seed=10)
+    text = dump(Maze(maze.walls, maze.exit, maze.entry, maze.path))
+    result = invoke(["validate"], input=text)
+    assert (result.exit_code, result.stdout.splitlines()) == (
+        1,
+        [
+            "<stdin>: hint: the path leads from the exit (0,0) to the entry (19,14): the entry "
+            "and the exit are swapped (the entry's line comes first)",
+            "<stdin>:19:1: path: step 1 (S) from (19,14) leaves the grid",
+            "<stdin>: 1 violation (path 1)",
+        ],
+    )
+
+
+def test_a_path_wrong_both_ways_gets_no_hint() -> None:
+    maze = generate(20, 15, seed=10)
+    short = Maze(maze.walls, maze.exit, maze.entry, maze.path[:-1])
+    assert validate(dump(short).encode()).count("path") == 1
+    assert validate(dump(short).encode()).hints == []
+
+
+@given(
+    width=st.integers(1, 30),
+    height=st.integers(2, 30),
+    seed=st.integers(0, 2**32),
+    perfect=st.booleans(),
+)
+def test_every_generated_maze_with_entry_and_exit_swapped_gets_the_hint(
+    width: int, height: int, seed: int, perfect: bool
+) -> None:
+    maze = _generated(width, height, seed, perfect)
+    report = validate(dump(Maze(maze.walls, maze.exit, maze.entry, maze.path)).encode())
+    (ex, ey), (xx, xy) = maze.entry, maze.exit
+    assert report.hints == [
+        f"the path leads from the exit ({ex},{ey}) to the entry ({xx},{xy}): the entry and "
+        "the exit are swapped (the entry's line comes first)"
+    ]

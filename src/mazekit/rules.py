@@ -37,6 +37,7 @@ __all__ = [
     "Violation",
     "evaluate",
     "misreadings",
+    "path_hint",
     "pattern_hint",
     "validate",
 ]
@@ -725,6 +726,26 @@ def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[st
     return []
 
 
+def path_hint(ctx: Context) -> list[str]:
+    """The hint, as one line in a list (empty when none), when the path is right walked the
+    other way, from the exit to the entry (rule path over the maze with the two swapped)."""
+    maze = ctx.maze
+    swapped = Context(
+        Maze(maze.walls, maze.exit, maze.entry, maze.path),
+        ctx.pattern_mode,
+        pattern_mask=ctx.pattern,
+        path_readable=ctx.path_readable,
+    )
+    if not ctx.path_readable or not maze.path or _entry_problem(swapped) is not None:
+        return []
+    if check_path(swapped, 1)[1]:
+        return []
+    return [
+        f"the path leads from the exit {_pt(maze.exit)} to the entry {_pt(maze.entry)}: the "
+        "entry and the exit are swapped (the entry's line comes first)"
+    ]
+
+
 def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
     ordered = sorted(problems, key=lambda p: (p.line, p.column))
     found = [Violation("format", p.message, p.line, p.column) for p in ordered[:limit]]
@@ -894,12 +915,15 @@ def _hinted(
     report: Report, ctx: Context, passes: Callable[[PatternMode], bool] = lambda mode: False
 ) -> Report:
     """``report`` with the hints of specs/validate.md, Hints: a misreading when the wall
-    rules found faults, the "42" the subject accepts when the rule pattern did."""
+    rules found faults, the "42" the subject accepts when the rule pattern did, the entry and
+    exit swapped when the rule path did."""
     maze = ctx.maze
     if "coherence" in report.counts or "border" in report.counts:
         report.hints = misreadings(maze.walls, [maze.entry, maze.exit])
     if "pattern" in report.counts:
         report.hints += pattern_hint(ctx, passes)
+    if "path" in report.counts:
+        report.hints += path_hint(ctx)
     return report
 
 

@@ -263,3 +263,59 @@ def test_every_generated_maze_with_entry_and_exit_swapped_gets_the_hint(
         f"the path leads from the exit ({ex},{ey}) to the entry ({xx},{xy}): the entry and "
         "the exit are swapped (the entry's line comes first)"
     ]
+
+
+# --- an open border ---------------------------------------------------------------------------
+
+CLOSE_IT = (
+    "the border must be closed, with the bit of the outer wall set in every border cell (N=1 "
+    "in the top row, E=2 in the last column, S=4 in the bottom row, W=8 in the first column)"
+)
+
+
+def test_every_outer_wall_open_gets_one_hint_not_seventy_lines(invoke: Invoke) -> None:
+    maze = generate(20, 15, seed=16)
+    result = invoke(["validate"], input=_written(maze, _open_border(maze.walls)))
+    lines = result.stdout.splitlines()
+    assert (result.exit_code, lines[0], lines[-1]) == (
+        1,
+        f"<stdin>: hint: every outer wall is open: {CLOSE_IT}",
+        "<stdin>: 70 violations (border 70)",
+    )
+
+
+def test_a_writer_that_forgets_the_last_column_and_row_is_told_which_sides() -> None:
+    maze = generate(20, 15, seed=16)
+    walls = maze.walls.copy()
+    walls[:, -1] &= np.uint8(0b1101)  # no E bit in the last column
+    walls[-1, :] &= np.uint8(0b1011)  # no S bit in the bottom row
+    assert validate(_written(maze, walls).encode()).hints == [
+        f"the border is open along the whole east and south sides: {CLOSE_IT}"
+    ]
+    walls = maze.walls.copy()
+    walls[0, :] &= np.uint8(0b1110)
+    assert validate(_written(maze, walls).encode()).hints == [
+        f"the border is open along the whole north side: {CLOSE_IT}"
+    ]
+
+
+def test_an_entry_opened_to_the_outside_gets_no_border_hint() -> None:
+    maze = generate(20, 15, seed=16)
+    walls = maze.walls.copy()
+    walls[0, 0] &= np.uint8(0b0111)  # the entry's west wall, a door out
+    report = validate(_written(maze, walls).encode())
+    assert (report.count("border"), report.hints) == (1, [])
+
+
+@given(
+    width=st.integers(1, 30),
+    height=st.integers(2, 30),
+    seed=st.integers(0, 2**32),
+    perfect=st.booleans(),
+)
+def test_every_generated_maze_with_its_border_open_gets_the_border_hint(
+    width: int, height: int, seed: int, perfect: bool
+) -> None:
+    maze = _generated(width, height, seed, perfect)
+    report = validate(_written(maze, _open_border(maze.walls)).encode())
+    assert report.hints[:1] == [f"every outer wall is open: {CLOSE_IT}"]

@@ -35,6 +35,7 @@ __all__ = [
     "Report",
     "Rule",
     "Violation",
+    "border_hint",
     "evaluate",
     "misreadings",
     "path_hint",
@@ -127,15 +128,27 @@ def check_coherence(ctx: Context, limit: int) -> Findings:
     return found[:limit], int(np.count_nonzero(across)) + int(np.count_nonzero(down))
 
 
+def _open_sides(walls: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.bool_], ...]:
+    """Per side of the border, north, east, south, west: which of its cells have their outer
+    wall open (the top row's N bit clear, the last column's E bit, and so on)."""
+    return (
+        (walls[0, :] & NORTH) == 0,
+        (walls[:, -1] & EAST) == 0,
+        (walls[-1, :] & SOUTH) == 0,
+        (walls[:, 0] & WEST) == 0,
+    )
+
+
 def check_border(ctx: Context, limit: int) -> Findings:
     """Every wall on the outside of the grid is closed."""
     walls = ctx.maze.walls
     height, width = walls.shape
+    north, east, south, west = _open_sides(walls)
     open_out = np.zeros(walls.shape, dtype=np.uint8)  # at most 4 open outer walls a cell
-    open_out[0, :] += (walls[0, :] & NORTH) == 0
-    open_out[:, 0] += (walls[:, 0] & WEST) == 0
-    open_out[:, -1] += (walls[:, -1] & EAST) == 0
-    open_out[-1, :] += (walls[-1, :] & SOUTH) == 0
+    open_out[0, :] += north
+    open_out[:, 0] += west
+    open_out[:, -1] += east
+    open_out[-1, :] += south
 
     def found() -> Iterable[Violation]:
         for x, y in cells_of_mask(open_out > 0, limit):
@@ -695,6 +708,29 @@ def misreadings(walls: npt.NDArray[np.uint8], cells: Sequence[Cell] = ()) -> lis
     return ["the walls would be coherent, with a closed border, if " + "; or if ".join(named)]
 
 
+_SIDES = ("north", "east", "south", "west")  # the order of _open_sides
+
+
+def border_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
+    """The hint, as one line in a list (empty when none), when whole sides of the border are
+    open: a writer that never sets the bits of the grid's outside."""
+    whole = [
+        side for side, open_out in zip(_SIDES, _open_sides(walls), strict=True) if open_out.all()
+    ]
+    if not whole:
+        return []
+    if len(whole) == len(_SIDES):
+        where = "every outer wall is open"
+    else:
+        named = whole[0] if len(whole) == 1 else f"{', '.join(whole[:-1])} and {whole[-1]}"
+        where = f"the border is open along the whole {named} side{'s' if len(whole) > 1 else ''}"
+    return [
+        f"{where}: the border must be closed, with the bit of the outer wall set in every "
+        "border cell (N=1 in the top row, E=2 in the last column, S=4 in the bottom row, "
+        "W=8 in the first column)"
+    ]
+
+
 def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[str]:
     """The hint, as one line in a list (empty when none), when the "42" fails ``--pattern
     strict`` but the file draws one the subject accepts (``--pattern subject``: anywhere, in
@@ -914,12 +950,12 @@ def validate(
 def _hinted(
     report: Report, ctx: Context, passes: Callable[[PatternMode], bool] = lambda mode: False
 ) -> Report:
-    """``report`` with the hints of specs/validate.md, Hints: a misreading when the wall
-    rules found faults, the "42" the subject accepts when the rule pattern did, the entry and
-    exit swapped when the rule path did."""
+    """``report`` with the hints of specs/validate.md, Hints: a misreading (else the open
+    border) when the wall rules found faults, the "42" the subject accepts when the rule
+    pattern did, the entry and exit swapped when the rule path did."""
     maze = ctx.maze
     if "coherence" in report.counts or "border" in report.counts:
-        report.hints = misreadings(maze.walls, [maze.entry, maze.exit])
+        report.hints = misreadings(maze.walls, [maze.entry, maze.exit]) or border_hint(maze.walls)
     if "pattern" in report.counts:
         report.hints += pattern_hint(ctx, passes)
     if "path" in report.counts:

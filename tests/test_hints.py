@@ -319,3 +319,51 @@ def test_every_generated_maze_with_its_border_open_gets_the_border_hint(
     maze = _generated(width, height, seed, perfect)
     report = validate(_written(maze, _open_border(maze.walls)).encode())
     assert report.hints[:1] == [f"every outer wall is open: {CLOSE_IT}"]
+
+
+# --- walls set in no cell ---------------------------------------------------------------------
+
+NO_EAST_SOUTH = (
+    "east and south walls are missing from every cell (no cell has E=2 or S=4 set) while their "
+    "neighbours have the matching west and north walls: write each wall in both cells it "
+    "separates, and the outer walls of the border"
+)
+NO_NORTH_WEST = (
+    "north and west walls are missing from every cell (no cell has N=1 or W=8 set) while their "
+    "neighbours have the matching south and east walls: write each wall in both cells it "
+    "separates, and the outer walls of the border"
+)
+
+
+def test_a_writer_that_sets_only_north_and_west_gets_one_hint(invoke: Invoke) -> None:
+    """The audit's file: each cell written ``v & 9``, 337 violations."""
+    maze = generate(20, 15, seed=60)
+    result = invoke(["validate"], input=_written(maze, maze.walls & np.uint8(9)))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == f"<stdin>: hint: {NO_EAST_SOUTH}"
+
+
+def test_a_few_walls_missing_get_no_such_hint() -> None:
+    """One east wall left out is one coherence violation, not a writer's habit."""
+    maze = generate(20, 15, seed=60)
+    walls = maze.walls.copy()
+    y, x = np.argwhere(walls[:, :-1] & 2)[0]  # the first closed east wall inside the grid
+    walls[y, x] &= np.uint8(0b1101)
+    report = validate(_written(maze, walls).encode())
+    assert (report.counts, report.hints) == ({"coherence": 1}, [])
+
+
+@given(
+    width=st.integers(1, 30),
+    height=st.integers(2, 30),
+    seed=st.integers(0, 2**32),
+    perfect=st.booleans(),
+)
+def test_every_generated_maze_written_with_only_two_bits_gets_the_hint(
+    width: int, height: int, seed: int, perfect: bool
+) -> None:
+    maze = _generated(width, height, seed, perfect)
+    only_north_west = validate(_written(maze, maze.walls & np.uint8(9)).encode())
+    assert only_north_west.hints == [NO_EAST_SOUTH]
+    only_south_east = validate(_written(maze, maze.walls & np.uint8(6)).encode())
+    assert only_south_east.hints == [NO_NORTH_WEST]

@@ -20,7 +20,19 @@ from . import board
 from . import pattern as glyph
 from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config, load_config
-from .model import ALL_WALLS, BY_BIT, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
+from .model import (
+    ALL_WALLS,
+    BY_BIT,
+    BY_LETTER,
+    DIRECTIONS,
+    EAST,
+    NORTH,
+    SOUTH,
+    WEST,
+    Cell,
+    Direction,
+    Maze,
+)
 from .search import UNREACHED, component_labels, trace_path
 from .textformat import Problem, lowercase_digits, read_bytes, scan, source_name
 
@@ -38,6 +50,7 @@ __all__ = [
     "border_hint",
     "evaluate",
     "misreadings",
+    "missing_walls_hint",
     "path_hint",
     "pattern_hint",
     "validate",
@@ -708,6 +721,55 @@ def misreadings(walls: npt.NDArray[np.uint8], cells: Sequence[Cell] = ()) -> lis
     return ["the walls would be coherent, with a closed border, if " + "; or if ".join(named)]
 
 
+def _from_neighbours(walls: npt.NDArray[np.uint8], way: Direction) -> npt.NDArray[np.uint8]:
+    """Per cell, the bit of its wall towards ``way`` as the neighbour there has it (the
+    neighbour's opposite wall), closed on the border: the wall a writer left out, put back."""
+    height, width = walls.shape
+    wall = np.full(walls.shape, way.bit, dtype=np.uint8)
+    here = (
+        slice(max(-way.dy, 0), height - max(way.dy, 0)),
+        slice(max(-way.dx, 0), width - max(way.dx, 0)),
+    )
+    there = (
+        slice(max(way.dy, 0), height + min(way.dy, 0)),
+        slice(max(way.dx, 0), width + min(way.dx, 0)),
+    )
+    wall[here] = np.where(walls[there] & way.opposite, way.bit, 0)
+    return wall
+
+
+_WALL_NAMES = {NORTH: "north", EAST: "east", SOUTH: "south", WEST: "west"}
+
+
+def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
+    """The hint, as one line in a list (empty when none), when some walls are set in no cell
+    at all (a writer that sets only N and W) and put back from each cell's neighbour, where
+    the matching wall is, the grid has no wall fault."""
+    missing = [way for way in DIRECTIONS if not (walls & way.bit).any()]
+    if not missing or any(way.opposite == other.bit for way in missing for other in missing):
+        return []  # a wall and its opposite both missing: nothing to put them back from
+    completed = walls.copy()
+    for way in missing:
+        completed |= _from_neighbours(walls, way)
+    if _wall_faults(completed):
+        return []
+    names = [_WALL_NAMES[way.bit] for way in missing]
+    bits = [f"{way.letter}={way.bit}" for way in missing]
+    matching = [_WALL_NAMES[way.opposite] for way in missing]
+    return [
+        f"{_and(names)} walls are missing from every cell (no cell has {_and(bits, 'or')} "
+        f"set) while their neighbours have the matching {_and(matching)} walls: write each "
+        "wall in both cells it separates, and the outer walls of the border"
+    ]
+
+
+def _and(words: Sequence[str], conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``: words as a sentence lists them."""
+    if len(words) == 1:
+        return words[0]
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
 _SIDES = ("north", "east", "south", "west")  # the order of _open_sides
 
 
@@ -722,8 +784,8 @@ def border_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     if len(whole) == len(_SIDES):
         where = "every outer wall is open"
     else:
-        named = whole[0] if len(whole) == 1 else f"{', '.join(whole[:-1])} and {whole[-1]}"
-        where = f"the border is open along the whole {named} side{'s' if len(whole) > 1 else ''}"
+        sides = "side" if len(whole) == 1 else "sides"
+        where = f"the border is open along the whole {_and(whole)} {sides}"
     return [
         f"{where}: the border must be closed, with the bit of the outer wall set in every "
         "border cell (N=1 in the top row, E=2 in the last column, S=4 in the bottom row, "
@@ -950,12 +1012,16 @@ def validate(
 def _hinted(
     report: Report, ctx: Context, passes: Callable[[PatternMode], bool] = lambda mode: False
 ) -> Report:
-    """``report`` with the hints of specs/validate.md, Hints: a misreading (else the open
-    border) when the wall rules found faults, the "42" the subject accepts when the rule
-    pattern did, the entry and exit swapped when the rule path did."""
+    """``report`` with the hints of specs/validate.md, Hints: a misreading (else walls set in
+    no cell, else the open border) when the wall rules found faults, the "42" the subject
+    accepts when the rule pattern did, the entry and exit swapped when the rule path did."""
     maze = ctx.maze
     if "coherence" in report.counts or "border" in report.counts:
-        report.hints = misreadings(maze.walls, [maze.entry, maze.exit]) or border_hint(maze.walls)
+        report.hints = (
+            misreadings(maze.walls, [maze.entry, maze.exit])
+            or missing_walls_hint(maze.walls)
+            or border_hint(maze.walls)
+        )
     if "pattern" in report.counts:
         report.hints += pattern_hint(ctx, passes)
     if "path" in report.counts:

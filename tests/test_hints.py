@@ -367,3 +367,19 @@ def test_every_generated_maze_written_with_only_two_bits_gets_the_hint(
     assert only_north_west.hints == [NO_EAST_SOUTH]
     only_south_east = validate(_written(maze, maze.walls & np.uint8(6)).encode())
     assert only_south_east.hints == [NO_NORTH_WEST]
+
+
+def test_two_faults_get_two_hints_in_order(invoke: Invoke) -> None:
+    """A "42" elsewhere and the footer the other way round: the "42" first, then the path."""
+    maze = student_maze(20, 15, SUBJECT_GLYPH, (1, 1))
+    text = dump(Maze(maze.walls, maze.exit, maze.entry, maze.path))
+    swapped = (
+        "the path leads from the exit (0,0) to the entry (19,14): the entry and the exit are "
+        "swapped (the entry's line comes first)"
+    )
+    lines = invoke(["validate"], input=text).stdout.splitlines()
+    assert lines[:2] == [f"<stdin>: hint: {ELSEWHERE}", f"<stdin>: hint: {swapped}"]
+    document = json.loads(invoke(["validate", "--format", "json"], input=text).stdout)
+    assert document["files"][0]["hints"] == [ELSEWHERE, swapped]
+    csv = invoke(["validate", "--format", "csv"], input=text).stdout
+    assert "hint" not in csv  # CSV rows are violations only

@@ -570,7 +570,7 @@ class Report:
     omitted: dict[str, int] = field(default_factory=dict)
     source: str | None = None
     error: str | None = None
-    hints: list[str] = field(default_factory=list)  # a systematic misreading (misreadings)
+    hints: list[str] = field(default_factory=list)  # systematic faults, one line each (_hinted)
 
     @property
     def valid(self) -> bool:

@@ -38,8 +38,12 @@ def _open_border(walls: np.ndarray) -> np.ndarray:
     return opened
 
 
-def _generated(width: int, height: int, seed: int, perfect: bool) -> Maze:
-    """generate()'s maze, or no example when none of that size exists (an imperfect 1x2)."""
+@st.composite
+def generated_mazes(draw: st.DrawFn) -> Maze:
+    """A maze generate() makes, 1x2 to 30x30, perfect or not (no example where none of that
+    size exists: an imperfect 1x2)."""
+    width, height = draw(st.integers(1, 30)), draw(st.integers(2, 30))
+    seed, perfect = draw(st.integers(0, 2**32)), draw(st.booleans())
     try:
         return generate(width, height, seed=seed, perfect=perfect)
     except ConfigError:
@@ -66,18 +70,10 @@ def test_a_valid_file_gets_no_hint(invoke: Invoke) -> None:
     assert (result.exit_code, result.stdout) == (0, "<stdin>: ok\n")
 
 
-@given(
-    width=st.integers(1, 30),
-    height=st.integers(2, 30),
-    seed=st.integers(0, 2**32),
-    perfect=st.booleans(),
-)
-def test_every_generated_maze_inverted_gets_the_inverted_hint(
-    width: int, height: int, seed: int, perfect: bool
-) -> None:
+@given(maze=generated_mazes())
+def test_every_generated_maze_inverted_gets_the_inverted_hint(maze: Maze) -> None:
     """And the maze as generated gets none; its open border alone is not called inverted,
     though read inverted it is coherent and closed too (it is the maze's complement)."""
-    maze = _generated(width, height, seed, perfect)
     assert validate(dump(maze).encode()).hints == []
     inverted = validate(_written(maze, maze.walls ^ np.uint8(15)).encode())
     assert inverted.hints == [INVERTED]
@@ -247,16 +243,8 @@ def test_a_path_wrong_both_ways_gets_no_hint() -> None:
     assert validate(dump(short).encode()).hints == []
 
 
-@given(
-    width=st.integers(1, 30),
-    height=st.integers(2, 30),
-    seed=st.integers(0, 2**32),
-    perfect=st.booleans(),
-)
-def test_every_generated_maze_with_entry_and_exit_swapped_gets_the_hint(
-    width: int, height: int, seed: int, perfect: bool
-) -> None:
-    maze = _generated(width, height, seed, perfect)
+@given(maze=generated_mazes())
+def test_every_generated_maze_with_entry_and_exit_swapped_gets_the_hint(maze: Maze) -> None:
     report = validate(dump(Maze(maze.walls, maze.exit, maze.entry, maze.path)).encode())
     (ex, ey), (xx, xy) = maze.entry, maze.exit
     assert report.hints == [
@@ -307,16 +295,8 @@ def test_an_entry_opened_to_the_outside_gets_no_border_hint() -> None:
     assert (report.count("border"), report.hints) == (1, [])
 
 
-@given(
-    width=st.integers(1, 30),
-    height=st.integers(2, 30),
-    seed=st.integers(0, 2**32),
-    perfect=st.booleans(),
-)
-def test_every_generated_maze_with_its_border_open_gets_the_border_hint(
-    width: int, height: int, seed: int, perfect: bool
-) -> None:
-    maze = _generated(width, height, seed, perfect)
+@given(maze=generated_mazes())
+def test_every_generated_maze_with_its_border_open_gets_the_border_hint(maze: Maze) -> None:
     report = validate(_written(maze, _open_border(maze.walls)).encode())
     assert report.hints[:1] == [f"every outer wall is open: {CLOSE_IT}"]
 
@@ -353,16 +333,8 @@ def test_a_few_walls_missing_get_no_such_hint() -> None:
     assert (report.counts, report.hints) == ({"coherence": 1}, [])
 
 
-@given(
-    width=st.integers(1, 30),
-    height=st.integers(2, 30),
-    seed=st.integers(0, 2**32),
-    perfect=st.booleans(),
-)
-def test_every_generated_maze_written_with_only_two_bits_gets_the_hint(
-    width: int, height: int, seed: int, perfect: bool
-) -> None:
-    maze = _generated(width, height, seed, perfect)
+@given(maze=generated_mazes())
+def test_every_generated_maze_written_with_only_two_bits_gets_the_hint(maze: Maze) -> None:
     only_north_west = validate(_written(maze, maze.walls & np.uint8(9)).encode())
     assert only_north_west.hints == [NO_EAST_SOUTH]
     only_south_east = validate(_written(maze, maze.walls & np.uint8(6)).encode())

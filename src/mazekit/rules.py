@@ -243,10 +243,17 @@ def check_pattern(ctx: Context, limit: int) -> Findings:
     return _capped(found, limit, len(broken))
 
 
+def _and(words: Sequence[str], conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``: words as a sentence lists them."""
+    if len(words) == 1:
+        return words[0]
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
 def _open_walls_message(cell: Cell, walls: int) -> str:
     """A "42" cell that is not F, in the words of walls: which of them are open."""
     letters = [d.letter for d in DIRECTIONS if not walls & d.bit]
-    named = letters[0] if len(letters) == 1 else f"{', '.join(letters[:-1])} and {letters[-1]}"
+    named = _and(letters)
     verb = "wall is" if len(letters) == 1 else "walls are"
     return (
         f'cell {_pt(cell)} of the "42" must have all four walls closed (F), but its {named} '
@@ -763,13 +770,6 @@ def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     ]
 
 
-def _and(words: Sequence[str], conjunction: str = "and") -> str:
-    """``a``, ``a and b``, ``a, b and c``: words as a sentence lists them."""
-    if len(words) == 1:
-        return words[0]
-    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
-
-
 _SIDES = ("north", "east", "south", "west")  # the order of _open_sides
 
 
@@ -828,15 +828,12 @@ def path_hint(ctx: Context) -> list[str]:
     """The hint, as one line in a list (empty when none), when the path is right walked the
     other way, from the exit to the entry (rule path over the maze with the two swapped)."""
     maze = ctx.maze
-    swapped = Context(
-        Maze(maze.walls, maze.exit, maze.entry, maze.path),
-        ctx.pattern_mode,
-        pattern_mask=ctx.pattern,
-        path_readable=ctx.path_readable,
-    )
-    if not ctx.path_readable or not maze.path or _entry_problem(swapped) is not None:
+    if not ctx.path_readable or not maze.path:
         return []
-    if check_path(swapped, 1)[1]:
+    swapped = Context(
+        Maze(maze.walls, maze.exit, maze.entry, maze.path), ctx.pattern_mode, ctx.pattern
+    )
+    if _entry_problem(swapped) is not None or check_path(swapped, 1)[1]:
         return []
     return [
         f"the path leads from the exit {_pt(maze.exit)} to the entry {_pt(maze.entry)}: the "

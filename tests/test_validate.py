@@ -494,8 +494,9 @@ def test_any_mode_refuses_an_entry_on_a_closed_cell(invoke: Invoke) -> None:
         (1, lambda w: _bits(w, {1: 4, 4: 1})),
         (2, lambda w: _bits(w, {2: 8, 8: 2})),
         (3, lambda w: np.ascontiguousarray(w.T)),
+        (4, lambda w: w ^ np.uint8(15)),
     ],
-    ids=["reversed-bits", "north-south", "east-west", "rows-columns"],
+    ids=["reversed-bits", "north-south", "east-west", "rows-columns", "inverted"],
 )
 def test_a_systematic_misreading_gets_one_hint_naming_it(
     seed: int, index: int, misread: Any

@@ -8,10 +8,10 @@ with the total count. specs/rules.md documents every rule id.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from os import PathLike
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -20,8 +20,20 @@ from . import board
 from . import pattern as glyph
 from .analysis import PATTERN_MODES, Analysis, PatternMode, cells_of_mask
 from .config import Config, load_config
-from .model import ALL_WALLS, BY_BIT, BY_LETTER, DIRECTIONS, EAST, NORTH, SOUTH, WEST, Cell, Maze
-from .search import UNREACHED, trace_path
+from .model import (
+    ALL_WALLS,
+    BY_BIT,
+    BY_LETTER,
+    DIRECTIONS,
+    EAST,
+    NORTH,
+    SOUTH,
+    WEST,
+    Cell,
+    Direction,
+    Maze,
+)
+from .search import UNREACHED, component_labels, trace_path
 from .textformat import Problem, lowercase_digits, read_bytes, scan, source_name
 
 __all__ = [
@@ -35,8 +47,12 @@ __all__ = [
     "Report",
     "Rule",
     "Violation",
+    "border_hint",
     "evaluate",
     "misreadings",
+    "missing_walls_hint",
+    "path_hint",
+    "pattern_hint",
     "validate",
 ]
 
@@ -125,15 +141,27 @@ def check_coherence(ctx: Context, limit: int) -> Findings:
     return found[:limit], int(np.count_nonzero(across)) + int(np.count_nonzero(down))
 
 
+def _open_sides(walls: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.bool_], ...]:
+    """Per side of the border, north, east, south, west: which of its cells have their outer
+    wall open (the top row's N bit clear, the last column's E bit, and so on)."""
+    return (
+        (walls[0, :] & NORTH) == 0,
+        (walls[:, -1] & EAST) == 0,
+        (walls[-1, :] & SOUTH) == 0,
+        (walls[:, 0] & WEST) == 0,
+    )
+
+
 def check_border(ctx: Context, limit: int) -> Findings:
     """Every wall on the outside of the grid is closed."""
     walls = ctx.maze.walls
     height, width = walls.shape
+    north, east, south, west = _open_sides(walls)
     open_out = np.zeros(walls.shape, dtype=np.uint8)  # at most 4 open outer walls a cell
-    open_out[0, :] += (walls[0, :] & NORTH) == 0
-    open_out[:, 0] += (walls[:, 0] & WEST) == 0
-    open_out[:, -1] += (walls[:, -1] & EAST) == 0
-    open_out[-1, :] += (walls[-1, :] & SOUTH) == 0
+    open_out[0, :] += north
+    open_out[:, 0] += west
+    open_out[:, -1] += east
+    open_out[-1, :] += south
 
     def found() -> Iterable[Violation]:
         for x, y in cells_of_mask(open_out > 0, limit):
@@ -215,10 +243,17 @@ def check_pattern(ctx: Context, limit: int) -> Findings:
     return _capped(found, limit, len(broken))
 
 
+def _and(words: Sequence[str], conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``: words as a sentence lists them."""
+    if len(words) == 1:
+        return words[0]
+    return f"{', '.join(words[:-1])} {conjunction} {words[-1]}"
+
+
 def _open_walls_message(cell: Cell, walls: int) -> str:
     """A "42" cell that is not F, in the words of walls: which of them are open."""
     letters = [d.letter for d in DIRECTIONS if not walls & d.bit]
-    named = letters[0] if len(letters) == 1 else f"{', '.join(letters[:-1])} and {letters[-1]}"
+    named = _and(letters)
     verb = "wall is" if len(letters) == 1 else "walls are"
     return (
         f'cell {_pt(cell)} of the "42" must have all four walls closed (F), but its {named} '
@@ -542,7 +577,7 @@ class Report:
     omitted: dict[str, int] = field(default_factory=dict)
     source: str | None = None
     error: str | None = None
-    hints: list[str] = field(default_factory=list)  # a systematic misreading (misreadings)
+    hints: list[str] = field(default_factory=list)  # systematic faults, one line each (_hinted)
 
     @property
     def valid(self) -> bool:
@@ -606,28 +641,50 @@ def _bit_table(mapping: dict[int, int]) -> npt.NDArray[np.uint8]:
     return table
 
 
-# The systematic misreadings a student's writer can make, each undone on the grid as read:
-# (what the hint says, how the grid would be read right). specs/validate.md lists them.
-MISREADINGS: tuple[tuple[str, Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]]], ...] = (
-    (
+class Misreading(NamedTuple):
+    """A systematic misreading a student's writer can make: what the hint says, how the grid
+    would be read right, and whether it is the complement (walls for passages)."""
+
+    what: str
+    undo: Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.uint8]]
+    complement: bool = False
+
+
+# The systematic misreadings a student's writer can make, each undone on the grid as read.
+# specs/validate.md lists them.
+MISREADINGS: tuple[Misreading, ...] = (
+    Misreading(
         "the wall bits were read in reverse order (the file writes N=8, E=4, S=2, W=1): "
         "write N=1, E=2, S=4, W=8",
         lambda walls: _bit_table({NORTH: WEST, EAST: SOUTH, SOUTH: EAST, WEST: NORTH})[walls],
     ),
-    (
+    Misreading(
         "N and S were read the other way round (the file writes N=4, S=1): write N=1, S=4",
         lambda walls: _bit_table({NORTH: SOUTH, SOUTH: NORTH})[walls],
     ),
-    (
+    Misreading(
         "E and W were read the other way round (the file writes E=8, W=2): write E=2, W=8",
         lambda walls: _bit_table({EAST: WEST, WEST: EAST})[walls],
     ),
-    (
+    Misreading(
         "rows and columns were swapped (the file writes one line per column): write one "
         "line per row, top row first, one digit per cell from west to east",
         lambda walls: np.ascontiguousarray(walls.T),
     ),
+    Misreading(
+        "every wall bit meant the opposite (the file writes 1 for an open wall, 0 for a "
+        "closed one): write 1 for a closed wall, 0 for an open one",
+        lambda walls: walls ^ np.uint8(ALL_WALLS),
+        complement=True,
+    ),
 )
+
+
+def _parts(walls: npt.NDArray[np.uint8]) -> int:
+    """How many parts the cells that are not fully closed fall into (search.passages): one
+    for a maze, many for its complement, whose passages are the maze's walls."""
+    roots = component_labels(walls).ravel() == np.arange(walls.size, dtype=np.int32)
+    return int(np.count_nonzero(roots & (walls != ALL_WALLS).ravel()))
 
 
 def _wall_faults(walls: npt.NDArray[np.uint8]) -> int:
@@ -652,16 +709,136 @@ def misreadings(walls: npt.NDArray[np.uint8], cells: Sequence[Cell] = ()) -> lis
     """The hint, as one line in a list (empty when none), when a systematic misreading
     explains every wall fault: the grid has incoherent walls or an open border, and read
     the other way it has neither. Of several such readings, those that also put the "42" in
-    its place and ``cells`` (the entry and exit) inside the grid are named."""
+    its place and ``cells`` (the entry and exit) inside the grid are named. The complement
+    is named only when it joins the cells not fully closed into fewer parts (at least one)
+    than the file as read: a maze whose border alone is open has a complement with no wall
+    fault too."""
     if walls.size == 0 or _wall_faults(walls) == 0:
         return []
-    readings = [(what, undo(walls)) for what, undo in MISREADINGS]
-    fixed = [(what, _plausible(read, cells)) for what, read in readings if not _wall_faults(read)]
+    readings = [(reading, reading.undo(walls)) for reading in MISREADINGS]
+    fixed = [
+        (reading.what, _plausible(read, cells))
+        for reading, read in readings
+        if not _wall_faults(read) and (not reading.complement or 0 < _parts(read) < _parts(walls))
+    ]
     if not fixed:
         return []
     best = max(score for _, score in fixed)
     named = [what for what, score in fixed if score == best]
     return ["the walls would be coherent, with a closed border, if " + "; or if ".join(named)]
+
+
+def _from_neighbours(walls: npt.NDArray[np.uint8], way: Direction) -> npt.NDArray[np.uint8]:
+    """Per cell, the bit of its wall towards ``way`` as the neighbour there has it (the
+    neighbour's opposite wall), closed on the border: the wall a writer left out, put back."""
+    height, width = walls.shape
+    wall = np.full(walls.shape, way.bit, dtype=np.uint8)
+    here = (
+        slice(max(-way.dy, 0), height - max(way.dy, 0)),
+        slice(max(-way.dx, 0), width - max(way.dx, 0)),
+    )
+    there = (
+        slice(max(way.dy, 0), height + min(way.dy, 0)),
+        slice(max(way.dx, 0), width + min(way.dx, 0)),
+    )
+    wall[here] = np.where(walls[there] & way.opposite, way.bit, 0)
+    return wall
+
+
+_WALL_NAMES = {NORTH: "north", EAST: "east", SOUTH: "south", WEST: "west"}
+
+
+def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
+    """The hint, as one line in a list (empty when none), when some walls are set in no cell
+    at all (a writer that sets only N and W) and put back from each cell's neighbour, where
+    the matching wall is, the grid has no wall fault."""
+    missing = [way for way in DIRECTIONS if not (walls & way.bit).any()]
+    if not missing or any(way.opposite == other.bit for way in missing for other in missing):
+        return []  # a wall and its opposite both missing: nothing to put them back from
+    completed = walls.copy()
+    for way in missing:
+        completed |= _from_neighbours(walls, way)
+    if _wall_faults(completed):
+        return []
+    names = [_WALL_NAMES[way.bit] for way in missing]
+    bits = [f"{way.letter}={way.bit}" for way in missing]
+    matching = [_WALL_NAMES[way.opposite] for way in missing]
+    return [
+        f"{_and(names)} walls are missing from every cell (no cell has {_and(bits, 'or')} "
+        f"set) while their neighbours have the matching {_and(matching)} walls: write each "
+        "wall in both cells it separates, and the outer walls of the border"
+    ]
+
+
+_SIDES = ("north", "east", "south", "west")  # the order of _open_sides
+
+
+def border_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
+    """The hint, as one line in a list (empty when none), when whole sides of the border are
+    open: a writer that never sets the bits of the grid's outside."""
+    whole = [
+        side for side, open_out in zip(_SIDES, _open_sides(walls), strict=True) if open_out.all()
+    ]
+    if not whole:
+        return []
+    if len(whole) == len(_SIDES):
+        where = "every outer wall is open"
+    else:
+        sides = "side" if len(whole) == 1 else "sides"
+        where = f"the border is open along the whole {_and(whole)} {sides}"
+    return [
+        f"{where}: the border must be closed, with the bit of the outer wall set in every "
+        "border cell (N=1 in the top row, E=2 in the last column, S=4 in the bottom row, "
+        "W=8 in the first column)"
+    ]
+
+
+def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[str]:
+    """The hint, as one line in a list (empty when none), when the "42" fails ``--pattern
+    strict`` but the file draws one the subject accepts (``--pattern subject``: anywhere, in
+    any glyph), or else draws no "42" with a few cells left open (pattern.nearest) and would
+    pass every rule with ``--pattern any``; ``passes(mode)`` says whether the file passes
+    every rule in that mode."""
+    if ctx.pattern_mode != "strict":
+        return []
+    found = ctx.found_42
+    if found is not None:
+        corner = found.corner
+        if not found.subject:
+            return [
+                f'the "42" is drawn in another glyph, its top-left cell at {_pt(corner)}: the '
+                'subject accepts any "42" of fully closed cells, and --pattern subject accepts it'
+            ]
+        place = glyph.origin(ctx.maze.width, ctx.maze.height) or corner  # it fits: the rule ran
+        return [
+            f'the "42" is drawn with its top-left cell at {_pt(corner)}, not at {_pt(place)} '
+            "where --pattern strict (the default) wants it: the subject lets it be anywhere, "
+            "and --pattern subject accepts it there"
+        ]
+    walls = ctx.maze.walls
+    if (walls == ALL_WALLS).any() and glyph.nearest(walls) is None and passes("any"):
+        return [
+            'no "42" of a shape the subject\'s rule knows, but the file is valid with '
+            '--pattern any (every fully closed cell counts as the "42")'
+        ]
+    return []
+
+
+def path_hint(ctx: Context) -> list[str]:
+    """The hint, as one line in a list (empty when none), when the path is right walked the
+    other way, from the exit to the entry (rule path over the maze with the two swapped)."""
+    maze = ctx.maze
+    if not ctx.path_readable or not maze.path:
+        return []
+    swapped = Context(
+        Maze(maze.walls, maze.exit, maze.entry, maze.path), ctx.pattern_mode, ctx.pattern
+    )
+    if _entry_problem(swapped) is not None or check_path(swapped, 1)[1]:
+        return []
+    return [
+        f"the path leads from the exit {_pt(maze.exit)} to the entry {_pt(maze.entry)}: the "
+        "entry and the exit are swapped (the entry's line comes first)"
+    ]
 
 
 def _format_findings(problems: Sequence[Problem], limit: int) -> Findings:
@@ -789,7 +966,7 @@ def validate(
                     line = grid_only.entry_line if name == "entry" else grid_only.exit_line
                     report.violations.extend(_misplaced(grid_only, name, cell, line))
                 report.violations.sort(key=lambda v: RULE_IDS.index(v.rule))  # stable
-            return _hinted(report, grid_only.maze)
+            return _hinted(report, grid_only)
         # Not in the format, but clear (``(0, 0)``, ``Entry: 0,0``): the format violation
         # says what to write, and every other rule still runs on the cells the footer
         # means, so one run shows the exit outside the grid or the path through a wall too.
@@ -814,13 +991,38 @@ def validate(
         limit=limit,
         report=report,
     )
-    return _hinted(report, maze)
+
+    def passes(mode: PatternMode) -> bool:
+        """Whether the file passes every rule (format too) with ``--pattern mode``."""
+        if report.count("format"):
+            return False
+        other = replace(ctx, pattern_mode=mode)
+        other.share_wall_facts(ctx)
+        again = evaluate(
+            other, perfect=perfect, pacman=pacman, skip=skipped, select=selected, limit=1
+        )
+        return again.valid
+
+    return _hinted(report, ctx, passes)
 
 
-def _hinted(report: Report, maze: Maze) -> Report:
-    """``report`` with the hint of misreadings when the wall rules found faults."""
+def _hinted(
+    report: Report, ctx: Context, passes: Callable[[PatternMode], bool] = lambda mode: False
+) -> Report:
+    """``report`` with the hints of specs/validate.md, Hints: a misreading (else walls set in
+    no cell, else the open border) when the wall rules found faults, the "42" the subject
+    accepts when the rule pattern did, the entry and exit swapped when the rule path did."""
+    maze = ctx.maze
     if "coherence" in report.counts or "border" in report.counts:
-        report.hints = misreadings(maze.walls, [maze.entry, maze.exit])
+        report.hints = (
+            misreadings(maze.walls, [maze.entry, maze.exit])
+            or missing_walls_hint(maze.walls)
+            or border_hint(maze.walls)
+        )
+    if "pattern" in report.counts:
+        report.hints += pattern_hint(ctx, passes)
+    if "path" in report.counts:
+        report.hints += path_hint(ctx)
     return report
 
 

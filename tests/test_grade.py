@@ -23,7 +23,7 @@ import pytest
 from mazekit import dump_maze, generate
 from mazekit.config import check_geometry, dump_config, parse_config
 from mazekit.errors import ConfigError
-from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome, sandbox
+from mazekit.grade import CASE_NAMES, CASES, Grade, GradeError, Limits, Outcome, isolation, sandbox
 from mazekit.grade.cases import config_text
 from mazekit.grade.checks import last_exception, run_problem
 from mazekit.grade.report import as_csv, as_json
@@ -1307,8 +1307,13 @@ def test_lint_without_make_and_lint_that_hangs(
 ) -> None:
     folder = submission(tmp_path / "s", writes(TEXT), Makefile="lint:\n\tsleep 30\n")
     args = ["grade", "--python", PYTHON, "--case", "perfect-20x15", "--lint", str(folder)]
+    # bwrap is looked up once a process, on the PATH of the first run: found before the PATH
+    # below, or this worker's later grade tests would all run without the namespaces
+    isolation.namespaces_work()
     with monkeypatch.context() as patch:
-        patch.setenv("PATH", str(tmp_path))  # no make on this PATH
+        # no make on this PATH; a folder that is nowhere, so that the runner finds none with
+        # the namespaces or without (tmp_path lies under root's private pytest folder)
+        patch.setenv("PATH", str(tmp_path / "nowhere"))
         result = invoke(args)
     assert (
         "MISSING make lint: exit 127: mazekit grade: cannot run make: No such file or directory\n"

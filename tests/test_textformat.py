@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from unittest import mock
 
@@ -14,7 +15,7 @@ from mazekit import textformat
 from mazekit.errors import FormatError, TooLargeError
 from mazekit.model import Maze
 from mazekit.textformat import BOM, Scan, dump, parse, scan, write
-from tests.conftest import SMALL_MAZE
+from tests.conftest import SMALL_MAZE, Invoke
 
 
 @st.composite
@@ -259,3 +260,42 @@ def test_reading_a_file_that_grows_after_its_size_was_taken_reads_it_all(
         pytest.raises(TooLargeError),
     ):
         textformat.read_bytes(target)
+
+
+# --- reading faults of students' files (specs/errors.md, "Reading a maze") -------------------
+
+_QUOTED_FOOTERS = [
+    # the entry line as written, and as every command and format quotes it
+    (b"0,0\x1b[2J", r"'0,0\x1b[2J'"),  # an escape sequence that would clear the screen
+    (b"0\t0", r"'0\t0'"),
+    (b"0,0\x96", r"'0,0\x96'"),  # a Windows-1252 dash: not UTF-8
+]
+
+
+@pytest.mark.parametrize(("entry", "quoted"), _QUOTED_FOOTERS)
+def test_a_quoted_line_is_printable_and_the_same_in_every_command_and_format(
+    invoke: Invoke, tmp_path: Path, entry: bytes, quoted: str
+) -> None:
+    """A line of the file quoted in a message shows control characters and bytes that are not
+    UTF-8 as escapes, as file names are: the same text in validate's formats, solve, render
+    and stats, and nothing that can drive the terminal."""
+    (tmp_path / "m.txt").write_bytes(b"93\nC6\n\n" + entry + b"\n1,1\nES\n")
+    name = str(tmp_path / "m.txt")
+    message = f"entry must be two non-negative integers x,y, got {quoted}"
+    text = invoke(["validate", name])
+    assert (text.exit_code, text.stdout) == (
+        1,
+        f"{name}:4:1: format: {message}\n{name}: 1 violation (format 1)\n",
+    )
+    csv = invoke(["validate", "--format", "csv", name])
+    assert csv.stdout.splitlines()[1] == f'{name},4,1,format,,"{message}"'
+    document = json.loads(invoke(["validate", "--format", "json", name]).stdout)
+    assert document["files"][0]["violations"][0]["message"] == message
+    for command in (["solve"], ["render", "--format", "text"]):
+        result = invoke([*command, name])
+        assert (result.exit_code, result.stderr) == (1, f"Error: {name}:4:1: {message}\n")
+    stats = invoke(["stats", name])
+    assert stats.exit_code == 0
+    assert f"note: {name}:4:1: {message}: not read\n" in stats.stderr
+    for output in (text.stdout, csv.stdout, stats.stderr):
+        assert all(char.isprintable() or char in "\r\n" for char in output)

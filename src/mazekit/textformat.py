@@ -15,7 +15,7 @@ from typing import IO, TYPE_CHECKING, BinaryIO
 
 import numpy as np
 
-from .errors import FormatError, MazeError, TooLargeError
+from .errors import FormatError, MazeError, TooLargeError, printable
 from .model import Maze, Walls
 
 if TYPE_CHECKING:
@@ -104,9 +104,16 @@ def _shown(raw: bytes) -> str:
     return f"byte 0x{raw[0]:02x}"
 
 
+_EXCERPT = 40  # characters of a line a message quotes
+
+
 def _excerpt(raw: bytes) -> str:
-    text = raw[:40].decode("utf-8", errors="replace")
-    return f"'{text}...'" if len(raw) > 40 else f"'{text}'"
+    r"""A line of the file as a message quotes it: at most 40 characters, then ``...``, with
+    control characters (``\x1b``, ``\t``) and bytes that are not UTF-8 (``\x96``) escaped
+    by errors.printable, as file names are, so the quote cannot drive the terminal."""
+    head = raw[: 4 * _EXCERPT + 4].decode("utf-8", errors="surrogateescape")
+    cut = len(head) > _EXCERPT or len(raw) > 4 * _EXCERPT + 4
+    return f"'{printable(head[:_EXCERPT])}{'...' if cut else ''}'"
 
 
 class _Lines:

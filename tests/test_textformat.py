@@ -92,6 +92,27 @@ def test_missing_path_line_reads_as_empty_path() -> None:
             "invalid byte 0xc3 in the grid: expected a hex digit 0-9 or A-F",
         ),
         ("D553\nD56\n\n0,0\n0,1\n\n", 2, 4, "row 2 has 3 cells but row 1 has 4"),
+        (
+            "D553\n\nD556\n\n0,0\n0,1\nEEESWWW\n",
+            2,
+            1,
+            "empty line inside the grid: grid rows follow it; "
+            "write the rows with no empty line between them",
+        ),
+        (
+            "D553\n\nD556\n\n\nD556\n\n0,0\n0,1\nEEESWWW\n",
+            2,
+            1,
+            "empty line inside the grid, as do 2 more lines: grid rows follow it; "
+            "write the rows with no empty line between them",
+        ),
+        # hex digits of another width after the empty line are no grid row: the entry line
+        (
+            "D553\nD556\n\n12\n0,1\n\n",
+            4,
+            1,
+            "entry must be two non-negative integers x,y, got '12'",
+        ),
         ("D553\nD556\n", 2, 5, "the file ends after the grid: no entry, exit or path lines"),
         ("D553\nD556", 2, 5, "the file ends after the grid: no entry, exit or path lines"),
         (
@@ -299,3 +320,54 @@ def test_a_quoted_line_is_printable_and_the_same_in_every_command_and_format(
     assert f"note: {name}:4:1: {message}: not read\n" in stats.stderr
     for output in (text.stdout, csv.stdout, stats.stderr):
         assert all(char.isprintable() or char in "\r\n" for char in output)
+
+
+# A 4x3 maze with an empty line after its first row, and its south-east border open: the
+# violations of the rows after the empty line are placed on their own lines.
+_GAPPED = b"D553\n\n9556\nC553\n\n0,0\n3,2\nEEESWWWSEEE\n"
+_GAP_MESSAGE = (
+    "empty line inside the grid: grid rows follow it; write the rows with no empty line "
+    "between them"
+)
+
+
+def test_an_empty_line_inside_the_grid_is_one_problem_and_the_grid_reads_on(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    (tmp_path / "m.txt").write_bytes(_GAPPED)
+    name = str(tmp_path / "m.txt")
+    result = invoke(["validate", name])
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{name}:2:1: format: {_GAP_MESSAGE}\n"
+        f"{name}:4:4: border: south wall of (3,2) is open on the border\n"
+        f"{name}: 2 violations (format 1, border 1)\n",
+    )
+    solved = invoke(["solve", name])
+    assert (solved.exit_code, solved.stdout, solved.stderr) == (
+        1,
+        "",
+        f"Error: {name}:2:1: {_GAP_MESSAGE}\n",
+    )
+    stats = invoke(["stats", name])
+    assert stats.exit_code == 0
+    assert "  size: 4x3 (12 cells)\n" in stats.stdout
+    assert stats.stderr == (
+        f"note: {name}:2:1: empty line inside the grid: read the rows on both sides as one grid\n"
+    )
+
+
+def test_an_empty_line_after_every_row_is_one_problem() -> None:
+    rows = ["D553", "9556", "C557"]
+    data = "\n\n".join(rows) + "\n\n0,0\n3,2\nEEESWWWSEEE\n"
+    found = scan(data)
+    message = (
+        "empty line inside the grid, as does 1 more line: grid rows follow it; "
+        "write the rows with no empty line between them"
+    )
+    assert [(p.line, p.column, p.message) for p in found.problems] == [(2, 1, message)]
+    assert found.walls is not None and found.walls.shape == (3, 4)
+    assert found.row_lines == (1, 3, 5) and found.entry_line == 7
+    assert found.lenient is not None and dump(found.lenient) == "\n".join(rows) + (
+        "\n\n0,0\n3,2\nEEESWWWSEEE\n"
+    )

@@ -966,13 +966,15 @@ def validate(
                     line = grid_only.entry_line if name == "entry" else grid_only.exit_line
                     report.violations.extend(_misplaced(grid_only, name, cell, line))
                 report.violations.sort(key=lambda v: RULE_IDS.index(v.rule))  # stable
-            return _hinted(report, grid_only)
+            return _hinted(_on_row_lines(report, scanned.row_lines), grid_only)
         # Not in the format, but clear (``(0, 0)``, ``Entry: 0,0``): the format violation
         # says what to write, and every other rule still runs on the cells the footer
         # means, so one run shows the exit outside the grid or the path through a wall too.
         maze = scanned.footer_maze
+        row_lines = scanned.row_lines
     else:
         blank_lines = 1
+        row_lines = None
     ctx = Context(
         maze,
         pattern,
@@ -1003,7 +1005,20 @@ def validate(
         )
         return again.valid
 
-    return _hinted(report, ctx, passes)
+    return _hinted(_on_row_lines(report, row_lines), ctx, passes)
+
+
+def _on_row_lines(report: Report, row_lines: tuple[int, ...] | None) -> Report:
+    """``report`` with each violation on a grid row moved to that row's line in the file,
+    when empty lines lie between the rows (``Scan.row_lines``)."""
+    if row_lines is not None:
+        report.violations = [
+            replace(v, line=row_lines[v.line - 1])
+            if v.rule != "format" and 1 <= v.line <= len(row_lines)
+            else v
+            for v in report.violations
+        ]
+    return report
 
 
 def _hinted(

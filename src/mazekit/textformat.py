@@ -87,6 +87,8 @@ class Scan:
     entry: tuple[int, int] | None = None
     exit: tuple[int, int] | None = None
     entry_line: int = 0  # the line of the entry (extra empty lines before it shift it)
+    # The line of each grid row when empty lines lie between rows (None: row y on line y+1).
+    row_lines: tuple[int, ...] | None = None
 
     lenient: Maze | None = None  # the maze with that footer, and its path when well formed
 
@@ -358,6 +360,8 @@ def _scan(data: bytes | str) -> Scan:
         start = len(BOM)
 
     walls = _canonical_grid(data, start, problems)
+    if walls is not None and walls.size and _grid_goes_on(data, start, walls.shape):
+        walls = None  # an empty line inside the grid: the line reader reads on past it
     if walls is not None:
         if walls.size == 0:
             return Scan(None, problems)
@@ -372,12 +376,13 @@ def _scan(data: bytes | str) -> Scan:
             return Scan(None, problems)
         lines = _split_lines(data[start:], problems)
         known = len(problems)
-        walls = _grid_by_lines(lines, problems)
+        walls, row_indexes = _grid_by_lines(lines, problems)
         if walls is None:
             if looks_like_config(data) and len(problems) > known:  # a config given as a maze:
                 said = problems[known]  # its first line says so, the others would be noise
                 problems[known:] = [replace(said, message=f"{said.message}: {CONFIG_GIVEN}")]
             return Scan(None, problems)
+        return _tail(walls, lines, problems, row_indexes)
     return _tail(walls, lines, problems)
 
 
@@ -394,23 +399,75 @@ def looks_like_config(raw: bytes) -> bool:
 CONFIG_GIVEN = "this is a config file, not a maze: make its maze with mazekit generate CONFIG -o -"
 
 
-def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:
-    """The grid read line by line, placing each problem; None when it cannot be read."""
+_GAP = re.compile(rb"[ \t\r\n]*")
+
+
+def _grid_goes_on(data: bytes, start: int, shape: tuple[int, ...]) -> bool:
+    """Whether a grid read whole (``shape``, from ``start``) may go on after its empty line:
+    the next line that is not blank is hex digits of the grid's width. A quick test, wider
+    than _continues: the line reader decides."""
+    height, width = shape
+    gap = _GAP.match(data, start + height * (width + 1))
+    after = len(data) if gap is None else gap.end()
+    end = data.find(b"\n", after)
+    line = data[after : len(data) if end == -1 else end].rstrip(b" \t\r")
+    return len(line) == width and _NOT_HEX.search(line) is None
+
+
+def _continues(line: bytes, width: int) -> bool:
+    """Whether ``line``, after an empty line inside the grid, is a grid row of ``width``."""
+    row = line.rstrip(b" \t\r")
+    return len(row) == width and _NOT_HEX.search(row) is None
+
+
+GAP = "empty line inside the grid"
+_GAP_FIX = "grid rows follow it; write the rows with no empty line between them"
+
+
+def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None, list[int]]:
+    """The grid read line by line, placing each problem, and the index of each row's line;
+    None when it cannot be read. Rows after an empty line that are hex digits of the width
+    of the row before it still belong to the grid: the empty line is reported once."""
     rows: list[bytes] = []
-    for index in range(len(lines)):
+    indexes: list[int] = []
+    gaps: list[int] = []
+    index = 0
+    while index < len(lines):
         row = _strip(lines, index, problems)
         if not row:
-            break
+            after = index + 1
+            while after < len(lines) and not lines[after].strip():
+                after += 1
+            if not rows or after == len(lines) or not _continues(lines[after], len(rows[-1])):
+                break
+            gaps.extend(range(index, after))
+            for blank in range(index + 1, after):
+                _strip(lines, blank, problems)  # its CR is counted with the others
+            index = after
+            continue
         if rows and b"," in row and _lenient_pair(row) is not None:
             break  # an entry line with no empty line before it (_tail says so)
         rows.append(row)
+        indexes.append(index)
+        index += 1
     if not rows:
         problems.append(Problem(1, 1, "no grid rows: the file must start with the grid", True))
-        return None
+        return None, []
+    if gaps:
+        more = _more_lines(len(gaps) - 1)
+        problems.append(
+            Problem(
+                gaps[0] + 1,
+                1,
+                f"{GAP}{more}: {_GAP_FIX}",
+                True,
+                note=f"{GAP}{more}: read the rows on both sides as one grid",
+            )
+        )
     width = len(rows[0])
     if width * len(rows) > MAX_CELLS:
         problems.append(_too_big(width, len(rows)))
-        return None
+        return None, []
     readable = True
     for index, row in enumerate(rows):
         bad = _NOT_HEX.search(row)
@@ -438,22 +495,27 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> Walls | None:
             readable = False
     if not readable:
         # The tail is still checked, so its problems are reported too.
-        _tail(np.zeros((len(rows), width), dtype=np.uint8), lines, problems)
-        return None
+        _tail(np.zeros((len(rows), width), dtype=np.uint8), lines, problems, indexes)
+        return None, []
     joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
     walls: Walls = _DECODE[joined].reshape(len(rows), width)
-    return walls
+    return walls, indexes
 
 
-def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
+def _tail(
+    walls: Walls, lines: _Lines, problems: list[Problem], row_indexes: list[int] | None = None
+) -> Scan:
     """Everything after the grid: one empty line, the entry, the exit, the path. Every line
-    is checked whatever the others hold, so one run reports all of the footer's faults."""
+    is checked whatever the others hold, so one run reports all of the footer's faults.
+    ``row_indexes``: the line index of each grid row, when not simply 0 to height - 1."""
     height = walls.shape[0]
-    blank = height  # index of the line that must be empty
+    last = row_indexes[-1] + 1 if row_indexes else height  # the grid's last line
+    row_lines = None if last == height else tuple(i + 1 for i in row_indexes or ())
+    blank = last  # index of the line that must be empty
     if blank >= len(lines):
         message = "the file ends after the grid: no entry, exit or path lines"
-        problems.append(Problem(height, walls.shape[1] + 1, message, True, note=""))
-        return Scan(None, problems, walls)
+        problems.append(Problem(last, walls.shape[1] + 1, message, True, note=""))
+        return Scan(None, problems, walls, row_lines=row_lines)
     entry_index = blank + 1
     if lines[blank].strip():  # the grid reader stopped at an entry line: no empty line
         problems.append(
@@ -524,7 +586,7 @@ def _tail(walls: Walls, lines: _Lines, problems: list[Problem]) -> Scan:
                         Problem(path_index + 2, 1, "empty line after the path line", False)
                     )
 
-    found = Scan(None, problems, walls, entry_line=entry_index + 1)
+    found = Scan(None, problems, walls, entry_line=entry_index + 1, row_lines=row_lines)
     found.entry = entry_read[1] if entry_read else None
     found.exit = exit_read[1] if exit_read else None
     if found.entry is not None and found.exit is not None:

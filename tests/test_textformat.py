@@ -371,3 +371,45 @@ def test_an_empty_line_after_every_row_is_one_problem() -> None:
     assert found.lenient is not None and dump(found.lenient) == "\n".join(rows) + (
         "\n\n0,0\n3,2\nEEESWWWSEEE\n"
     )
+
+
+_CR_FIX = 'end each line with LF alone (in Python: open(name, "w", newline="\\n"))'
+_CR_CR_LF_FIX = (
+    'end each line with LF alone (in Python: write "\\n", not "\\r\\n", to a file opened with '
+    'open(name, "w", newline="\\n"))'
+)
+
+
+@pytest.mark.parametrize(
+    ("end", "message"),
+    [
+        (b"\r", f"line ends with CR alone, not LF, as do 6 more lines: {_CR_FIX}"),
+        (b"\r\r\n", f"line ends with CR CR LF, not LF, as do 6 more lines: {_CR_CR_LF_FIX}"),
+    ],
+)
+def test_cr_alone_and_cr_cr_lf_line_ends_are_one_problem_and_read_like_lf(
+    invoke: Invoke, tmp_path: Path, end: bytes, message: str
+) -> None:
+    """CR alone (classic Mac OS) and CR CR LF ("\\r\\n" written in Windows' text mode) are
+    named as what they are, once, and the file reads as with LF."""
+    canonical = b"D553\n9556\nC557\n\n0,0\n3,2\nEEESWWWSEEE\n"
+    (tmp_path / "m.txt").write_bytes(canonical.replace(b"\n", end))
+    name = str(tmp_path / "m.txt")
+    result = invoke(["validate", name])
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{name}:1:5: format: {message}\n{name}: 1 violation (format 1)\n",
+    )
+    solved = invoke(["solve", name])
+    assert (solved.exit_code, solved.stdout, solved.stderr) == (0, canonical.decode(), "")
+
+
+def test_cr_cr_lf_after_a_bom_is_placed_on_its_line_and_column() -> None:
+    found = scan(BOM + b"D553\nD556\r\r\n\r\r\n0,0\r\r\n0,1\r\r\nEEESWWW\r\r\n")
+    assert [(p.line, p.column, p.message) for p in found.problems] == [
+        (2, 5, f"line ends with CR CR LF, not LF, as do 4 more lines: {_CR_CR_LF_FIX}"),
+        (1, 1, "file starts with a UTF-8 byte order mark"),
+    ]
+    assert found.maze is not None and dump(found.maze) == SMALL_MAZE
+    first = scan(BOM + b"F\r\r0,0\r0,0\r\r").problems[0]
+    assert (first.line, first.column) == (1, 2)

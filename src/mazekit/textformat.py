@@ -1,8 +1,9 @@
 """The hex wall-per-cell format: ``scan``/``parse``/``dump`` are pure, ``read``/``write`` do I/O.
 
 ``scan`` finds every deviation from specs/format.md with its line and column; validate reports
-them all. ``parse`` is the lenient reader of the pipeline commands: it tolerates CRLF, trailing
-blanks, a byte order mark and a missing final newline, and raises FormatError on anything else.
+them all. ``parse`` is the lenient reader of the pipeline commands: it tolerates CRLF (and CR
+alone, CR CR LF), trailing blanks, a byte order mark and a missing final newline, and raises
+FormatError on anything else.
 """
 
 from __future__ import annotations
@@ -342,15 +343,56 @@ def _one_per_kind(problems: list[Problem]) -> list[Problem]:
 
 def scan(data: bytes | str) -> Scan:
     """Read ``data`` as a maze file, collecting every format problem with its place."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    data, line_ends = _other_line_ends(data)
     found = _scan(data)
     found.problems = _one_per_kind(found.problems)
+    if line_ends is not None:
+        found.problems.insert(0, line_ends)
     return found
 
 
-def _scan(data: bytes | str) -> Scan:
+# Line ends other than LF and CRLF, as what writes them: CR alone (classic Mac OS, or
+# newline="\r"), and CR CR LF ("\r\n" written to a file in Windows' text mode, which turns
+# each "\n" into CRLF).
+CR_ALONE = "line ends with CR alone, not LF"
+CR_CR_LF = "line ends with CR CR LF, not LF"
+_OTHER_LINE_END_FIXES = {
+    CR_ALONE: _LINE_END_FIXES[CRLF],
+    CR_CR_LF: 'end each line with LF alone (in Python: write "\\n", not "\\r\\n", to a file '
+    'opened with open(name, "w", newline="\\n"))',
+}
+
+
+def _other_line_ends(data: bytes) -> tuple[bytes, Problem | None]:
+    """``data`` with CR-alone or CR CR LF line ends turned into LF, and the one problem that
+    names them (on the first line that has one, with how many more do), so the file reads as
+    far as it is clear, as with CRLF; a file with neither is returned as it is."""
+    if b"\r" not in data:
+        return data, None
+    if b"\n" not in data:
+        kind, end = CR_ALONE, b"\r"
+    elif b"\r\r\n" in data:
+        kind, end = CR_CR_LF, b"\r\r\n"
+    else:
+        return data, None
+    first = data.find(end)
+    line_start = data.rfind(end[-1:], 0, first) + 1
+    if line_start == 0 and data.startswith(BOM):
+        line_start = len(BOM)
+    more = _more_lines(data.count(end) - 1)
+    problem = Problem(
+        data.count(end[-1:], 0, first) + 1,
+        first - line_start + 1,
+        f"{kind}{more}: {_OTHER_LINE_END_FIXES[kind]}",
+        False,
+    )
+    return data.replace(end, b"\n"), problem
+
+
+def _scan(data: bytes) -> Scan:
     """scan, with every line-end problem on its own line."""
-    if isinstance(data, str):
-        data = data.encode("utf-8")
     problems: list[Problem] = []
     if not data or data == BOM:
         return Scan(None, [Problem(1, 1, "empty input: no grid rows", True)])

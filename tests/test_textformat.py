@@ -17,6 +17,8 @@ from mazekit.model import Maze
 from mazekit.textformat import BOM, Scan, dump, parse, scan, write
 from tests.conftest import SMALL_MAZE, Invoke
 
+SAMPLE_20X15 = Path(__file__).resolve().parent.parent / "samples" / "valid-20x15-perfect.txt"
+
 
 @st.composite
 def mazes(draw: st.DrawFn) -> Maze:
@@ -106,6 +108,8 @@ def test_missing_path_line_reads_as_empty_path() -> None:
             "empty line inside the grid, as do 2 more lines: grid rows follow it; "
             "write the rows with no empty line between them",
         ),
+        ("D553F\nD556\nD556\n\n0,0\n0,1\n\n", 1, 5, "row 1 has 5 cells but most rows have 4"),
+        ("D553F\nD556\n\n0,0\n0,1\n\n", 2, 5, "row 2 has 4 cells but row 1 has 5"),  # a tie
         # hex digits of another width after the empty line are no grid row: the entry line
         (
             "D553\nD556\n\n12\n0,1\n\n",
@@ -413,3 +417,23 @@ def test_cr_cr_lf_after_a_bom_is_placed_on_its_line_and_column() -> None:
     assert found.maze is not None and dump(found.maze) == SMALL_MAZE
     first = scan(BOM + b"F\r\r0,0\r0,0\r\r").problems[0]
     assert (first.line, first.column) == (1, 2)
+
+
+def test_a_long_first_row_is_the_one_blamed(invoke: Invoke, tmp_path: Path) -> None:
+    """The grid's width is the one most rows share: a long first row is one problem, not one
+    per other row."""
+    lines = SAMPLE_20X15.read_text().split("\n")
+    lines[0] += "F"
+    (tmp_path / "m.txt").write_text("\n".join(lines))
+    name = str(tmp_path / "m.txt")
+    result = invoke(["validate", name])
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{name}:1:21: format: row 1 has 21 cells but most rows have 20\n"
+        f"{name}: 1 violation (format 1)\n",
+    )
+    solved = invoke(["solve", name])
+    assert (solved.exit_code, solved.stderr) == (
+        1,
+        f"Error: {name}:1:21: row 1 has 21 cells but most rows have 20\n",
+    )

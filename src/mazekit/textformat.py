@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import IO, TYPE_CHECKING, BinaryIO
 
@@ -506,18 +507,21 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
                 note=f"{GAP}{more}: read the rows on both sides as one grid",
             )
         )
-    width = len(rows[0])
+    # The grid's width is the one most rows share (ties: the first row's), so one row of
+    # another length is blamed alone, the first row too.
+    width = Counter(len(row) for row in rows).most_common(1)[0][0]
+    reference = "row 1 has" if len(rows[0]) == width else "most rows have"
     if width * len(rows) > MAX_CELLS:
         problems.append(_too_big(width, len(rows)))
         return None, []
     readable = True
-    for index, row in enumerate(rows):
+    for index, (row, line) in enumerate(zip(rows, indexes, strict=True)):
         bad = _NOT_HEX.search(row)
         if bad is not None:
             column = bad.start()
             problems.append(
                 Problem(
-                    index + 1,
+                    line + 1,
                     column + 1,
                     f"invalid {_shown(row[column : column + 1])} in the grid: "
                     "expected a hex digit 0-9 or A-F",
@@ -528,9 +532,9 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
         elif len(row) != width:
             problems.append(
                 Problem(
-                    index + 1,
+                    line + 1,
                     min(len(row), width) + 1,
-                    f"row {index + 1} has {len(row)} cells but row 1 has {width}",
+                    f"row {index + 1} has {len(row)} cells but {reference} {width}",
                     True,
                 )
             )

@@ -437,3 +437,18 @@ def test_a_long_first_row_is_the_one_blamed(invoke: Invoke, tmp_path: Path) -> N
         1,
         f"Error: {name}:1:21: row 1 has 21 cells but most rows have 20\n",
     )
+
+
+def test_crlf_is_counted_on_every_line_empty_lines_after_the_path_too(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    (tmp_path / "m.txt").write_bytes(b"93\r\nC6\r\n\r\n0,0\r\n1,1\r\nES\r\n\r\n\r\n")
+    name = str(tmp_path / "m.txt")
+    result = invoke(["validate", name])
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{name}:1:3: format: line ends with CRLF, not LF, as do 7 more lines: "
+        'end each line with LF alone (in Python: open(name, "w", newline="\\n"))\n'
+        f"{name}:7:1: format: empty line after the path line\n"
+        f"{name}: 2 violations (format 2)\n",
+    )

@@ -614,6 +614,11 @@ def _tail(
             else:
                 problems.append(_path_problem(line, bad.start(), path_index))
             rest = lines.after(path_index)
+            problems.extend(  # every CRLF line is counted, those after the path too
+                Problem(path_index + 2 + offset, len(extra_line), CRLF, False)
+                for offset, extra_line in enumerate(rest)
+                if extra_line.endswith(b"\r")
+            )
             for offset, extra_line in enumerate(rest):
                 if extra_line.strip():
                     problems.append(

@@ -452,3 +452,34 @@ def test_crlf_is_counted_on_every_line_empty_lines_after_the_path_too(
         f"{name}:7:1: format: empty line after the path line\n"
         f"{name}: 2 violations (format 2)\n",
     )
+
+
+_UTF16 = (
+    "the file is UTF-16 text: save it as ASCII or UTF-8 (in Python: "
+    'open(name, "w", encoding="utf-8"); the > of Windows PowerShell 5 writes UTF-16)'
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_one_problem_saying_so(
+    invoke: Invoke, tmp_path: Path, encoding: str
+) -> None:
+    (tmp_path / "m.txt").write_bytes(SMALL_MAZE.encode(encoding))
+    name = str(tmp_path / "m.txt")
+    result = invoke(["validate", name])
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{name}:1:1: format: {_UTF16}\n{name}: 1 violation (format 1)\n",
+    )
+    for command in ("solve", "stats"):
+        failed = invoke([command, name])
+        assert (failed.exit_code, failed.stdout, failed.stderr) == (
+            1,
+            "",
+            f"Error: {name}:1:1: {_UTF16}\n",
+        )
+
+
+def test_a_stray_nul_byte_is_no_utf16_file() -> None:
+    problems = scan(b"\0" + SMALL_MAZE.encode("ascii")).problems
+    assert problems[0].message == "invalid byte 0x00 in the grid: expected a hex digit 0-9 or A-F"

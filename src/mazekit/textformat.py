@@ -346,12 +346,38 @@ def scan(data: bytes | str) -> Scan:
     """Read ``data`` as a maze file, collecting every format problem with its place."""
     if isinstance(data, str):
         data = data.encode("utf-8")
+    if _utf16(data):  # every other byte NUL: one problem, not one per row
+        return Scan(None, [Problem(1, 1, UTF16, True)])
     data, line_ends = _other_line_ends(data)
     found = _scan(data)
     found.problems = _one_per_kind(found.problems)
     if line_ends is not None:
         found.problems.insert(0, line_ends)
     return found
+
+
+UTF16 = (
+    "the file is UTF-16 text: save it as ASCII or UTF-8 (in Python: "
+    'open(name, "w", encoding="utf-8"); the > of Windows PowerShell 5 writes UTF-16)'
+)
+
+
+def _utf16(data: bytes) -> bool:
+    """Whether ``data`` is UTF-16: its byte order mark and an ASCII character, or (without
+    a mark) four ASCII characters, each with a NUL byte beside it, little- or big-endian."""
+    mark, first = data[:2], data[2:4]
+    if len(first) == 2 and (
+        (mark == b"\xff\xfe" and first[1] == 0 and 0x09 <= first[0] <= 0x7E)
+        or (mark == b"\xfe\xff" and first[0] == 0 and 0x09 <= first[1] <= 0x7E)
+    ):
+        return True
+    head = data[:8]
+    if len(head) < 8:
+        return False
+    for chars, nuls in ((head[0::2], head[1::2]), (head[1::2], head[0::2])):
+        if not nuls.strip(b"\0") and all(0x09 <= char <= 0x7E for char in chars):
+            return True
+    return False
 
 
 # Line ends other than LF and CRLF, as what writes them: CR alone (classic Mac OS, or

@@ -483,3 +483,20 @@ def test_a_utf16_file_is_one_problem_saying_so(
 def test_a_stray_nul_byte_is_no_utf16_file() -> None:
     problems = scan(b"\0" + SMALL_MAZE.encode("ascii")).problems
     assert problems[0].message == "invalid byte 0x00 in the grid: expected a hex digit 0-9 or A-F"
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (b"D553\n\n9556\n\nc557\n\n0,0\n3,2\nEEESWWWSEEE\n", 5),  # empty lines inside the grid
+        (b"D553\r9556\rc557\r\r0,0\r3,2\rEEESWWWSEEE\r", 3),  # CR alone
+        (b"D553\r\r\n9556\r\r\nc557\r\r\n\r\r\n0,0\r\r\n3,2\r\r\nEEESWWWSEEE\r\r\n", 3),
+    ],
+)
+def test_strict_format_finds_a_lowercase_digit_on_its_grid_rows_line(
+    data: bytes, line: int
+) -> None:
+    """--strict-format reads the grid rows where the reader found them."""
+    found = textformat.lowercase_digits(data, 3)
+    assert [(p.line, p.column) for p in found] == [(line, 1)]
+    assert found[0].message.startswith("lowercase hex digit 'c': the strict format")

@@ -698,12 +698,17 @@ def lowercase_digits(data: bytes, height: int) -> list[Problem]:
     """The first lowercase hex digit of the ``height`` grid rows, as one problem that says
     how many more rows have one: valid, but not the strict format
     (``validate --strict-format``)."""
+    data = _other_line_ends(data)[0]
     start = len(BOM) if data.startswith(BOM) else 0
+    rows = list(enumerate(data[start:].split(b"\n", height)[:height], 1))
+    if any(not row.strip() for _, row in rows):  # empty lines inside the grid: skip them
+        lines = enumerate(data[start:].split(b"\n"), 1)
+        rows = [(number, row) for number, row in lines if row.strip()][:height]
     found: list[tuple[int, int, str]] = []
-    for index, row in enumerate(data[start:].split(b"\n", height)[:height]):
+    for number, row in rows:
         bad = _LOWERCASE.search(row)
         if bad is not None:
-            found.append((index + 1, bad.start() + 1, chr(row[bad.start()])))
+            found.append((number, bad.start() + 1, chr(row[bad.start()])))
     if not found:
         return []
     line, column, digit = found[0]

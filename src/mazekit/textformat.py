@@ -468,19 +468,18 @@ def looks_like_config(raw: bytes) -> bool:
 CONFIG_GIVEN = "this is a config file, not a maze: make its maze with mazekit generate CONFIG -o -"
 
 
-_GAP = re.compile(rb"[ \t\r\n]*")
+_BLANKS = re.compile(rb"[ \t\r\n]*")
 
 
 def _grid_goes_on(data: bytes, start: int, shape: tuple[int, ...]) -> bool:
     """Whether a grid read whole (``shape``, from ``start``) may go on after its empty line:
-    the next line that is not blank is hex digits of the grid's width. A quick test, wider
-    than _continues: the line reader decides."""
+    the next line that is not blank is hex digits of the grid's width. A quick test (it
+    also skips blanks at the start of that line): the line reader decides."""
     height, width = shape
-    gap = _GAP.match(data, start + height * (width + 1))
+    gap = _BLANKS.match(data, start + height * (width + 1))
     after = len(data) if gap is None else gap.end()
     end = data.find(b"\n", after)
-    line = data[after : len(data) if end == -1 else end].rstrip(b" \t\r")
-    return len(line) == width and _NOT_HEX.search(line) is None
+    return _continues(data[after : len(data) if end == -1 else end], width)
 
 
 def _continues(line: bytes, width: int) -> bool:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mazekit import textformat
-from mazekit.errors import FormatError, TooLargeError
+from mazekit.errors import FormatError, TooLargeError, printable
 from mazekit.model import Maze
 from mazekit.textformat import BOM, Scan, dump, parse, scan, write
 from tests.conftest import SMALL_MAZE, Invoke
@@ -134,10 +134,10 @@ def test_missing_path_line_reads_as_empty_path() -> None:
             "entry must be two non-negative integers x,y, got '-1,0'",
         ),
         (
-            "D553\nD556\n\n0,0\n0;1\n\n",
+            "D553\nD556\n\n0,0\n0.1\n\n",
             5,
             1,
-            "exit must be two non-negative integers x,y, got '0;1'",
+            "exit must be two non-negative integers x,y, got '0.1'",
         ),
         ("D553\nD556\n\n0,0\n0,1\nEEX\n", 6, 3, "invalid 'X' in the path: expected N, E, S or W"),
         ("D553\nD556\n\n0,0\n0,1\nEEESWWW\nmore\n", 7, 1, "unexpected content after the path line"),
@@ -292,7 +292,7 @@ def test_reading_a_file_that_grows_after_its_size_was_taken_reads_it_all(
 _QUOTED_FOOTERS = [
     # the entry line as written, and as every command and format quotes it
     (b"0,0\x1b[2J", r"'0,0\x1b[2J'"),  # an escape sequence that would clear the screen
-    (b"0\t0", r"'0\t0'"),
+    (b"0\tx", r"'0\tx'"),
     (b"0,0\x96", r"'0,0\x96'"),  # a Windows-1252 dash: not UTF-8
 ]
 
@@ -324,6 +324,64 @@ def test_a_quoted_line_is_printable_and_the_same_in_every_command_and_format(
     assert f"note: {name}:4:1: {message}: not read\n" in stats.stderr
     for output in (text.stdout, csv.stdout, stats.stderr):
         assert all(char.isprintable() or char in "\r\n" for char in output)
+
+
+# Entry lines whose cell is clear though not written x,y (specs/format.md, "Footers stats
+# reads"), each read as 0,0; and lines that are not clear.
+_CLEAR_ENTRIES = [
+    "0;0",
+    "0 0",
+    "0\t0",
+    "x=0,y=0",
+    "x=0, y=0",
+    "X=0 Y=0",
+    "x: 0, y: 0",
+    '"0,0"',
+    "'0,0'",
+    "0,0,",
+    "(0;0)",
+    "(0, 0),",
+    '("0, 0")',
+    "Entry: x=0,y=0",
+]
+_UNCLEAR_ENTRIES = ["0.0", "0-0", "0/0", "1 2 3", "x=0", "0,,0", "(0, 0"]
+
+
+@pytest.mark.parametrize("entry", _CLEAR_ENTRIES)
+def test_a_clear_entry_gets_the_advice_and_stats_reads_it(invoke: Invoke, entry: str) -> None:
+    """validate says what to write, stats reads the cell with a note, and the strict pipeline
+    readers (solve) still refuse it with validate's words."""
+    maze = f"93\nC6\n\n{entry}\n1,1\nES\n"
+    quoted = printable(entry)
+    message = f"entry must be two non-negative integers x,y, got '{quoted}': write 0,0"
+    text = invoke(["validate"], input=maze)
+    assert (text.exit_code, text.stdout) == (
+        1,
+        f"<stdin>:4:1: format: {message}\n<stdin>: 1 violation (format 1)\n",
+    )
+    stats = invoke(["stats"], input=maze)
+    assert (stats.exit_code, stats.stderr) == (
+        0,
+        f"note: <stdin>:4:1: entry written as '{quoted}': read as 0,0\n",
+    )
+    assert "  shortest path: 2 steps, tortuosity 1.00" in stats.stdout.splitlines()
+    solve = invoke(["solve"], input=maze)
+    assert (solve.exit_code, solve.stderr) == (1, f"Error: <stdin>:4:1: {message}\n")
+
+
+@pytest.mark.parametrize("entry", _UNCLEAR_ENTRIES)
+def test_an_unclear_entry_gets_no_advice_and_is_not_read(invoke: Invoke, entry: str) -> None:
+    """A point, a dash or a slash can be part of a number or a range; three numbers or one
+    are no cell: validate quotes the line alone and stats takes the corner cell."""
+    maze = f"93\nC6\n\n{entry}\n1,1\nES\n"
+    message = f"entry must be two non-negative integers x,y, got '{entry}'"
+    text = invoke(["validate"], input=maze)
+    assert (text.exit_code, text.stdout.splitlines()[0]) == (1, f"<stdin>:4:1: format: {message}")
+    stats = invoke(["stats"], input=maze)
+    assert (stats.exit_code, stats.stderr.splitlines()[0]) == (
+        0,
+        f"note: <stdin>:4:1: {message}: not read",
+    )
 
 
 # A 4x3 maze with an empty line after its first row, and its south-east border open: the

@@ -566,10 +566,10 @@ def test_every_footer_fault_comes_in_one_run(invoke: Invoke) -> None:
         ],
     )
     # an entry that cannot be read at all: the exit and path lines are still format-checked
-    unread = invoke(["validate"], input="93\nC6\n\nEx\n1;1\ne,s\n")
+    unread = invoke(["validate"], input="93\nC6\n\nEx\n1.1\ne,s\n")
     assert unread.stdout.splitlines() == [
         "<stdin>:4:1: format: entry must be two non-negative integers x,y, got 'Ex'",
-        "<stdin>:5:1: format: exit must be two non-negative integers x,y, got '1;1'",
+        "<stdin>:5:1: format: exit must be two non-negative integers x,y, got '1.1'",
         "<stdin>:6:1: format: path: 'e,s' is not a path: write the letters N E S W with "
         "nothing between them",
         "<stdin>: 3 violations (format 3)",

@@ -169,8 +169,14 @@ def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
 
 
 _LABEL = re.compile(rb"(?i)(entry|exit)\s*[:=]\s*(.*)")
-_PAIR = re.compile(rb"(\d{1,18})\s*,\s*(\d{1,18})")
-_QUOTED = re.compile(rb"""(['"])(\d{1,18})\1\s*,\s*(['"])(\d{1,18})\3""")
+# Two integers between commas, semicolons or blanks (``0, 0``, ``0;0``, ``0 0``), labelled
+# ``x=0,y=0``, or each quoted (``'0', '0'``); never ``.``, ``-`` or ``/``, which a number or
+# a range can hold.
+_PAIR = re.compile(rb"(\d{1,18})(?:\s*[,;]\s*|[ \t]+)(\d{1,18})")
+_XY = re.compile(rb"(?i)x\s*[:=]\s*(\d{1,18})\s*[,;]?\s*y\s*[:=]\s*(\d{1,18})")
+_QUOTED = re.compile(rb"""(['"])(\d{1,18})\1\s*[,;]\s*(['"])(\d{1,18})\3""")
+_FORMS = ((_PAIR, 1, 2), (_XY, 1, 2), (_QUOTED, 2, 4))  # each with the groups of x and y
+_WRAPPERS = (b"()", b"[]", b"''", b'""')  # around the pair: a tuple, a list, a string
 _STEPS = re.compile(rb"(?i)[NESW]+")
 _BETWEEN_STEPS = b" \t,;'\"[]()"  # what students put between and around their steps
 
@@ -185,20 +191,23 @@ def _separated_steps(line: bytes) -> bool:
 
 def _lenient_pair(line: bytes) -> tuple[str | None, tuple[int, int]] | None:
     """An entry or exit line in an unambiguous form other than ``x,y``: its label (``entry``,
-    ``exit``, or None) and the cell, for ``(x, y)``, ``x, y``, ``[x, y]``, ``['x', 'y']``,
-    ``Entry: x,y`` and ``ENTRY=x,y``; None for anything else."""
+    ``exit``, or None) and the cell, for ``(x, y)``, ``x, y``, ``x;y``, ``x y``, ``[x, y]``,
+    ``['x', 'y']``, ``"x,y"``, ``x=0,y=0``, a trailing comma, ``Entry: x,y`` and
+    ``ENTRY=x,y``; None for anything else. The one recogniser of the clear forms."""
     label = None
     labelled = _LABEL.fullmatch(line)
     if labelled is not None:
         label, line = labelled.group(1).decode("ascii").lower(), labelled.group(2)
-    if line[:1] + line[-1:] in (b"()", b"[]"):
+    if line[-1:] in (b",", b";"):  # a tuple or list item: (0, 0),
+        line = line[:-1].rstrip()
+    for _ in range(3):  # at most two wrappers: "(0, 0)"
+        for form, x, y in _FORMS:
+            match = form.fullmatch(line)
+            if match is not None:
+                return label, (int(match.group(x)), int(match.group(y)))
+        if len(line) < 2 or line[:1] + line[-1:] not in _WRAPPERS:
+            return None
         line = line[1:-1].strip()
-    plain = _PAIR.fullmatch(line)
-    if plain is not None:
-        return label, (int(plain.group(1)), int(plain.group(2)))
-    quoted = _QUOTED.fullmatch(line)
-    if quoted is not None:
-        return label, (int(quoted.group(2)), int(quoted.group(4)))
     return None
 
 

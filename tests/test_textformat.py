@@ -558,3 +558,58 @@ def test_strict_format_finds_a_lowercase_digit_on_its_grid_rows_line(
     found = textformat.lowercase_digits(data, 3)
     assert [(p.line, p.column) for p in found] == [(line, 1)]
     assert found[0].message.startswith("lowercase hex digit 'c': the strict format")
+
+
+_PATH_FIRST = (
+    "entry must be two non-negative integers x,y, got 'EEES': this is the path; write the "
+    "entry line, the exit line, then the path"
+)
+
+
+def test_a_footer_written_path_entry_exit_is_one_problem_and_stats_reads_it(
+    invoke: Invoke,
+) -> None:
+    """A student's program that writes the path first: one problem on the path's line, the
+    entry and exit read on their own lines (the path is checked against the grid there
+    too: its step 3 leaves the 3x2 grid), and stats measures the maze with a note."""
+    maze = "D53\nD56\n\nEEES\n0,0\n2,1\n"
+    text = invoke(["validate"], input=maze)
+    assert (text.exit_code, text.stdout.splitlines()) == (
+        1,
+        [
+            f"<stdin>:4:1: format: {_PATH_FIRST}",
+            "<stdin>:4:3: path: step 3 (E) from (2,0) leaves the grid",
+            "<stdin>: 2 violations (format 1, path 1)",
+        ],
+    )
+    stats = invoke(["stats"], input=maze)
+    assert (stats.exit_code, stats.stderr) == (
+        0,
+        "note: <stdin>:4:1: entry line holds the path, 'EEES': read the entry and the exit "
+        "on the two lines after it\n",
+    )
+    assert "  shortest path: 3 steps, tortuosity 1.00" in stats.stdout.splitlines()
+    for command in (["solve"], ["render", "--format", "text"]):
+        result = invoke([*command], input=maze)
+        assert (result.exit_code, result.stderr) == (1, f"Error: <stdin>:4:1: {_PATH_FIRST}\n")
+    # a cell line in a clear form, or labelled, still gets its own advice
+    labelled = invoke(["validate"], input="D53\nD56\n\nEESWW\nEntry: 0,0\n(0, 1)\n")
+    assert labelled.stdout.splitlines() == [
+        f"<stdin>:4:1: format: {_PATH_FIRST.replace('EEES', 'EESWW')}",
+        "<stdin>:5:1: format: entry must be two non-negative integers x,y, got 'Entry: 0,0': "
+        "write 0,0",
+        "<stdin>:6:1: format: exit must be two non-negative integers x,y, got '(0, 1)': write 0,1",
+        "<stdin>: 3 violations (format 3)",
+    ]
+
+
+def test_steps_on_the_entry_line_without_two_cells_after_them_keep_the_order_advice(
+    invoke: Invoke,
+) -> None:
+    """Only one cell after the steps: not the path-first order; the old advice stays."""
+    text = invoke(["validate"], input="D53\nD56\n\nEEES\n0,0\n")
+    assert (text.exit_code, text.stdout.splitlines()[0]) == (
+        1,
+        "<stdin>:4:1: format: entry must be two non-negative integers x,y, got 'EEES': the "
+        "entry and exit lines come before the path line",
+    )

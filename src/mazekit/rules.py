@@ -80,6 +80,7 @@ class Context(Analysis):
     min_loops: int = board.MIN_LOOPS
     max_dead_ends: int = board.MAX_DEAD_ENDS
     blank_lines: int = 1  # empty lines between the grid and the entry (one in the format)
+    path_at: int | None = None  # the path's line when not after the exit (written first)
 
     @property
     def entry_line(self) -> int:
@@ -91,7 +92,7 @@ class Context(Analysis):
 
     @property
     def path_line(self) -> int:
-        return self.entry_line + 2
+        return self.entry_line + 2 if self.path_at is None else self.path_at
 
 
 def _at(rule: str, message: str, cell: Cell) -> Violation:
@@ -972,9 +973,11 @@ def validate(
         # means, so one run shows the exit outside the grid or the path through a wall too.
         maze = scanned.footer_maze
         row_lines = scanned.row_lines
+        path_at = scanned.path_line
     else:
         blank_lines = 1
         row_lines = None
+        path_at = None
     ctx = Context(
         maze,
         pattern,
@@ -983,6 +986,7 @@ def validate(
         min_loops=min_loops,
         max_dead_ends=max_dead_ends,
         blank_lines=max(blank_lines, 1),
+        path_at=path_at,
     )
     evaluate(
         ctx,

@@ -89,6 +89,8 @@ class Scan:
     entry: tuple[int, int] | None = None
     exit: tuple[int, int] | None = None
     entry_line: int = 0  # the line of the entry (extra empty lines before it shift it)
+    # The line of the path when it is not the line after the exit (written first), else None.
+    path_line: int | None = None
     # The line of each grid row when empty lines lie between rows (None: row y on line y+1).
     row_lines: tuple[int, ...] | None = None
 
@@ -624,6 +626,23 @@ def _tail(
             )
         )
         entry_index += extra
+    path = ""
+    path_first = _path_first(lines, entry_index)
+    if path_first:  # path, entry, exit: one problem on the path's line, each read as it is
+        line = _strip(lines, entry_index, problems)
+        path = line.decode("ascii")
+        problems.append(
+            Problem(
+                entry_index + 1,
+                1,
+                f"entry must be two non-negative integers x,y, got {_excerpt(line)}: "
+                "this is the path; write the entry line, the exit line, then the path",
+                True,
+                note=f"entry line holds the path, {_excerpt(line)}: read the entry and the "
+                "exit on the two lines after it",
+            )
+        )
+        entry_index += 1
     entry, entry_read = _coordinates(lines, entry_index, "entry", problems)
     exit_, exit_read = (None, None)
     if entry_index < len(lines):
@@ -631,22 +650,24 @@ def _tail(
     if entry_read and exit_read and (entry_read[0], exit_read[0]) == ("exit", "entry"):
         entry_read, exit_read = exit_read, entry_read  # labelled, in the other order
 
-    path = ""
-    path_index = entry_index + 2
+    path_index = entry_index + 2  # the footer's last line (the exit's when the path came first)
+    if path_first:
+        path_index -= 1
     if path_index - 1 < len(lines):
         if path_index >= len(lines):
             problems.append(
                 Problem(path_index + 1, 1, "missing the path line", False, on_path_line=True)
             )
         else:
-            line = _strip(lines, path_index, problems)
-            # translate drops the four letters at C speed: a path of millions of steps is
-            # checked in milliseconds; the regular expression only places a bad byte.
-            bad = _NOT_STEP.search(line) if line.translate(None, b"NESW") else None
-            if bad is None:
-                path = line.decode("ascii")
-            else:
-                problems.append(_path_problem(line, bad.start(), path_index))
+            if not path_first:
+                line = _strip(lines, path_index, problems)
+                # translate drops the four letters at C speed: a path of millions of steps
+                # is checked in milliseconds; the regular expression only places a bad byte.
+                bad = _NOT_STEP.search(line) if line.translate(None, b"NESW") else None
+                if bad is None:
+                    path = line.decode("ascii")
+                else:
+                    problems.append(_path_problem(line, bad.start(), path_index))
             rest = lines.after(path_index)
             problems.extend(  # every CRLF line is counted, those after the path too
                 Problem(path_index + 2 + offset, len(extra_line), CRLF, False)
@@ -672,6 +693,7 @@ def _tail(
                     )
 
     found = Scan(None, problems, walls, entry_line=entry_index + 1, row_lines=row_lines)
+    found.path_line = entry_index if path_first else None
     found.entry = entry_read[1] if entry_read else None
     found.exit = exit_read[1] if exit_read else None
     if found.entry is not None and found.exit is not None:
@@ -680,6 +702,18 @@ def _tail(
         return found
     found.maze = found.lenient
     return found
+
+
+def _path_first(lines: _Lines, index: int) -> bool:
+    """Whether the footer from line ``index`` is written path, entry, exit: a line of the
+    steps N E S W, then two lines each holding a cell (``x,y`` or a clear form)."""
+    if index + 2 >= len(lines):
+        return False
+    steps = lines[index].rstrip(b" \t\r")
+    if not steps or steps.translate(None, b"NESW"):
+        return False
+    cells = (lines[at].rstrip(b" \t\r") for at in (index + 1, index + 2))
+    return all(_COORDINATES.fullmatch(c) or _lenient_pair(c) is not None for c in cells)
 
 
 def _path_problem(line: bytes, column: int, index: int) -> Problem:

@@ -613,3 +613,45 @@ def test_steps_on_the_entry_line_without_two_cells_after_them_keep_the_order_adv
         "<stdin>:4:1: format: entry must be two non-negative integers x,y, got 'EEES': the "
         "entry and exit lines come before the path line",
     )
+
+
+@pytest.mark.parametrize("written", ["Path: ES", "PATH=ES", "path: ES", "path : ES"])
+def test_a_labelled_path_line_gets_the_advice_and_the_lenient_reader_reads_it(
+    invoke: Invoke, written: str
+) -> None:
+    """validate says to drop the label; stats measures with a note and parse_lenient gives
+    the letters; solve ignores the path line as it ignores any malformed one."""
+    maze = f"93\nC6\n\n0,0\n1,1\n{written}\n"
+    text = invoke(["validate"], input=maze)
+    assert (text.exit_code, text.stdout) == (
+        1,
+        f"<stdin>:6:1: format: path: '{written}' is not a path: write the letters N E S W "
+        "alone, with no label\n<stdin>: 1 violation (format 1)\n",
+    )
+    stats = invoke(["stats"], input=maze)
+    assert (stats.exit_code, stats.stderr) == (
+        0,
+        f"note: <stdin>:6:1: path line holds a label, '{written}': read the letters after it\n",
+    )
+    assert textformat.parse_lenient(maze)[0].path == "ES"
+    solve = invoke(["solve"], input=maze)
+    assert (solve.exit_code, solve.stdout) == (0, "93\nC6\n\n0,0\n1,1\nES\n")
+
+
+@pytest.mark.parametrize("written", ["Path: es", "Path:", "Path: E S", "Route: ES"])
+def test_a_label_before_no_capital_letters_is_the_bad_byte(invoke: Invoke, written: str) -> None:
+    """Only the letters in capitals after the label are clear: anything else names its byte,
+    and the lenient reader takes no path."""
+    maze = f"93\nC6\n\n0,0\n1,1\n{written}\n"
+    text = invoke(["validate"], input=maze)
+    assert text.stdout.splitlines()[0] == (
+        f"<stdin>:6:1: format: invalid '{written[0]}' in the path: expected N, E, S or W"
+    )
+    assert textformat.parse_lenient(maze)[0].path == ""
+
+
+def test_the_lenient_reader_gives_the_path_of_a_clear_footer() -> None:
+    """parse_lenient returns the path with a footer read past (here the entry's form)."""
+    maze, notes = textformat.parse_lenient("93\nC6\n\n(0, 0)\n1,1\nES\n")
+    assert (maze.entry, maze.exit, maze.path) == ((0, 0), (1, 1), "ES")
+    assert notes == ["<stdin>:4:1: entry written as '(0, 0)': read as 0,0"]

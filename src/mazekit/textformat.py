@@ -667,7 +667,8 @@ def _tail(
                 if bad is None:
                     path = line.decode("ascii")
                 else:
-                    problems.append(_path_problem(line, bad.start(), path_index))
+                    problem, path = _path_problem(line, bad.start(), path_index)
+                    problems.append(problem)
             rest = lines.after(path_index)
             problems.extend(  # every CRLF line is counted, those after the path too
                 Problem(path_index + 2 + offset, len(extra_line), CRLF, False)
@@ -716,10 +717,22 @@ def _path_first(lines: _Lines, index: int) -> bool:
     return all(_COORDINATES.fullmatch(c) or _lenient_pair(c) is not None for c in cells)
 
 
-def _path_problem(line: bytes, column: int, index: int) -> Problem:
+_PATH_LABEL = re.compile(rb"(?i:path)\s*[:=]\s*([NESW]+)")
+
+
+def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
     """A path line with a byte that is no step: what to write instead when the steps are
-    clear (lowercase, or letters with something between them), else the byte."""
-    if _STEPS.fullmatch(line):
+    clear (lowercase, letters with something between them, a label before them), else the
+    byte; and the path a lenient reader takes (the letters after a label, else none)."""
+    labelled = _PATH_LABEL.fullmatch(line)
+    note = None
+    if labelled is not None:
+        message = (
+            f"path: {_excerpt(line)} is not a path: write the letters N E S W alone, with no label"
+        )
+        note = f"path line holds a label, {_excerpt(line)}: read the letters after it"
+        column = 0
+    elif _STEPS.fullmatch(line):
         message = f"path: {_excerpt(line)} is not a path: write the letters N E S W in capitals"
         column = 0
     elif _separated_steps(line):
@@ -730,7 +743,8 @@ def _path_problem(line: bytes, column: int, index: int) -> Problem:
         column = 0
     else:
         message = f"invalid {_shown(line[column : column + 1])} in the path: expected N, E, S or W"
-    return Problem(index + 1, column + 1, message, True, on_path_line=True)
+    path = "" if labelled is None else labelled.group(1).decode("ascii")
+    return Problem(index + 1, column + 1, message, True, on_path_line=True, note=note), path
 
 
 _LOWERCASE = re.compile(rb"[a-f]")
@@ -793,7 +807,7 @@ def parse_lenient(data: bytes | str, *, source: str | None = None) -> tuple[Maze
     notes = []
     for problem in fatal:
         if problem.on_path_line:
-            note = f"{problem.message}: the path line was ignored"
+            note = problem.note or f"{problem.message}: the path line was ignored"
         elif problem.note == "":
             continue  # a missing line: the corner cells' note below says it
         else:
@@ -816,7 +830,9 @@ def parse_lenient(data: bytes | str, *, source: str | None = None) -> tuple[Maze
             f"{' and '.join(taken)}"
         )
     maze = result.maze if result.maze is not None else Maze(walls, entry, exit_, "")
-    if any(p.on_path_line for p in fatal):
+    if result.lenient is not None:
+        maze.path = result.lenient.path  # the letters after a label too
+    if any(p.on_path_line and p.note is None for p in fatal):
         maze.path = ""
     return maze, notes
 

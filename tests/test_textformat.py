@@ -655,3 +655,22 @@ def test_the_lenient_reader_gives_the_path_of_a_clear_footer() -> None:
     maze, notes = textformat.parse_lenient("93\nC6\n\n(0, 0)\n1,1\nES\n")
     assert (maze.entry, maze.exit, maze.path) == ((0, 0), (1, 1), "ES")
     assert notes == ["<stdin>:4:1: entry written as '(0, 0)': read as 0,0"]
+
+
+@pytest.mark.parametrize("entry", ["0;0", "x=0 y=0", '"0,0"'])
+def test_a_clear_entry_right_after_the_grid_is_the_entry(invoke: Invoke, entry: str) -> None:
+    """The newer clear forms end the grid as 0,0 does, with the one advice."""
+    text = invoke(["validate"], input=f"93\nC6\n{entry}\n1,1\nES\n")
+    assert (text.exit_code, text.stdout.splitlines()[0]) == (
+        1,
+        f"<stdin>:3:1: format: expected an empty line after the grid, found '{entry}': write "
+        "one empty line between the grid and the entry",
+    )
+
+
+def test_digits_with_blanks_between_stay_a_grid_row(invoke: Invoke) -> None:
+    """``8 2`` reads as a cell but is a row of a grid written with spaces: the grid's fault."""
+    text = invoke(["validate"], input="9 3\n8 2\nC 6\n\n0,0\n1,2\nSS\n")
+    assert text.stdout.splitlines()[1] == (
+        "<stdin>:2:2: format: invalid byte 0x20 in the grid: expected a hex digit 0-9 or A-F"
+    )

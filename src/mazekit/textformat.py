@@ -499,6 +499,10 @@ def _continues(line: bytes, width: int) -> bool:
     return len(row) == width and _NOT_HEX.search(row) is None
 
 
+# Hex digits and blanks: a line of only these is a grid row, even one that reads as a cell
+# (``8 2``, a two-cell row written with a space), never an entry.
+_ROW_BYTES = b"0123456789ABCDEFabcdef \t"
+
 GAP = "empty line inside the grid"
 _GAP_FIX = "grid rows follow it; write the rows with no empty line between them"
 
@@ -524,7 +528,7 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
                 _strip(lines, blank, problems)  # its CR is counted with the others
             index = after
             continue
-        if rows and b"," in row and _lenient_pair(row) is not None:
+        if rows and row.translate(None, _ROW_BYTES) and _lenient_pair(row) is not None:
             break  # an entry line with no empty line before it (_tail says so)
         rows.append(row)
         indexes.append(index)

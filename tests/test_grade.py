@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -912,6 +913,39 @@ def test_all_grades_every_folder_best_first(invoke: Invoke, tmp_path: Path) -> N
     )
 
 
+def test_all_shows_each_submissions_notes_under_its_row(invoke: Invoke, tmp_path: Path) -> None:
+    """A TA grading a class sees which submissions need --stdin, --tty or --display: each
+    note of a submission's own report, in the table, the CSV, the JSON and the JUnit."""
+    menu = submission(tmp_path / "menu", writes(TEXT) + "input('1. again 2. quit\\n> ')\n")
+    plain = submission(tmp_path / "plain", writes(TEXT))
+    args = ["--all", "--case", "perfect-20x15"]
+    code, stdout, _ = grade(invoke, tmp_path, *args)
+    note = "stops with a traceback at end of input (EOFError)"
+    indent = " " * len("  100         100               -       1      1     0      0        0  ")
+    assert code == 0
+    assert body(stdout) == (
+        "score  generation  error_handling  passed  total  fail  crash  timeout  submission  error\n"
+        f"  100         100               -       1      1     0      0        0  {menu}\n"
+        f"{indent}note: {note}\n"
+        f"  100         100               -       1      1     0      0        0  {plain}\n"
+    )
+    code, stdout, _ = grade(invoke, tmp_path, *args, "--format", "csv")
+    assert (code, stdout) == (
+        0,
+        "score,generation,error_handling,passed,total,fail,crash,timeout,submission,error,notes\n"
+        f"100,100,-,1,1,0,0,0,{menu},,{note}\n"
+        f"100,100,-,1,1,0,0,0,{plain},,\n",
+    )
+    code, stdout, _ = grade(invoke, tmp_path, *args, "--format", "json")
+    assert (code, [g["notes"] for g in json.loads(stdout)]) == (0, [[note], []])
+    code, stdout, _ = grade(invoke, tmp_path, *args, "--format", "junit")
+    suites = ElementTree.fromstring(stdout).findall("testsuite")
+    found = [
+        [p.get("value") for p in s.iter("property") if p.get("name") == "note"] for s in suites
+    ]
+    assert (code, found) == (0, [[note], []])
+
+
 def test_the_table_as_csv_and_json() -> None:
     crash = Outcome(
         "imperfect",
@@ -922,9 +956,9 @@ def test_the_table_as_csv_and_json() -> None:
     good = Grade("b", (Outcome("perfect-20x15", "PASS"), crash))
     broken = Grade("a", error="no entry script a_maze_ing.py")
     assert as_csv([good, broken]) == (
-        "score,generation,error_handling,passed,total,fail,crash,timeout,submission,error\n"
-        "50,50,-,1,2,0,1,0,b,\n"
-        "0,-,-,0,0,0,0,0,a,no entry script a_maze_ing.py\n"
+        "score,generation,error_handling,passed,total,fail,crash,timeout,submission,error,notes\n"
+        "50,50,-,1,2,0,1,0,b,,\n"
+        "0,-,-,0,0,0,0,0,a,no entry script a_maze_ing.py,\n"
     )
     case = {"seconds": 0.0, "part": "generation", "scored": True, "stdout_tail": ""}
     assert json.loads(as_json([good, broken]))[0] == {

@@ -68,7 +68,7 @@ def as_text(grade: Grade) -> str:
             lines.append(
                 f"{'ok' if check.ok else 'MISSING':<{_WIDTH}} {check.name}: {check.detail}"
             )
-    lines += [f"note: {note}" for note in grade.notes]
+    lines += _notes(grade)
     lines.append(summary(grade))
     return "\n".join(lines) + "\n"
 
@@ -151,25 +151,33 @@ def _row(grade: Grade) -> list[str]:
     ]
 
 
+def _notes(grade: Grade) -> list[str]:
+    """The ``note:`` lines of a submission, as its own report says them."""
+    return [f"note: {printable(note)}" for note in grade.notes]
+
+
 def as_table(grades: list[Grade]) -> str:
     """The summary table of ``--all``: the interpreter line(s), then one aligned row per
-    submission, as given (by score)."""
+    submission, as given (by score), its notes under it in the submission column."""
     rows = [list(_COLUMNS), *(_row(g) for g in grades)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS) - 2)]
+    indent = " " * (sum(widths) + 2 * len(widths))  # where the submission column starts
     lines = sorted({interpreter(g) for g in grades if g.python})
-    for row in rows:
+    for row, grade in zip(rows, [None, *grades], strict=True):
         numbers = [cell.rjust(width) for cell, width in zip(row, widths, strict=False)]
         error = f"  {row[-1]}" if row[-1] else ""
         lines.append("  ".join([*numbers, row[-2]]) + error)
+        lines += [indent + line for line in (_notes(grade) if grade else [])]
     return "\n".join(lines) + "\n"
 
 
 def as_csv(grades: list[Grade]) -> str:
-    """The same table as CSV, with a header row (and no interpreter line)."""
+    """The same table as CSV, with a header row (and no interpreter line), and a last column
+    of the submission's notes joined by ``; ``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(_COLUMNS)
-    writer.writerows(_row(g) for g in grades)
+    writer.writerow([*_COLUMNS, "notes"])
+    writer.writerows([*_row(g), "; ".join(printable(n) for n in g.notes)] for g in grades)
     return buffer.getvalue()
 
 
@@ -230,6 +238,7 @@ def _suite(grade: Grade) -> ElementTree.Element:
         for key, value in (
             ("score", str(grade.score)),
             ("interpreter", interpreter(grade).removeprefix("interpreter: ")),
+            *(("note", printable(note)) for note in grade.notes),
         ):
             ElementTree.SubElement(properties, "property", name=key, value=value)
         suite.insert(0, properties)

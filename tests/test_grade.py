@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -946,6 +947,46 @@ def test_all_shows_each_submissions_notes_under_its_row(invoke: Invoke, tmp_path
     assert (code, found) == (0, [[note], []])
 
 
+def test_the_environment_that_setup_made_is_named_as_the_ta_can_use_it(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """--setup's venv lies in the copy, gone when grade ends: the report names the interpreter
+    the run started from, and the venv by its path in the copy, as in a --keep copy; under
+    --all, under the row of the submission that made one."""
+    made = submission(tmp_path / "class" / "a-venv", writes(TEXT), make__venv="")
+    submission(tmp_path / "class" / "b-none", writes(TEXT))
+    setup = f"test -f make.venv || exit 0; {shlex.quote(PYTHON)} -m venv --without-pip .venv"
+    args = ["--setup", setup, "--case", "perfect-20x15"]
+    code, stdout, _ = grade(invoke, made, *args)
+    assert (code, body(stdout).splitlines()[:2]) == (
+        0,
+        ["environment: ./.venv/bin/python (made by --setup)", "PASS    perfect-20x15"],
+    )
+    kept = tmp_path / "kept"
+    code, _, stderr = grade(invoke, made, *args, "--keep", str(kept))
+    rerun = f"cd {kept} && ./.venv/bin/python a_maze_ing.py grade-perfect-20x15.txt"
+    assert (code, stderr.splitlines()[-1]) == (
+        0,
+        f"kept the copy in {kept}; rerun it with: {rerun}",
+    )
+    again = subprocess.run(rerun, shell=True, capture_output=True, text=True, check=False)
+    assert (again.returncode, (kept / "maze.txt").read_text()) == (0, TEXT)
+    code, stdout, _ = grade(invoke, tmp_path / "class", "--all", *args)
+    indent = " " * len("  100         100               -       1      1     0      0        0  ")
+    assert (code, body(stdout)) == (
+        0,
+        "score  generation  error_handling  passed  total  fail  crash  timeout  submission  error\n"
+        f"  100         100               -       1      1     0      0        0  {made}\n"
+        f"{indent}environment: ./.venv/bin/python (made by --setup)\n"
+        f"  100         100               -       1      1     0      0        0  {made.parent / 'b-none'}\n",
+    )
+    code, stdout, _ = grade(invoke, tmp_path / "class", "--all", *args, "--format", "json")
+    assert [g["environment"] for g in json.loads(stdout)] == [
+        {"python": "./.venv/bin/python", "made_by": "--setup"},
+        None,
+    ]
+
+
 def test_the_table_as_csv_and_json() -> None:
     crash = Outcome(
         "imperfect",
@@ -972,6 +1013,7 @@ def test_the_table_as_csv_and_json() -> None:
         "strict": False,
         "python": {"path": "", "version": ""},
         "user": "",
+        "environment": None,
         "warnings": [],
         "notes": [],
         "cases": [

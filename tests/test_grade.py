@@ -987,6 +987,25 @@ def test_the_environment_that_setup_made_is_named_as_the_ta_can_use_it(
     ]
 
 
+def test_a_failed_setup_shows_the_copys_paths_as_the_cases_do(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """The last line of a failed --setup named the copy's random folders, gone when grade
+    ends: it shows them as a case's tails do, the copy's paths relative to it, HOME as ~."""
+    folder = submission(tmp_path / "s", writes(TEXT))
+    setup = 'echo "cannot write $PWD/venv, $PWD or $HOME/.cache" >&2; exit 3'
+    code, stdout, _ = grade(invoke, folder, "--setup", setup, "--case", "perfect-20x15")
+    assert (code, body(stdout).splitlines()[0]) == (
+        1,
+        f"error: '{setup}' failed: exit 3: cannot write venv, . or ~/.cache",
+    )
+    code, stdout, _ = grade(invoke, tmp_path, "--all", "--setup", setup, "--case", "perfect-20x15")
+    assert (code, body(stdout).splitlines()[1].split("  ")[-1]) == (
+        1,
+        f"'{setup}' failed: exit 3: cannot write venv, . or ~/.cache",
+    )
+
+
 def test_the_table_as_csv_and_json() -> None:
     crash = Outcome(
         "imperfect",

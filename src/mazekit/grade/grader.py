@@ -47,7 +47,7 @@ from .checks import (
     tail,
 )
 from .files import FileCheck, entry_problem, find_config, required_files
-from .install import install, setup, use_environment
+from .install import install, last_line, setup, use_environment
 from .sandbox import Interaction, Limits, Run, Sandbox, cpu_seconds, stop_all
 from .tree import CopyFailed, copy_tree
 
@@ -266,7 +266,7 @@ class _Grader:
         return Outcome(
             case.name,
             verdict,
-            self.paths(reason),
+            self.box.shown(reason),
             seconds,
             self.tail(shown.stdout) if shown else "",
             self.tail(shown.stderr) if shown else "",
@@ -274,17 +274,9 @@ class _Grader:
             case.scored and verdict != "SKIP",  # a skipped case is no item of the score
         )
 
-    def paths(self, text: str) -> str:
-        """``text`` with grade's folders left out of paths: the copy's paths relative to the
-        submission (``File "a_maze_ing.py"``, the copy itself ``.``), HOME's under ``~``
-        (``~/.amaze``), not a temporary folder's random names."""
-        box = self.box
-        text = text.replace(f"{box.work}{os.sep}", "").replace(str(box.work), ".")
-        return text.replace(str(box.home), "~")
-
     def tail(self, text: str) -> str:
-        """The tail of a run's output, grade's folders left out of its paths (``paths``)."""
-        return tail(self.paths(text))
+        """The tail of a run's output, grade's folders left out of its paths (``shown``)."""
+        return tail(self.box.shown(text))
 
     def problem(self, run: Run) -> tuple[Verdict, str] | None:
         limits = self.options.limits
@@ -496,9 +488,7 @@ class _Grader:
             return FileCheck("make lint", False, f"no exit after {wall:g} s")
         if run.returncode == 0:
             return FileCheck("make lint", True, "exit 0")
-        lines = (run.stdout + run.stderr).strip().splitlines()
-        last = printable(lines[-1]) if lines else "no output"
-        return FileCheck("make lint", False, f"exit {run.returncode}: {last}")
+        return FileCheck("make lint", False, f"exit {run.returncode}: {last_line(self.box, run)}")
 
 
 def _keep(box: Sandbox, target: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -17,6 +18,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -912,6 +914,98 @@ def test_all_grades_every_folder_best_first(invoke: Invoke, tmp_path: Path) -> N
     )
 
 
+def test_all_shows_each_submissions_notes_under_its_row(invoke: Invoke, tmp_path: Path) -> None:
+    """A TA grading a class sees which submissions need --stdin, --tty or --display: each
+    note of a submission's own report, in the table, the CSV, the JSON and the JUnit."""
+    menu = submission(tmp_path / "menu", writes(TEXT) + "input('1. again 2. quit\\n> ')\n")
+    plain = submission(tmp_path / "plain", writes(TEXT))
+    args = ["--all", "--case", "perfect-20x15"]
+    code, stdout, _ = grade(invoke, tmp_path, *args)
+    note = "stops with a traceback at end of input (EOFError)"
+    indent = " " * len("  100         100               -       1      1     0      0        0  ")
+    assert code == 0
+    assert body(stdout) == (
+        "score  generation  error_handling  passed  total  fail  crash  timeout  submission  error\n"
+        f"  100         100               -       1      1     0      0        0  {menu}\n"
+        f"{indent}note: {note}\n"
+        f"  100         100               -       1      1     0      0        0  {plain}\n"
+    )
+    code, stdout, _ = grade(invoke, tmp_path, *args, "--format", "csv")
+    assert (code, stdout) == (
+        0,
+        "score,generation,error_handling,passed,total,fail,crash,timeout,submission,error,notes\n"
+        f"100,100,-,1,1,0,0,0,{menu},,{note}\n"
+        f"100,100,-,1,1,0,0,0,{plain},,\n",
+    )
+    code, stdout, _ = grade(invoke, tmp_path, *args, "--format", "json")
+    assert (code, [g["notes"] for g in json.loads(stdout)]) == (0, [[note], []])
+    code, stdout, _ = grade(invoke, tmp_path, *args, "--format", "junit")
+    suites = ElementTree.fromstring(stdout).findall("testsuite")
+    found = [
+        [p.get("value") for p in s.iter("property") if p.get("name") == "note"] for s in suites
+    ]
+    assert (code, found) == (0, [[note], []])
+
+
+def test_the_environment_that_setup_made_is_named_as_the_ta_can_use_it(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """--setup's venv lies in the copy, gone when grade ends: the report names the interpreter
+    the run started from, and the venv by its path in the copy, as in a --keep copy; under
+    --all, under the row of the submission that made one."""
+    made = submission(tmp_path / "class" / "a-venv", writes(TEXT), make__venv="")
+    submission(tmp_path / "class" / "b-none", writes(TEXT))
+    setup = f"test -f make.venv || exit 0; {shlex.quote(PYTHON)} -m venv --without-pip .venv"
+    args = ["--setup", setup, "--case", "perfect-20x15"]
+    code, stdout, _ = grade(invoke, made, *args)
+    assert (code, body(stdout).splitlines()[:2]) == (
+        0,
+        ["environment: ./.venv/bin/python (made by --setup)", "PASS    perfect-20x15"],
+    )
+    kept = tmp_path / "kept"
+    code, _, stderr = grade(invoke, made, *args, "--keep", str(kept))
+    rerun = f"cd {kept} && ./.venv/bin/python a_maze_ing.py grade-perfect-20x15.txt"
+    assert (code, stderr.splitlines()[-1]) == (
+        0,
+        f"kept the copy in {kept}; rerun it with: {rerun}",
+    )
+    again = subprocess.run(rerun, shell=True, capture_output=True, text=True, check=False)
+    assert (again.returncode, (kept / "maze.txt").read_text()) == (0, TEXT)
+    code, stdout, _ = grade(invoke, tmp_path / "class", "--all", *args)
+    indent = " " * len("  100         100               -       1      1     0      0        0  ")
+    assert (code, body(stdout)) == (
+        0,
+        "score  generation  error_handling  passed  total  fail  crash  timeout  submission  error\n"
+        f"  100         100               -       1      1     0      0        0  {made}\n"
+        f"{indent}environment: ./.venv/bin/python (made by --setup)\n"
+        f"  100         100               -       1      1     0      0        0  {made.parent / 'b-none'}\n",
+    )
+    code, stdout, _ = grade(invoke, tmp_path / "class", "--all", *args, "--format", "json")
+    assert [g["environment"] for g in json.loads(stdout)] == [
+        {"python": "./.venv/bin/python", "made_by": "--setup"},
+        None,
+    ]
+
+
+def test_a_failed_setup_shows_the_copys_paths_as_the_cases_do(
+    invoke: Invoke, tmp_path: Path
+) -> None:
+    """The last line of a failed --setup named the copy's random folders, gone when grade
+    ends: it shows them as a case's tails do, the copy's paths relative to it, HOME as ~."""
+    folder = submission(tmp_path / "s", writes(TEXT))
+    setup = 'echo "cannot write $PWD/venv, $PWD or $HOME/.cache" >&2; exit 3'
+    code, stdout, _ = grade(invoke, folder, "--setup", setup, "--case", "perfect-20x15")
+    assert (code, body(stdout).splitlines()[0]) == (
+        1,
+        f"error: '{setup}' failed: exit 3: cannot write venv, . or ~/.cache",
+    )
+    code, stdout, _ = grade(invoke, tmp_path, "--all", "--setup", setup, "--case", "perfect-20x15")
+    assert (code, body(stdout).splitlines()[1].split("  ")[-1]) == (
+        1,
+        f"'{setup}' failed: exit 3: cannot write venv, . or ~/.cache",
+    )
+
+
 def test_the_table_as_csv_and_json() -> None:
     crash = Outcome(
         "imperfect",
@@ -922,9 +1016,9 @@ def test_the_table_as_csv_and_json() -> None:
     good = Grade("b", (Outcome("perfect-20x15", "PASS"), crash))
     broken = Grade("a", error="no entry script a_maze_ing.py")
     assert as_csv([good, broken]) == (
-        "score,generation,error_handling,passed,total,fail,crash,timeout,submission,error\n"
-        "50,50,-,1,2,0,1,0,b,\n"
-        "0,-,-,0,0,0,0,0,a,no entry script a_maze_ing.py\n"
+        "score,generation,error_handling,passed,total,fail,crash,timeout,submission,error,notes\n"
+        "50,50,-,1,2,0,1,0,b,,\n"
+        "0,-,-,0,0,0,0,0,a,no entry script a_maze_ing.py,\n"
     )
     case = {"seconds": 0.0, "part": "generation", "scored": True, "stdout_tail": ""}
     assert json.loads(as_json([good, broken]))[0] == {
@@ -938,6 +1032,7 @@ def test_the_table_as_csv_and_json() -> None:
         "strict": False,
         "python": {"path": "", "version": ""},
         "user": "",
+        "environment": None,
         "warnings": [],
         "notes": [],
         "cases": [

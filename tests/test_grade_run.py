@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from mazekit.grade import Options, grade, grade_all
+from mazekit.grade import Environment, Options, grade, grade_all
 from mazekit.grade.cases import GENERATION
 from mazekit.grade.install import grader_pip
 from mazekit.grade.isolation import Terminal
+from mazekit.grade.report import as_text
 from mazekit.grade.sandbox import Interaction, Run
 from mazekit.grade.tree import remove_tree
 from tests.conftest import Invoke
@@ -132,6 +133,7 @@ def test_install_builds_the_shipped_wheels_once(
     )
     built = [p for p in (graded_class.cache / "mazekit" / "grade-venvs").iterdir() if p.is_dir()]
     assert len(built) == 1
+    assert leo.environment == Environment(f"{built[0]}/bin/python", "--install")
     # made without pip, installed into by the grader's own pip
     own_pip = list(built[0].glob("lib/python*/site-packages/pip"))
     assert (own_pip == []) == (grader_pip() is not None)
@@ -310,7 +312,8 @@ def test_setup_installs_a_src_layout_that_only_works_installed(
         "perfect-20x15",
         "PASS",
     )
-    assert noor.python.endswith("/submission/.venv/bin/python")
+    assert noor.environment == Environment("./.venv/bin/python", "--setup")
+    assert "environment: ./.venv/bin/python (made by --setup)\n" in as_text(noor)
     code, stdout, _ = graded(invoke, folder, "--setup", "exit 3", "--case", "perfect-20x15")
     assert (code, case_lines(stdout)) == (1, ["error: 'exit 3' failed: exit 3: no output"])
 

@@ -13,7 +13,7 @@ from ..errors import GradeError
 from .cases import CASE_NAMES, CASES, Case
 from .checks import Outcome
 from .files import FileCheck
-from .grader import DEFAULT_ENTRY, Grade, Options, Part, grade, grade_all
+from .grader import DEFAULT_ENTRY, Environment, Grade, Options, Part, grade, grade_all
 from .sandbox import Interaction, Limits
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "CASE_NAMES",
     "DEFAULT_ENTRY",
     "Case",
+    "Environment",
     "FileCheck",
     "Grade",
     "GradeError",

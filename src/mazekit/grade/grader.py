@@ -47,7 +47,7 @@ from .checks import (
     tail,
 )
 from .files import FileCheck, entry_problem, find_config, required_files
-from .install import install, setup, use_environment
+from .install import install, last_line, setup, use_environment
 from .sandbox import Interaction, Limits, Run, Sandbox, cpu_seconds, stop_all
 from .tree import CopyFailed, copy_tree
 
@@ -126,6 +126,16 @@ class Part:
 
 
 @dataclass(frozen=True)
+class Environment:
+    """The virtual environment's python the programs ran with, and the option that made it:
+    ``./.venv/bin/python`` in the copy (``--setup``; the copy is gone when grade ends), or
+    the cache's (``--install``)."""
+
+    python: str
+    made_by: str
+
+
+@dataclass(frozen=True)
 class Grade:
     """The grade of one submission; ``error`` says why it could not be graded at all."""
 
@@ -136,9 +146,10 @@ class Grade:
     error: str | None = None
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # about the whole submission, once: NOT_EXITING
-    python: str = ""  # the interpreter the programs ran with, and its version
+    python: str = ""  # the interpreter the run started from, and its version
     python_version: str = ""
     user: str = ""  # the user they ran as
+    environment: Environment | None = None  # --install's or --setup's, when the programs ran in one
     kept: str = ""  # with Options.keep: the command that reruns the kept case by hand
 
     def count(self, verdict: Verdict) -> int:
@@ -255,7 +266,7 @@ class _Grader:
         return Outcome(
             case.name,
             verdict,
-            self.paths(reason),
+            self.box.shown(reason),
             seconds,
             self.tail(shown.stdout) if shown else "",
             self.tail(shown.stderr) if shown else "",
@@ -263,17 +274,9 @@ class _Grader:
             case.scored and verdict != "SKIP",  # a skipped case is no item of the score
         )
 
-    def paths(self, text: str) -> str:
-        """``text`` with grade's folders left out of paths: the copy's paths relative to the
-        submission (``File "a_maze_ing.py"``, the copy itself ``.``), HOME's under ``~``
-        (``~/.amaze``), not a temporary folder's random names."""
-        box = self.box
-        text = text.replace(f"{box.work}{os.sep}", "").replace(str(box.work), ".")
-        return text.replace(str(box.home), "~")
-
     def tail(self, text: str) -> str:
-        """The tail of a run's output, grade's folders left out of its paths (``paths``)."""
-        return tail(self.paths(text))
+        """The tail of a run's output, grade's folders left out of its paths (``shown``)."""
+        return tail(self.box.shown(text))
 
     def problem(self, run: Run) -> tuple[Verdict, str] | None:
         limits = self.options.limits
@@ -485,9 +488,7 @@ class _Grader:
             return FileCheck("make lint", False, f"no exit after {wall:g} s")
         if run.returncode == 0:
             return FileCheck("make lint", True, "exit 0")
-        lines = (run.stdout + run.stderr).strip().splitlines()
-        last = printable(lines[-1]) if lines else "no output"
-        return FileCheck("make lint", False, f"exit {run.returncode}: {last}")
+        return FileCheck("make lint", False, f"exit {run.returncode}: {last_line(self.box, run)}")
 
 
 def _keep(box: Sandbox, target: str) -> None:
@@ -527,8 +528,17 @@ def _prepare(boxes: list[Sandbox], options: Options) -> None:
             box.after_copy = lambda box=box: setup(box, command)
 
 
+def _programs_python(box: Sandbox) -> str:
+    """The python the programs of ``box`` run with, as a TA can use it after grade: one in the
+    copy (--setup's venv) as ``./<path>``, the same in a --keep copy; another as it is."""
+    work = os.fspath(box.work)
+    inside = box.python.startswith(work + os.sep)
+    return f"./{os.path.relpath(box.python, work)}" if inside else box.python
+
+
 def _graded(
     box: Sandbox,
+    base: str,
     name: str,
     outcomes: tuple[Outcome, ...],
     files: list[FileCheck],
@@ -537,7 +547,11 @@ def _graded(
     notes: Iterable[str] = (),
     kept: str = "",
 ) -> Grade:
-    """The Grade, with what the first copy learnt: warnings, interpreter, user."""
+    """The Grade, with what the first copy learnt: warnings, the interpreter ``base`` it
+    started from and the environment it ran in (if another), user."""
+    shown = _programs_python(box)
+    made_by = "--setup" if shown.startswith("./") else "--install"
+    environment = None if box.python == base else Environment(shown, made_by)
     return Grade(
         name,
         outcomes,
@@ -546,9 +560,10 @@ def _graded(
         error,
         tuple(box.warnings),
         tuple(sorted(notes)),
-        box.python,
+        base,
         box.python_version,
         box.user,
+        environment,
         kept,
     )
 
@@ -585,10 +600,11 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
             box.search = first.search
             boxes.append(box)
         files = required_files(first.work)
+        base = first.python
         try:
             _prepare(boxes, options)
         except GradeError as failed:  # the submission's dependencies: its own problem
-            return _graded(first, name, (), files, options, failed.message)
+            return _graded(first, base, name, (), files, options, failed.message)
         free: queue.SimpleQueue[Sandbox] = queue.SimpleQueue()
         for box in boxes:
             free.put(box)
@@ -603,7 +619,8 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
                 drawn[case.name] = grader.drawn
                 if options.keep is not None and case in chosen:
                     _keep(box, options.keep)
-                    kept = f"cd {shlex.quote(options.keep)} && {shlex.join(grader.argv)}"
+                    argv = [_programs_python(box), *grader.argv[1:]]
+                    kept = f"cd {shlex.quote(options.keep)} && {shlex.join(argv)}"
                 return outcome
             finally:
                 free.put(box)
@@ -624,8 +641,8 @@ def grade(submission: str | os.PathLike[str], options: Options = Options(), jobs
     missing = _missing_module(outcomes)
     if missing is not None and not options.install and options.setup is None:
         hint = f"No module named '{missing}': the submission needs its dependencies (--install)"
-        return _graded(first, name, (), files, options, hint, kept=kept)
-    return _graded(first, name, tuple(outcomes), files, options, None, notes, kept)
+        return _graded(first, base, name, (), files, options, hint, kept=kept)
+    return _graded(first, base, name, tuple(outcomes), files, options, None, notes, kept)
 
 
 def submissions(folder: str | os.PathLike[str]) -> list[Path]:

@@ -29,6 +29,7 @@ __all__ = [
     "dependencies",
     "grader_pip",
     "install",
+    "last_line",
     "setup",
     "use_environment",
 ]
@@ -101,12 +102,17 @@ def cache_folder() -> Path:
     return base / "mazekit" / "grade-venvs"
 
 
-def _failed(what: str, run: Run, wall: float) -> str:
+def last_line(box: Sandbox, run: Run) -> str:
+    """The last line a step in ``box`` printed (``no output``), grade's folders left out of
+    its paths as in a case's tails: the copy is gone when the report is read."""
+    lines = box.shown(run.stdout + run.stderr).strip().splitlines()
+    return printable(lines[-1]) if lines else "no output"
+
+
+def _failed(what: str, box: Sandbox, run: Run, wall: float) -> str:
     if run.timed_out:
         return f"{what}: no exit after {wall:g} s"
-    lines = (run.stdout + run.stderr).strip().splitlines()
-    last = printable(lines[-1]) if lines else "no output"
-    return f"{what}: exit {run.returncode}: {last}"
+    return f"{what}: exit {run.returncode}: {last_line(box, run)}"
 
 
 def grader_pip() -> str | None:
@@ -134,7 +140,7 @@ def _build(box: Sandbox, found: Dependencies, base: str, target: Path) -> None:
     venv = [base, "-m", "venv", *(["--without-pip"] if pip else []), os.fspath(building)]
     made = box.run(venv, timeout=wall, network=True)
     if made.returncode != 0 or made.timed_out:
-        raise GradeError(_failed("cannot make a virtual environment", made, wall), "--install")
+        raise GradeError(_failed("cannot make a virtual environment", box, made, wall), "--install")
     python = os.fspath(building / "bin" / "python")
     if pip:  # the namespaces show it, read-only, wherever it lies
         box.readable.append(os.path.dirname(os.path.dirname(pip)))
@@ -149,7 +155,7 @@ def _build(box: Sandbox, found: Dependencies, base: str, target: Path) -> None:
         command.append(".")
     done = box.run(command, timeout=wall, network=True)
     if done.returncode != 0 or done.timed_out:
-        raise GradeError(_failed("cannot install its dependencies", done, wall), "--install")
+        raise GradeError(_failed("cannot install its dependencies", box, done, wall), "--install")
     partial = target.with_name(target.name + ".partial")
     remove_tree(partial)
     try:
@@ -211,7 +217,7 @@ def setup(box: Sandbox, command: str) -> None:
     wall = max(INSTALL_SECONDS, box.limits.timeout)
     done = box.run(["/bin/sh", "-c", command], timeout=wall, network=True)
     if done.returncode != 0 or done.timed_out:
-        raise GradeError(_failed(f"'{printable(command)}' failed", done, wall), "--setup")
+        raise GradeError(_failed(f"'{printable(command)}' failed", box, done, wall), "--setup")
     with contextlib.suppress(OSError):
         for folder in sorted(box.work.iterdir()):
             python = folder / "bin" / "python"

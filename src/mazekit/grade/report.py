@@ -50,10 +50,10 @@ def _tails(outcome: Outcome) -> list[str]:
 
 
 def as_text(grade: Grade) -> str:
-    """The interpreter line, an ``error:`` line when the submission could not be graded, one
-    line per case (what a failed one printed under it), the required files, the ``note:``
-    lines, then the summary line."""
-    lines = [interpreter(grade)] if grade.python else []
+    """The interpreter line (and the environment line), an ``error:`` line when the
+    submission could not be graded, one line per case (what a failed one printed under it),
+    the required files, the ``note:`` lines, then the summary line."""
+    lines = [interpreter(grade), *_environment(grade)] if grade.python else []
     if grade.error is not None:
         lines.append(f"error: {printable(grade.error)}")
     for outcome in grade.outcomes:
@@ -68,7 +68,7 @@ def as_text(grade: Grade) -> str:
             lines.append(
                 f"{'ok' if check.ok else 'MISSING':<{_WIDTH}} {check.name}: {check.detail}"
             )
-    lines += [f"note: {note}" for note in grade.notes]
+    lines += _notes(grade)
     lines.append(summary(grade))
     return "\n".join(lines) + "\n"
 
@@ -94,6 +94,9 @@ def _document(grade: Grade) -> dict[str, object]:
         "strict": grade.strict,
         "python": {"path": printable(grade.python), "version": grade.python_version},
         "user": printable(grade.user),
+        "environment": None
+        if grade.environment is None
+        else {"python": printable(grade.environment.python), "made_by": grade.environment.made_by},
         "warnings": list(grade.warnings),
         "notes": list(grade.notes),
         "cases": [
@@ -151,25 +154,44 @@ def _row(grade: Grade) -> list[str]:
     ]
 
 
+def _notes(grade: Grade) -> list[str]:
+    """The ``note:`` lines of a submission, as its own report says them."""
+    return [f"note: {printable(note)}" for note in grade.notes]
+
+
+def _environment(grade: Grade) -> list[str]:
+    """``environment: <python> (made by --setup)``: the virtual environment the submission's
+    programs ran in instead of the interpreter as is, if any."""
+    found = grade.environment
+    if found is None:
+        return []
+    return [f"environment: {printable(found.python)} (made by {found.made_by})"]
+
+
 def as_table(grades: list[Grade]) -> str:
     """The summary table of ``--all``: the interpreter line(s), then one aligned row per
-    submission, as given (by score)."""
+    submission, as given (by score), its environment and notes under it in the submission
+    column."""
     rows = [list(_COLUMNS), *(_row(g) for g in grades)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS) - 2)]
+    indent = " " * (sum(widths) + 2 * len(widths))  # where the submission column starts
     lines = sorted({interpreter(g) for g in grades if g.python})
-    for row in rows:
+    for row, grade in zip(rows, [None, *grades], strict=True):
         numbers = [cell.rjust(width) for cell, width in zip(row, widths, strict=False)]
         error = f"  {row[-1]}" if row[-1] else ""
         lines.append("  ".join([*numbers, row[-2]]) + error)
+        below = [*_environment(grade), *_notes(grade)] if grade else []
+        lines += [indent + line for line in below]
     return "\n".join(lines) + "\n"
 
 
 def as_csv(grades: list[Grade]) -> str:
-    """The same table as CSV, with a header row (and no interpreter line)."""
+    """The same table as CSV, with a header row (and no interpreter line), and a last column
+    of the submission's notes joined by ``; ``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(_COLUMNS)
-    writer.writerows(_row(g) for g in grades)
+    writer.writerow([*_COLUMNS, "notes"])
+    writer.writerows([*_row(g), "; ".join(printable(n) for n in g.notes)] for g in grades)
     return buffer.getvalue()
 
 
@@ -230,6 +252,8 @@ def _suite(grade: Grade) -> ElementTree.Element:
         for key, value in (
             ("score", str(grade.score)),
             ("interpreter", interpreter(grade).removeprefix("interpreter: ")),
+            *(("environment", line.removeprefix("environment: ")) for line in _environment(grade)),
+            *(("note", printable(note)) for note in grade.notes),
         ):
             ElementTree.SubElement(properties, "property", name=key, value=value)
         suite.insert(0, properties)

@@ -416,6 +416,13 @@ class Sandbox:
             for name in dirs + files:
                 self._give(Path(base, name))
 
+    def shown(self, text: str) -> str:
+        """``text`` with grade's folders left out of paths: the copy's paths relative to the
+        submission (``File "a_maze_ing.py"``, the copy itself ``.``), HOME's under ``~``
+        (``~/.amaze``), not a temporary folder's random names."""
+        text = text.replace(f"{self.work}{os.sep}", "").replace(str(self.work), ".")
+        return text.replace(str(self.home), "~")
+
     def renew(self) -> None:
         """Make the copy anew from the submission: a run removed what the next one needs (its
         entry script), and each case judges the program as shipped, not what a run left."""

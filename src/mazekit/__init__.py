@@ -9,7 +9,7 @@ from __future__ import annotations
 # Nothing slow is imported here: the process entry (mazekit.__main__) loads this package
 # before it can guard Ctrl-C, so even ``typing`` waits (TYPE_CHECKING as the typing docs allow).
 TYPE_CHECKING = False
-__version__ = "0.6.1"
+__version__ = "0.7.0"
 
 # public name -> (module, attribute)
 _EXPORTS: dict[str, tuple[str, str]] = {

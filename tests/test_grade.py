@@ -613,6 +613,10 @@ open("maze.txt", "w").write({small!r})
             "Maze written to maze.txt",
             'FAIL    too-small: said nothing about the maze being too small for the "42"',
         ),
+        (  # the words inside other words say nothing of the size
+            "saved maze42.txt without a ValueError, outfit ok",
+            'FAIL    too-small: said nothing about the maze being too small for the "42"',
+        ),
         ("", 'FAIL    too-small: said nothing about the maze being too small for the "42"'),
     ],
 )

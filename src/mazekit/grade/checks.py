@@ -42,6 +42,8 @@ Verdict = Literal["PASS", "FAIL", "CRASH", "TIMEOUT", "SKIP"]
 TRACEBACK = "Traceback (most recent call last):"
 # Words of a message that the "42" does not fit (specs/grade.md, the too-small case): the
 # subject asks for an error message, not for its words, and students write in their language.
+# Each at the start of a word (`smaller`, `Fehlermeldung`), not inside one: `ValueError`,
+# `outfit` or `maze42.txt` say nothing of the size.
 TOO_SMALL_WORDS = (
     "42",
     "small",
@@ -56,7 +58,7 @@ TOO_SMALL_WORDS = (
     "fehler",
     "peque",
 )
-_TOO_SMALL = re.compile("|".join(TOO_SMALL_WORDS), re.IGNORECASE)
+_TOO_SMALL = re.compile(r"\b(?:" + "|".join(TOO_SMALL_WORDS) + ")", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

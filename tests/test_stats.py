@@ -550,3 +550,5 @@ def test_an_entry_outside_the_grid_says_why_nothing_is_reachable(invoke: Invoke)
     assert document["files"][0]["notes"] == [message]
     exit_outside = invoke(["stats"], input="93\nC6\n\n0,0\n2,2\nES\n")
     assert (exit_outside.exit_code, exit_outside.stderr) == (0, "")
+    both_there = invoke(["stats"], input="93\nC6\n\n2,2\n2,2\nES\n")  # one note, the entry's
+    assert (both_there.exit_code, both_there.stderr) == (0, f"note: {message}\n")

@@ -347,6 +347,26 @@ def test_malformed_path_line_is_a_format_problem_only(invoke: Invoke) -> None:
     ]
 
 
+def test_a_labelled_wrong_path_gets_the_format_and_the_path_violations(invoke: Invoke) -> None:
+    """The letters after a label are read (as stats reads them), so one run shows the label
+    and where the path goes wrong, as it does for the same path written before the entry."""
+    labelled = invoke(["validate"], input="93\nC6\n\n0,0\n1,1\npath: E\n")
+    assert (labelled.exit_code, _lines(labelled.stdout)) == (
+        1,
+        [
+            "<stdin>:6:1: format: path: 'path: E' is not a path: write the letters N E S W "
+            "alone, with no label",
+            "<stdin>:6:1: path: path ends at (1,0), not at the exit (1,1)",
+            "<stdin>: 2 violations (format 1, path 1)",
+        ],
+    )
+    first = invoke(["validate"], input="93\nC6\n\nE\n0,0\n1,1\n")
+    assert _lines(first.stdout)[1:] == [
+        "<stdin>:4:1: path: path ends at (1,0), not at the exit (1,1)",
+        "<stdin>: 2 violations (format 1, path 1)",
+    ]
+
+
 def test_several_files_one_unreadable(invoke: Invoke, tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text(SMALL_MAZE)

@@ -946,7 +946,7 @@ def validate(
         if "format" not in skipped and (selected is None or "format" in selected):
             cap = limit if limit is not None else 2**62
             _record(report, "format", _format_findings(problems, cap))
-        path_readable = not any(p.on_path_line for p in problems)
+        path_readable = not any(p.drops_path for p in problems)
         if scanned.walls is None or scanned.walls.size == 0:
             return report
         blank_lines = scanned.entry_line - scanned.walls.shape[0] - 1

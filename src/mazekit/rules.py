@@ -794,12 +794,21 @@ def border_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     ]
 
 
-def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[str]:
+# The rules whose faults stay whatever --pattern says: they read the file, the walls or the
+# config alone, or (path, perfect) start from an entry that another mode can only make
+# unusable, an entry-exit fault. A report with one of them passes in no mode.
+_MODE_FREE_RULES = frozenset(
+    {"format", "coherence", "border", "open-area", "path", "perfect", "config"}
+)
+
+
+def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool] | None) -> list[str]:
     """The hint, as one line in a list (empty when none), when the "42" fails ``--pattern
     strict`` but the file draws one the subject accepts (``--pattern subject``: anywhere, in
     any glyph), or else draws no "42" with a few cells left open (pattern.nearest) and would
     pass every rule with ``--pattern any``; ``passes(mode)`` says whether the file passes
-    every rule in that mode."""
+    every rule in that mode, None when no mode can (a fault of _MODE_FREE_RULES): then
+    neither the search for a "42" nor the rules run again."""
     if ctx.pattern_mode != "strict":
         return []
     found = ctx.found_42
@@ -816,6 +825,8 @@ def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[st
             "where --pattern strict (the default) wants it: the subject lets it be anywhere, "
             "and --pattern subject accepts it there"
         ]
+    if passes is None:
+        return []
     walls = ctx.maze.walls
     if (walls == ALL_WALLS).any() and glyph.nearest(walls) is None and passes("any"):
         return [
@@ -999,9 +1010,8 @@ def validate(
     )
 
     def passes(mode: PatternMode) -> bool:
-        """Whether the file passes every rule (format too) with ``--pattern mode``."""
-        if report.count("format"):
-            return False
+        """Whether the file passes every rule with ``--pattern mode`` (_hinted asks only when
+        the report has no fault of _MODE_FREE_RULES, format among them)."""
         other = replace(ctx, pattern_mode=mode)
         other.share_wall_facts(ctx)
         again = evaluate(
@@ -1039,7 +1049,8 @@ def _hinted(
             or border_hint(maze.walls)
         )
     if "pattern" in report.counts:
-        report.hints += pattern_hint(ctx, passes)
+        hopeless = not _MODE_FREE_RULES.isdisjoint(report.counts)
+        report.hints += pattern_hint(ctx, None if hopeless else passes)
     if "path" in report.counts:
         report.hints += path_hint(ctx)
     return report

@@ -347,6 +347,22 @@ def test_malformed_path_line_is_a_format_problem_only(invoke: Invoke) -> None:
     ]
 
 
+def test_a_border_cell_names_its_open_outer_walls_north_west_east_south(invoke: Invoke) -> None:
+    """A grid one cell wide has three outer walls per end cell: each is named, in one order,
+    by the name the direction table gives it."""
+    result = invoke(["validate", "--format", "text"], input="0\n0\n\n0,0\n0,1\nS\n")
+    assert _lines(result.stdout)[1:] == [
+        "<stdin>:1:1: border: north wall of (0,0) is open on the border",
+        "<stdin>:1:1: border: west wall of (0,0) is open on the border",
+        "<stdin>:1:1: border: east wall of (0,0) is open on the border",
+        "<stdin>:2:1: border: west wall of (0,1) is open on the border",
+        "<stdin>:2:1: border: east wall of (0,1) is open on the border",
+        "<stdin>:2:1: border: south wall of (0,1) is open on the border",
+        "<stdin>: 6 violations (border 6)",
+    ]
+    assert _lines(result.stdout)[0].startswith("<stdin>: hint: every outer wall is open: ")
+
+
 def test_a_labelled_wrong_path_gets_the_format_and_the_path_violations(invoke: Invoke) -> None:
     """The letters after a label are read (as stats reads them), so one run shows the label
     and where the path goes wrong, as it does for the same path written before the entry."""

@@ -153,10 +153,14 @@ def _open_sides(walls: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.bool_], ..
     )
 
 
+# A border cell's open outer walls in the order validate names them: north, west, east, south.
+_READING_ORDER = tuple(BY_BIT[bit] for bit in (NORTH, WEST, EAST, SOUTH))
+
+
 def check_border(ctx: Context, limit: int) -> Findings:
     """Every wall on the outside of the grid is closed."""
-    walls = ctx.maze.walls
-    height, width = walls.shape
+    maze = ctx.maze
+    walls = maze.walls
     north, east, south, west = _open_sides(walls)
     open_out = np.zeros(walls.shape, dtype=np.uint8)  # at most 4 open outer walls a cell
     open_out[0, :] += north
@@ -166,14 +170,11 @@ def check_border(ctx: Context, limit: int) -> Findings:
 
     def found() -> Iterable[Violation]:
         for x, y in cells_of_mask(open_out > 0, limit):
-            for name, bit, on_side in (
-                ("north", NORTH, y == 0),
-                ("west", WEST, x == 0),
-                ("east", EAST, x == width - 1),
-                ("south", SOUTH, y == height - 1),
-            ):
-                if on_side and not walls[y, x] & bit:
-                    yield _at("border", f"{name} wall of ({x},{y}) is open on the border", (x, y))
+            for way in _READING_ORDER:
+                outside = not maze.contains((x + way.dx, y + way.dy))
+                if outside and not walls[y, x] & way.bit:
+                    message = f"{way.name} wall of ({x},{y}) is open on the border"
+                    yield _at("border", message, (x, y))
 
     return _capped(found(), limit, int(open_out.sum()))
 
@@ -746,9 +747,6 @@ def _from_neighbours(walls: npt.NDArray[np.uint8], way: Direction) -> npt.NDArra
     return wall
 
 
-_WALL_NAMES = {NORTH: "north", EAST: "east", SOUTH: "south", WEST: "west"}
-
-
 def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     """The hint, as one line in a list (empty when none), when some walls are set in no cell
     at all (a writer that sets only N and W) and put back from each cell's neighbour, where
@@ -761,9 +759,9 @@ def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
         completed |= _from_neighbours(walls, way)
     if _wall_faults(completed):
         return []
-    names = [_WALL_NAMES[way.bit] for way in missing]
+    names = [way.name for way in missing]
     bits = [f"{way.letter}={way.bit}" for way in missing]
-    matching = [_WALL_NAMES[way.opposite] for way in missing]
+    matching = [BY_BIT[way.opposite].name for way in missing]
     return [
         f"{_and(names)} walls are missing from every cell (no cell has {_and(bits, 'or')} "
         f"set) while their neighbours have the matching {_and(matching)} walls: write each "
@@ -771,18 +769,17 @@ def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     ]
 
 
-_SIDES = ("north", "east", "south", "west")  # the order of _open_sides
-
-
 def border_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     """The hint, as one line in a list (empty when none), when whole sides of the border are
     open: a writer that never sets the bits of the grid's outside."""
-    whole = [
-        side for side, open_out in zip(_SIDES, _open_sides(walls), strict=True) if open_out.all()
+    whole = [  # _open_sides is in the order of DIRECTIONS
+        way.name
+        for way, open_out in zip(DIRECTIONS, _open_sides(walls), strict=True)
+        if open_out.all()
     ]
     if not whole:
         return []
-    if len(whole) == len(_SIDES):
+    if len(whole) == len(DIRECTIONS):
         where = "every outer wall is open"
     else:
         sides = "side" if len(whole) == 1 else "sides"

@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, reject
 from hypothesis import strategies as st
 
-from mazekit import generate, validate
+from mazekit import generate, pattern, rules, validate
 from mazekit.errors import ConfigError
 from mazekit.model import Maze
 from mazekit.textformat import dump
@@ -178,6 +179,34 @@ def test_a_42_no_rule_knows_names_pattern_any_when_the_file_passes_it(invoke: In
     broken = student_maze(20, 15, THREE_ROWS, (7, 6))
     broken.path = broken.path[:-1]
     assert validate(dump(broken).encode()).hints == []
+
+
+def test_a_fault_no_pattern_mode_clears_skips_the_pattern_any_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An open border (or a wrong path, a half-open wall) fails with --pattern any too: the
+    hint is not given, and validate neither searches for a "42" nor runs the rules again
+    (a 4000x4000 maze with every bit inverted spent half its time there)."""
+    maze = student_maze(20, 15, THREE_ROWS, (7, 6))
+    maze.walls[0, 3] &= np.uint8(0b1110)  # the north wall of (3,0), on the border, open
+    maze.walls[0, 4] &= np.uint8(0b1110)
+    runs: list[str] = []
+    every_rule = rules.evaluate
+    monkeypatch.setattr(
+        rules, "evaluate", lambda *a, **k: runs.append("rules") or every_rule(*a, **k)
+    )
+    monkeypatch.setattr(pattern, "nearest", lambda walls: runs.append("nearest"))
+    report = validate(dump(maze).encode())
+    assert (report.counts.keys() >= {"border", "pattern"}, report.hints, runs) == (
+        True,
+        [],
+        ["rules"],
+    )
+    # the same file with its border closed passes with --pattern any: the check runs, once
+    maze.walls[0, 3:5] |= np.uint8(0b0001)
+    runs.clear()
+    assert validate(dump(maze).encode()).hints == [ANY_ONLY]
+    assert runs == ["rules", "nearest", "rules"]
 
 
 def test_no_42_and_other_pattern_modes_get_no_pattern_hint(invoke: Invoke) -> None:

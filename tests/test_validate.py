@@ -347,6 +347,42 @@ def test_malformed_path_line_is_a_format_problem_only(invoke: Invoke) -> None:
     ]
 
 
+def test_a_border_cell_names_its_open_outer_walls_north_west_east_south(invoke: Invoke) -> None:
+    """A grid one cell wide has three outer walls per end cell: each is named, in one order,
+    by the name the direction table gives it."""
+    result = invoke(["validate", "--format", "text"], input="0\n0\n\n0,0\n0,1\nS\n")
+    assert _lines(result.stdout)[1:] == [
+        "<stdin>:1:1: border: north wall of (0,0) is open on the border",
+        "<stdin>:1:1: border: west wall of (0,0) is open on the border",
+        "<stdin>:1:1: border: east wall of (0,0) is open on the border",
+        "<stdin>:2:1: border: west wall of (0,1) is open on the border",
+        "<stdin>:2:1: border: east wall of (0,1) is open on the border",
+        "<stdin>:2:1: border: south wall of (0,1) is open on the border",
+        "<stdin>: 6 violations (border 6)",
+    ]
+    assert _lines(result.stdout)[0].startswith("<stdin>: hint: every outer wall is open: ")
+
+
+def test_a_labelled_wrong_path_gets_the_format_and_the_path_violations(invoke: Invoke) -> None:
+    """The letters after a label are read (as stats reads them), so one run shows the label
+    and where the path goes wrong, as it does for the same path written before the entry."""
+    labelled = invoke(["validate"], input="93\nC6\n\n0,0\n1,1\npath: E\n")
+    assert (labelled.exit_code, _lines(labelled.stdout)) == (
+        1,
+        [
+            "<stdin>:6:1: format: path: 'path: E' is not a path: write the letters N E S W "
+            "alone, with no label",
+            "<stdin>:6:1: path: path ends at (1,0), not at the exit (1,1)",
+            "<stdin>: 2 violations (format 1, path 1)",
+        ],
+    )
+    first = invoke(["validate"], input="93\nC6\n\nE\n0,0\n1,1\n")
+    assert _lines(first.stdout)[1:] == [
+        "<stdin>:4:1: path: path ends at (1,0), not at the exit (1,1)",
+        "<stdin>: 2 violations (format 1, path 1)",
+    ]
+
+
 def test_several_files_one_unreadable(invoke: Invoke, tmp_path: Path) -> None:
     good = tmp_path / "good.txt"
     good.write_text(SMALL_MAZE)

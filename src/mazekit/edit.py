@@ -47,8 +47,6 @@ __all__ = [
 RELIEVE: dict[str, int] = {"top": 8, "exact": 2000, "samples": 256, "seed": 0}
 RELIEVE_TOP = RELIEVE["top"]  # passages of the betweenness ranking tried, with the peak cell's
 
-_NAMES = {"N": "north", "E": "east", "S": "south", "W": "west"}
-
 
 @dataclass(frozen=True)
 class WallChange:
@@ -67,7 +65,7 @@ class WallChange:
     @property
     def wall(self) -> str:
         """``the east wall of (3,4)``."""
-        return f"the {_NAMES[self.letter]} wall of ({self.x},{self.y})"
+        return f"the {BY_LETTER[self.letter].name} wall of ({self.x},{self.y})"
 
 
 @dataclass(frozen=True)

@@ -39,21 +39,23 @@ ALL_WALLS = NORTH | EAST | SOUTH | WEST
 
 
 class Direction(NamedTuple):
-    """One compass direction: its path letter, its wall bit, its step and its opposite's bit."""
+    """One compass direction: its path letter, its wall bit, its step, its opposite's bit and
+    its name in messages (``north wall of (3,0)``)."""
 
     letter: str
     bit: int
     dx: int
     dy: int
     opposite: int
+    name: str
 
 
 # Ordered N, E, S, W: the order of the bits. Every direction table in mazekit is this one.
 DIRECTIONS: tuple[Direction, ...] = (
-    Direction("N", NORTH, 0, -1, SOUTH),
-    Direction("E", EAST, 1, 0, WEST),
-    Direction("S", SOUTH, 0, 1, NORTH),
-    Direction("W", WEST, -1, 0, EAST),
+    Direction("N", NORTH, 0, -1, SOUTH, "north"),
+    Direction("E", EAST, 1, 0, WEST, "east"),
+    Direction("S", SOUTH, 0, 1, NORTH, "south"),
+    Direction("W", WEST, -1, 0, EAST, "west"),
 )
 BY_LETTER: dict[str, Direction] = {d.letter: d for d in DIRECTIONS}
 BY_BIT: dict[int, Direction] = {d.bit: d for d in DIRECTIONS}

@@ -153,10 +153,14 @@ def _open_sides(walls: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.bool_], ..
     )
 
 
+# A border cell's open outer walls in the order validate names them: north, west, east, south.
+_READING_ORDER = tuple(BY_BIT[bit] for bit in (NORTH, WEST, EAST, SOUTH))
+
+
 def check_border(ctx: Context, limit: int) -> Findings:
     """Every wall on the outside of the grid is closed."""
-    walls = ctx.maze.walls
-    height, width = walls.shape
+    maze = ctx.maze
+    walls = maze.walls
     north, east, south, west = _open_sides(walls)
     open_out = np.zeros(walls.shape, dtype=np.uint8)  # at most 4 open outer walls a cell
     open_out[0, :] += north
@@ -166,14 +170,11 @@ def check_border(ctx: Context, limit: int) -> Findings:
 
     def found() -> Iterable[Violation]:
         for x, y in cells_of_mask(open_out > 0, limit):
-            for name, bit, on_side in (
-                ("north", NORTH, y == 0),
-                ("west", WEST, x == 0),
-                ("east", EAST, x == width - 1),
-                ("south", SOUTH, y == height - 1),
-            ):
-                if on_side and not walls[y, x] & bit:
-                    yield _at("border", f"{name} wall of ({x},{y}) is open on the border", (x, y))
+            for way in _READING_ORDER:
+                outside = not maze.contains((x + way.dx, y + way.dy))
+                if outside and not walls[y, x] & way.bit:
+                    message = f"{way.name} wall of ({x},{y}) is open on the border"
+                    yield _at("border", message, (x, y))
 
     return _capped(found(), limit, int(open_out.sum()))
 
@@ -746,9 +747,6 @@ def _from_neighbours(walls: npt.NDArray[np.uint8], way: Direction) -> npt.NDArra
     return wall
 
 
-_WALL_NAMES = {NORTH: "north", EAST: "east", SOUTH: "south", WEST: "west"}
-
-
 def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     """The hint, as one line in a list (empty when none), when some walls are set in no cell
     at all (a writer that sets only N and W) and put back from each cell's neighbour, where
@@ -761,9 +759,9 @@ def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
         completed |= _from_neighbours(walls, way)
     if _wall_faults(completed):
         return []
-    names = [_WALL_NAMES[way.bit] for way in missing]
+    names = [way.name for way in missing]
     bits = [f"{way.letter}={way.bit}" for way in missing]
-    matching = [_WALL_NAMES[way.opposite] for way in missing]
+    matching = [BY_BIT[way.opposite].name for way in missing]
     return [
         f"{_and(names)} walls are missing from every cell (no cell has {_and(bits, 'or')} "
         f"set) while their neighbours have the matching {_and(matching)} walls: write each "
@@ -771,18 +769,17 @@ def missing_walls_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     ]
 
 
-_SIDES = ("north", "east", "south", "west")  # the order of _open_sides
-
-
 def border_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     """The hint, as one line in a list (empty when none), when whole sides of the border are
     open: a writer that never sets the bits of the grid's outside."""
-    whole = [
-        side for side, open_out in zip(_SIDES, _open_sides(walls), strict=True) if open_out.all()
+    whole = [  # _open_sides is in the order of DIRECTIONS
+        way.name
+        for way, open_out in zip(DIRECTIONS, _open_sides(walls), strict=True)
+        if open_out.all()
     ]
     if not whole:
         return []
-    if len(whole) == len(_SIDES):
+    if len(whole) == len(DIRECTIONS):
         where = "every outer wall is open"
     else:
         sides = "side" if len(whole) == 1 else "sides"
@@ -794,12 +791,21 @@ def border_hint(walls: npt.NDArray[np.uint8]) -> list[str]:
     ]
 
 
-def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[str]:
+# The rules whose faults stay whatever --pattern says: they read the file, the walls or the
+# config alone, or (path, perfect) start from an entry that another mode can only make
+# unusable, an entry-exit fault. A report with one of them passes in no mode.
+_MODE_FREE_RULES = frozenset(
+    {"format", "coherence", "border", "open-area", "path", "perfect", "config"}
+)
+
+
+def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool] | None) -> list[str]:
     """The hint, as one line in a list (empty when none), when the "42" fails ``--pattern
     strict`` but the file draws one the subject accepts (``--pattern subject``: anywhere, in
     any glyph), or else draws no "42" with a few cells left open (pattern.nearest) and would
     pass every rule with ``--pattern any``; ``passes(mode)`` says whether the file passes
-    every rule in that mode."""
+    every rule in that mode, None when no mode can (a fault of _MODE_FREE_RULES): then
+    neither the search for a "42" nor the rules run again."""
     if ctx.pattern_mode != "strict":
         return []
     found = ctx.found_42
@@ -816,6 +822,8 @@ def pattern_hint(ctx: Context, passes: Callable[[PatternMode], bool]) -> list[st
             "where --pattern strict (the default) wants it: the subject lets it be anywhere, "
             "and --pattern subject accepts it there"
         ]
+    if passes is None:
+        return []
     walls = ctx.maze.walls
     if (walls == ALL_WALLS).any() and glyph.nearest(walls) is None and passes("any"):
         return [
@@ -946,7 +954,7 @@ def validate(
         if "format" not in skipped and (selected is None or "format" in selected):
             cap = limit if limit is not None else 2**62
             _record(report, "format", _format_findings(problems, cap))
-        path_readable = not any(p.on_path_line for p in problems)
+        path_readable = not any(p.drops_path for p in problems)
         if scanned.walls is None or scanned.walls.size == 0:
             return report
         blank_lines = scanned.entry_line - scanned.walls.shape[0] - 1
@@ -999,9 +1007,8 @@ def validate(
     )
 
     def passes(mode: PatternMode) -> bool:
-        """Whether the file passes every rule (format too) with ``--pattern mode``."""
-        if report.count("format"):
-            return False
+        """Whether the file passes every rule with ``--pattern mode`` (_hinted asks only when
+        the report has no fault of _MODE_FREE_RULES, format among them)."""
         other = replace(ctx, pattern_mode=mode)
         other.share_wall_facts(ctx)
         again = evaluate(
@@ -1039,7 +1046,8 @@ def _hinted(
             or border_hint(maze.walls)
         )
     if "pattern" in report.counts:
-        report.hints += pattern_hint(ctx, passes)
+        hopeless = not _MODE_FREE_RULES.isdisjoint(report.counts)
+        report.hints += pattern_hint(ctx, None if hopeless else passes)
     if "path" in report.counts:
         report.hints += path_hint(ctx)
     return report

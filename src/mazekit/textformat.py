@@ -76,6 +76,12 @@ class Problem:
     on_path_line: bool = False
     note: str | None = None  # what a lenient reader (stats) did about it, when it read on
 
+    @property
+    def drops_path(self) -> bool:
+        """Whether this problem leaves no path to read (a path line with no lenient reading;
+        a label's letters are read): the one test of parse_lenient and validate's path rule."""
+        return self.on_path_line and self.note is None
+
 
 @dataclass
 class Scan:
@@ -836,7 +842,7 @@ def parse_lenient(data: bytes | str, *, source: str | None = None) -> tuple[Maze
     maze = result.maze if result.maze is not None else Maze(walls, entry, exit_, "")
     if result.lenient is not None:
         maze.path = result.lenient.path  # the letters after a label too
-    if any(p.on_path_line and p.note is None for p in fatal):
+    if any(p.drops_path for p in fatal):
         maze.path = ""
     return maze, notes
 

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mazekit import textformat
-from mazekit.errors import FormatError, TooLargeError, printable
+from mazekit.errors import FormatError, MazeError, TooLargeError, printable
 from mazekit.model import Maze
-from mazekit.textformat import BOM, Scan, dump, parse, scan, write
+from mazekit.rules import validate
+from mazekit.textformat import BOM, Scan, dump, parse, parse_lenient, scan, write
 from tests.conftest import SMALL_MAZE, Invoke
 
 SAMPLE_20X15 = Path(__file__).resolve().parent.parent / "samples" / "valid-20x15-perfect.txt"
@@ -674,3 +676,68 @@ def test_digits_with_blanks_between_stay_a_grid_row(invoke: Invoke) -> None:
     assert text.stdout.splitlines()[1] == (
         "<stdin>:2:2: format: invalid byte 0x20 in the grid: expected a hex digit 0-9 or A-F"
     )
+
+
+# No bytes a student can feed in crash a reader: the one fuzz of every reader.
+
+_CONFIG_LINES = [
+    "# A-Maze-ing config",
+    "WIDTH=20",
+    "HEIGHT=15",
+    "ENTRY=0,0",
+    "EXIT=19,14",
+    "OUTPUT_FILE=maze.txt",
+    "PERFECT=True",
+    "",
+]
+
+
+@st.composite
+def student_files(draw: st.DrawFn) -> bytes:
+    """A maze file or a config file as students write them: each line may end in a blank, a
+    tab or a CR, lines end in LF, CRLF, CR or CR CR LF, a BOM or the final newline may be
+    there or not, and a few bytes may be changed anywhere (the config file given as a maze
+    included, which a mutated maze never is: its first line is hex digits)."""
+    if draw(st.booleans()):
+        lines = draw(st.lists(st.sampled_from(_CONFIG_LINES), min_size=1, max_size=8))
+    else:
+        lines = dump(draw(mazes())).splitlines()
+    ends = st.sampled_from(["", "", " ", "\t", "\r", " \r"])
+    text = draw(st.sampled_from(["\n", "\n", "\r\n", "\r", "\r\r\n"])).join(
+        line + draw(ends) for line in lines
+    )
+    data = bytearray(text.encode("ascii") + (b"\n" if draw(st.booleans()) else b""))
+    for _ in range(draw(st.integers(0, 2))):
+        position = draw(st.integers(0, len(data)))
+        data[position:position] = draw(st.sampled_from([b"\n", b" ", b"=", b"0", b"\xff"]))
+    return (BOM if draw(st.booleans()) else b"") + bytes(data)
+
+
+@given(student_files())
+@example(b"WIDTH=20 \nHEIGHT=15\n")  # a config with a trailing blank given to stats or solve
+def test_no_bytes_make_a_reader_raise_anything_but_a_maze_error(data: bytes) -> None:
+    scanned = scan(data)
+    assert scanned.maze is not None or any(p.fatal for p in scanned.problems)
+    readers = [
+        lambda: parse(data),
+        lambda: parse(data, ignore_path=True),
+        lambda: parse_lenient(data),
+        lambda: validate(data, strict_format=True),
+    ]
+    for reader in readers:
+        with contextlib.suppress(MazeError):  # anything else fails the test
+            reader()
+
+
+@pytest.mark.parametrize("trailing", [" ", "\t", "\r"])
+def test_a_config_with_a_trailing_blank_or_cr_is_a_config_given_as_a_maze(
+    invoke: Invoke, tmp_path: Path, trailing: str
+) -> None:
+    (tmp_path / "c.txt").write_bytes(f"WIDTH=20{trailing}\nHEIGHT=15\n".encode("ascii"))
+    expected = (
+        f"Error: {tmp_path / 'c.txt'}:1:1: invalid 'W' in the grid: expected a hex digit 0-9 "
+        f"or A-F: {textformat.CONFIG_GIVEN}\n"
+    )
+    for command in ("stats", "solve"):
+        result = invoke([command, str(tmp_path / "c.txt")])
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", expected)

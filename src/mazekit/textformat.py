@@ -458,8 +458,9 @@ def _scan(data: bytes) -> Scan:
         known = len(problems)
         walls, row_indexes = _grid_by_lines(lines, problems)
         if walls is None:
-            if looks_like_config(data) and len(problems) > known:  # a config given as a maze:
-                said = problems[known]  # its first line says so, the others would be noise
+            if looks_like_config(data):  # a config given as a maze: its first fatal
+                # problem says so (not a trailing blank or CRLF before it); the rest is noise
+                said = next(p for p in problems[known:] if p.fatal)
                 problems[known:] = [replace(said, message=f"{said.message}: {CONFIG_GIVEN}")]
             return Scan(None, problems)
         return _tail(walls, lines, problems, row_indexes)

@@ -16,7 +16,7 @@ from mazekit import textformat
 from mazekit.errors import FormatError, MazeError, TooLargeError, printable
 from mazekit.model import Maze
 from mazekit.rules import validate
-from mazekit.textformat import BOM, Scan, dump, parse, parse_lenient, scan, write
+from mazekit.textformat import BOM, GAP, Scan, dump, parse, parse_lenient, scan, write
 from tests.conftest import SMALL_MAZE, Invoke
 
 SAMPLE_20X15 = Path(__file__).resolve().parent.parent / "samples" / "valid-20x15-perfect.txt"
@@ -435,6 +435,50 @@ def test_an_empty_line_after_every_row_is_one_problem() -> None:
     assert found.lenient is not None and dump(found.lenient) == "\n".join(rows) + (
         "\n\n0,0\n3,2\nEEESWWWSEEE\n"
     )
+
+
+@st.composite
+def gapped_files(draw: st.DrawFn) -> bytes:
+    """A canonical file with empty lines between some grid rows (LF alone); in half of them,
+    a gap line holding a blank or a CR, a row of another width or with a trailing blank."""
+    maze = draw(mazes())
+    lines = dump(maze).split("\n")
+    clean = draw(st.booleans())
+    out = []
+    for index, row in enumerate(lines[: maze.height]):
+        if not clean and draw(st.integers(0, 5)) == 0:
+            row += draw(st.sampled_from(["0", " ", "\r"]))
+        out.append(row)
+        if index < maze.height - 1 and draw(st.booleans()):
+            gap = st.just("") if clean else st.sampled_from(["", "", " ", "\r"])
+            out.extend(draw(st.lists(gap, min_size=1, max_size=3)))
+    return "\n".join(out + lines[maze.height :]).encode("ascii")
+
+
+def _scan_facts(result: Scan) -> tuple[object, ...]:
+    """Everything a reader of a Scan uses, as comparable values."""
+    lenient = None if result.lenient is None else dump(result.lenient)
+    facts = (result.entry, result.exit, result.entry_line, result.path_line, result.row_lines)
+    return *_scan_fields(result), lenient, *facts
+
+
+@given(gapped_files())
+@example(b"D\n\nD\n\n \nD\n\n0,0\n0,2\n\n")  # a gap line holding a blank, after a clean gap
+def test_the_whole_array_reader_of_a_gapped_grid_reads_what_the_line_reader_reads(
+    data: bytes,
+) -> None:
+    with mock.patch.object(textformat, "_gapped_grid", lambda *args: None):
+        by_lines = scan(data)
+    assert _scan_facts(scan(data)) == _scan_facts(by_lines)
+
+
+def test_a_tall_grid_with_an_empty_line_reads_in_whole_array_steps() -> None:
+    rows, footer = b"D553\n" * 150_000, b"\n0,0\n3,299999\n\n"
+    with mock.patch.object(textformat, "_grid_by_lines", side_effect=AssertionError):
+        found = scan(rows + b"\n" + rows + footer)
+    assert found.lenient is not None and found.lenient == parse(rows * 2 + footer)
+    assert [(p.line, p.message.split(":")[0]) for p in found.problems] == [(150_001, GAP)]
+    assert found.row_lines == (*range(1, 150_001), *range(150_002, 300_002))
 
 
 _CR_FIX = 'end each line with LF alone (in Python: open(name, "w", newline="\\n"))'

@@ -13,6 +13,7 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import IO, TYPE_CHECKING, BinaryIO
 
 import numpy as np
@@ -441,7 +442,10 @@ def _scan(data: bytes) -> Scan:
 
     walls = _canonical_grid(data, start, problems)
     if walls is not None and walls.size and _grid_goes_on(data, start, walls.shape):
-        walls = None  # an empty line inside the grid: the line reader reads on past it
+        gapped = _gapped_grid(data, start, walls.shape[1], problems)
+        if gapped is not None:  # canonical rows with empty lines between: read whole
+            return gapped
+        walls = None  # else the line reader reads on past them, placing every problem
     if walls is not None:
         if walls.size == 0:
             return Scan(None, problems)
@@ -456,14 +460,14 @@ def _scan(data: bytes) -> Scan:
             return Scan(None, problems)
         lines = _split_lines(data[start:], problems)
         known = len(problems)
-        walls, row_indexes = _grid_by_lines(lines, problems)
+        walls, row_lines = _grid_by_lines(lines, problems)
         if walls is None:
             if looks_like_config(data):  # a config given as a maze: its first fatal
                 # problem says so (not a trailing blank or CRLF before it); the rest is noise
                 said = next(p for p in problems[known:] if p.fatal)
                 problems[known:] = [replace(said, message=f"{said.message}: {CONFIG_GIVEN}")]
             return Scan(None, problems)
-        return _tail(walls, lines, problems, row_indexes)
+        return _tail(walls, lines, problems, row_lines)
     return _tail(walls, lines, problems)
 
 
@@ -494,6 +498,46 @@ def _grid_goes_on(data: bytes, start: int, shape: tuple[int, ...]) -> bool:
     return _continues(data[after : len(data) if end == -1 else end], width)
 
 
+def _gapped_grid(data: bytes, start: int, width: int, problems: list[Problem]) -> Scan | None:
+    """The grid and the rest of the file, as the line reader reads them, when canonical rows
+    of ``width`` have empty lines (LF alone) between them: the gap lines dropped, the rows
+    read by _translated_grid in one pass. None for anything else (a blank or a CR in a gap,
+    a row of another width, a grid over the limit): the line reader decides."""
+    segments: list[tuple[int, int]] = []  # the rows between gaps, each ending in its LF
+    numbers: list[range] = []  # the line numbers of each segment's rows
+    gaps: list[int] = []
+    position, line = start, 0
+    while True:
+        end = data.find(b"\n\n", position) + 1  # after the last row's LF
+        if end == 0 or (end - position) % (width + 1):
+            return None
+        segments.append((position, end))
+        rows = (end - position) // (width + 1)
+        numbers.append(range(line + 1, line + rows + 1))
+        line += rows
+        after = end
+        while data[after : after + 1] == b"\n":
+            after += 1
+        next_end = data.find(b"\n", after)
+        following = data[after : len(data) if next_end == -1 else next_end]
+        if after < len(data) and not following.strip():
+            return None  # a gap line holding blanks or a CR: the line reader notes them
+        if not _continues(following, width):
+            break
+        gaps.extend(range(line, line + after - end))
+        line += after - end
+        position = after
+    if len(segments) == 1:
+        return None
+    walls = _translated_grid(b"".join(data[a:b] for a, b in segments) + b"\n", 0)
+    row_lines = tuple(chain.from_iterable(numbers))
+    if walls is None or walls.shape != (len(row_lines), width):
+        return None
+    lines = _split_lines(data[segments[-1][1] :], problems, line)
+    problems.append(_gap_problem(gaps))
+    return _tail(walls, lines, problems, row_lines)
+
+
 def _continues(line: bytes, width: int) -> bool:
     """Whether ``line``, after an empty line inside the grid, is a grid row of ``width``."""
     row = line.rstrip(b" \t\r")
@@ -508,12 +552,24 @@ GAP = "empty line inside the grid"
 _GAP_FIX = "grid rows follow it; write the rows with no empty line between them"
 
 
-def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None, list[int]]:
-    """The grid read line by line, placing each problem, and the index of each row's line;
+def _gap_problem(gaps: list[int]) -> Problem:
+    """The one problem of the empty lines inside the grid (``gaps``: their line indexes)."""
+    more = _more_lines(len(gaps) - 1)
+    return Problem(
+        gaps[0] + 1,
+        1,
+        f"{GAP}{more}: {_GAP_FIX}",
+        True,
+        note=f"{GAP}{more}: read the rows on both sides as one grid",
+    )
+
+
+def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None, tuple[int, ...]]:
+    """The grid read line by line, placing each problem, and the line number of each row;
     None when it cannot be read. Rows after an empty line that are hex digits of the width
     of the row before it still belong to the grid: the empty line is reported once."""
     rows: list[bytes] = []
-    indexes: list[int] = []
+    numbers: list[int] = []
     gaps: list[int] = []
     index = 0
     while index < len(lines):
@@ -532,37 +588,28 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
         if rows and row.translate(None, _ROW_BYTES) and _lenient_pair(row) is not None:
             break  # an entry line with no empty line before it (_tail says so)
         rows.append(row)
-        indexes.append(index)
+        numbers.append(index + 1)
         index += 1
     if not rows:
         problems.append(Problem(1, 1, "no grid rows: the file must start with the grid", True))
-        return None, []
+        return None, ()
     if gaps:
-        more = _more_lines(len(gaps) - 1)
-        problems.append(
-            Problem(
-                gaps[0] + 1,
-                1,
-                f"{GAP}{more}: {_GAP_FIX}",
-                True,
-                note=f"{GAP}{more}: read the rows on both sides as one grid",
-            )
-        )
+        problems.append(_gap_problem(gaps))
     # The grid's width is the one most rows share (ties: the first row's), so one row of
     # another length is blamed alone, the first row too.
     width = Counter(len(row) for row in rows).most_common(1)[0][0]
     reference = "row 1 has" if len(rows[0]) == width else "most rows have"
     if width * len(rows) > MAX_CELLS:
         problems.append(_too_big(width, len(rows)))
-        return None, []
+        return None, ()
     readable = True
-    for index, (row, line) in enumerate(zip(rows, indexes, strict=True)):
+    for index, (row, line) in enumerate(zip(rows, numbers, strict=True)):
         bad = _NOT_HEX.search(row)
         if bad is not None:
             column = bad.start()
             problems.append(
                 Problem(
-                    line + 1,
+                    line,
                     column + 1,
                     f"invalid {_shown(row[column : column + 1])} in the grid: "
                     "expected a hex digit 0-9 or A-F",
@@ -573,7 +620,7 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
         elif len(row) != width:
             problems.append(
                 Problem(
-                    line + 1,
+                    line,
                     min(len(row), width) + 1,
                     f"row {index + 1} has {len(row)} cells but {reference} {width}",
                     True,
@@ -582,27 +629,27 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
             readable = False
     if not readable:
         # The tail is still checked, so its problems are reported too.
-        _tail(np.zeros((len(rows), width), dtype=np.uint8), lines, problems, indexes)
-        return None, []
+        _tail(np.zeros((len(rows), width), dtype=np.uint8), lines, problems, tuple(numbers))
+        return None, ()
     joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
     walls: Walls = _DECODE[joined].reshape(len(rows), width)
-    return walls, indexes
+    return walls, tuple(numbers)
 
 
 def _tail(
-    walls: Walls, lines: _Lines, problems: list[Problem], row_indexes: list[int] | None = None
+    walls: Walls, lines: _Lines, problems: list[Problem], row_lines: tuple[int, ...] = ()
 ) -> Scan:
     """Everything after the grid: one empty line, the entry, the exit, the path. Every line
     is checked whatever the others hold, so one run reports all of the footer's faults.
-    ``row_indexes``: the line index of each grid row, when not simply 0 to height - 1."""
+    ``row_lines``: the line number of each grid row, when not simply 1 to height."""
     height = walls.shape[0]
-    last = row_indexes[-1] + 1 if row_indexes else height  # the grid's last line
-    row_lines = None if last == height else tuple(i + 1 for i in row_indexes or ())
+    last = row_lines[-1] if row_lines else height  # the grid's last line
+    row_lines = row_lines if last != height else ()
     blank = last  # index of the line that must be empty
     if blank >= len(lines):
         message = "the file ends after the grid: no entry, exit or path lines"
         problems.append(Problem(last, walls.shape[1] + 1, message, True, note=""))
-        return Scan(None, problems, walls, row_lines=row_lines)
+        return Scan(None, problems, walls, row_lines=row_lines or None)
     entry_index = blank + 1
     if lines[blank].strip():  # the grid reader stopped at an entry line: no empty line
         problems.append(
@@ -698,7 +745,7 @@ def _tail(
                         Problem(path_index + 2, 1, "empty line after the path line", False)
                     )
 
-    found = Scan(None, problems, walls, entry_line=entry_index + 1, row_lines=row_lines)
+    found = Scan(None, problems, walls, entry_line=entry_index + 1, row_lines=row_lines or None)
     found.path_line = entry_index if path_first else None
     found.entry = entry_read[1] if entry_read else None
     found.exit = exit_read[1] if exit_read else None

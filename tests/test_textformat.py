@@ -601,8 +601,9 @@ def test_strict_format_finds_a_lowercase_digit_on_its_grid_rows_line(
     data: bytes, line: int
 ) -> None:
     """--strict-format reads the grid rows where the reader found them."""
-    found = textformat.lowercase_digits(data, 3)
-    assert [(p.line, p.column) for p in found] == [(line, 1)]
+    report = validate(data, strict_format=True, select=["format"])
+    found = [v for v in report.violations if v.message.startswith("lowercase")]
+    assert [(v.line, v.column) for v in found] == [(line, 1)]
     assert found[0].message.startswith("lowercase hex digit 'c': the strict format")
 
 

@@ -802,18 +802,20 @@ def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
 _LOWERCASE = re.compile(rb"[a-f]")
 
 
-def lowercase_digits(data: bytes, height: int) -> list[Problem]:
+def lowercase_digits(
+    data: bytes, height: int, row_lines: tuple[int, ...] | None = None
+) -> list[Problem]:
     """The first lowercase hex digit of the ``height`` grid rows, as one problem that says
     how many more rows have one: valid, but not the strict format
-    (``validate --strict-format``)."""
+    (``validate --strict-format``). ``row_lines``: each row's line, as ``Scan.row_lines``
+    gives it when empty lines lie between the rows."""
     data = _other_line_ends(data)[0]
     start = len(BOM) if data.startswith(BOM) else 0
-    rows = list(enumerate(data[start:].split(b"\n", height)[:height], 1))
-    if any(not row.strip() for _, row in rows):  # empty lines inside the grid: skip them
-        lines = enumerate(data[start:].split(b"\n"), 1)
-        rows = [(number, row) for number, row in lines if row.strip()][:height]
+    numbers = row_lines or range(1, height + 1)
+    lines = data[start:].split(b"\n", numbers[-1] if numbers else 0)
     found: list[tuple[int, int, str]] = []
-    for number, row in rows:
+    for number in numbers:
+        row = lines[number - 1]
         bad = _LOWERCASE.search(row)
         if bad is not None:
             found.append((number, bad.start() + 1, chr(row[bad.start()])))

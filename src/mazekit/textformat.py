@@ -159,19 +159,38 @@ def _split_lines(data: bytes, problems: list[Problem], base: int = 0) -> _Lines:
     return _Lines(lines, base)
 
 
-def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
-    """Line ``index`` without its tolerated CR and trailing blanks, noting each."""
+def _without_cr(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
+    """Line ``index`` without its tolerated CR, noting it."""
     line = lines[index]
     if line.endswith(b"\r"):
         line = line[:-1]
         problems.append(Problem(index + 1, len(line) + 1, CRLF, False))
+    return line
+
+
+def _bare(line: bytes) -> bytes:
+    """``line`` without the blanks and CR a reader tolerates at its end, for a quick look at
+    what it holds (_strip also notes them)."""
+    return line.rstrip(b" \t\r")
+
+
+def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
+    """Line ``index`` without its tolerated CR and trailing blanks, noting each."""
+    line = _without_cr(lines, index, problems)
     stripped = line.rstrip(b" \t")
     if len(stripped) != len(line):
         problems.append(Problem(index + 1, len(stripped) + 1, TRAILING, False))
     return stripped
 
 
-_LABEL = re.compile(rb"(?i)(entry|exit)\s*[:=]\s*(.*)")
+def _labelled(*names: bytes) -> re.Pattern[bytes]:
+    """The one grammar of a footer line written with a label: ``Entry: 0,0``, ``EXIT=0,0``,
+    ``path : ES`` (any case, blanks around ``:`` or ``=``); group 1 the label, 2 the rest."""
+    return re.compile(rb"(?i)(" + b"|".join(names) + rb")\s*[:=]\s*(.*)")
+
+
+_LABEL = _labelled(b"entry", b"exit")
+_PATH_LABEL = _labelled(b"path")
 # Two integers between commas, semicolons or blanks (``0, 0``, ``0;0``, ``0 0``), labelled
 # ``x=0,y=0``, or each quoted (``'0', '0'``); never ``.``, ``-`` or ``/``, which a number or
 # a range can hold.
@@ -455,7 +474,7 @@ def _scan(data: bytes) -> Scan:
         blank = _BLANK_LINE.search(data, start)
         rows = data.count(b"\n", start, blank.start() if blank else len(data)) + 1
         if rows > MAX_CELLS:  # refuse before splitting millions of lines
-            first = data[start : data.find(b"\n", start)].rstrip(b"\r \t")
+            first = _bare(data[start : data.find(b"\n", start)])
             problems.append(_too_big(len(first), rows))
             return Scan(None, problems)
         lines = _split_lines(data[start:], problems)
@@ -540,7 +559,7 @@ def _gapped_grid(data: bytes, start: int, width: int, problems: list[Problem]) -
 
 def _continues(line: bytes, width: int) -> bool:
     """Whether ``line``, after an empty line inside the grid, is a grid row of ``width``."""
-    row = line.rstrip(b" \t\r")
+    row = _bare(line)
     return len(row) == width and _NOT_HEX.search(row) is None
 
 
@@ -722,11 +741,8 @@ def _tail(
                     problem, path = _path_problem(line, bad.start(), path_index)
                     problems.append(problem)
             rest = lines.after(path_index)
-            problems.extend(  # every CRLF line is counted, those after the path too
-                Problem(path_index + 2 + offset, len(extra_line), CRLF, False)
-                for offset, extra_line in enumerate(rest)
-                if extra_line.endswith(b"\r")
-            )
+            for index in range(path_index + 1, len(lines)):
+                _without_cr(lines, index, problems)  # those after the path are counted too
             for offset, extra_line in enumerate(rest):
                 if extra_line.strip():
                     problems.append(
@@ -762,14 +778,11 @@ def _path_first(lines: _Lines, index: int) -> bool:
     steps N E S W, then two lines each holding a cell (``x,y`` or a clear form)."""
     if index + 2 >= len(lines):
         return False
-    steps = lines[index].rstrip(b" \t\r")
+    steps = _bare(lines[index])
     if not steps or steps.translate(None, b"NESW"):
         return False
-    cells = (lines[at].rstrip(b" \t\r") for at in (index + 1, index + 2))
+    cells = (_bare(lines[at]) for at in (index + 1, index + 2))
     return all(_COORDINATES.fullmatch(c) or _lenient_pair(c) is not None for c in cells)
-
-
-_PATH_LABEL = re.compile(rb"(?i:path)\s*[:=]\s*([NESW]+)")
 
 
 def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
@@ -777,8 +790,11 @@ def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
     clear (lowercase, letters with something between them, a label before them), else the
     byte; and the path a lenient reader takes (the letters after a label, else none)."""
     labelled = _PATH_LABEL.fullmatch(line)
+    steps = b"" if labelled is None else labelled.group(2)
+    if steps.translate(None, b"NESW"):
+        steps = b""  # a label before anything but steps in capitals: no path to read
     note = None
-    if labelled is not None:
+    if steps:
         message = (
             f"path: {_excerpt(line)} is not a path: write the letters N E S W alone, with no label"
         )
@@ -795,7 +811,7 @@ def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
         column = 0
     else:
         message = f"invalid {_shown(line[column : column + 1])} in the path: expected N, E, S or W"
-    path = "" if labelled is None else labelled.group(1).decode("ascii")
+    path = steps.decode("ascii")
     return Problem(index + 1, column + 1, message, True, on_path_line=True, note=note), path
 
 

@@ -421,6 +421,29 @@ def test_an_empty_line_inside_the_grid_is_one_problem_and_the_grid_reads_on(
     )
 
 
+_GAP_NOTE_ROW = (
+    "| `note: <file>:<line>:<column>: empty line inside the grid: read the rows on both sides "
+    "as one grid` (`empty line inside the grid, as do <n> more lines: ...`, `as does 1 more "
+    "line`) | 0 |"
+)
+
+
+@pytest.mark.parametrize(
+    ("gap", "more"), [(1, ""), (2, ", as does 1 more line"), (4, ", as do 3 more lines")]
+)
+def test_stats_note_of_empty_lines_inside_the_grid_is_the_one_in_the_spec(
+    invoke: Invoke, gap: int, more: str
+) -> None:
+    spec = (SAMPLE_20X15.parent.parent / "specs" / "errors.md").read_text(encoding="utf-8")
+    assert _GAP_NOTE_ROW in spec.split("\n## stats\n")[1].split("\n## ")[0]
+    result = invoke(["stats", "-"], input=b"D553\n" + b"\n" * gap + _GAPPED[6:])
+    assert (result.exit_code, result.stderr) == (
+        0,
+        f"note: <stdin>:2:1: empty line inside the grid{more}: read the rows on both sides as "
+        "one grid\n",
+    )
+
+
 def test_an_empty_line_after_every_row_is_one_problem() -> None:
     rows = ["D553", "9556", "C557"]
     data = "\n\n".join(rows) + "\n\n0,0\n3,2\nEEESWWWSEEE\n"

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from unittest import mock
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mazekit import textformat
-from mazekit.errors import FormatError, TooLargeError, printable
+from mazekit.errors import FormatError, MazeError, TooLargeError, printable
 from mazekit.model import Maze
-from mazekit.textformat import BOM, Scan, dump, parse, scan, write
+from mazekit.rules import validate
+from mazekit.textformat import BOM, GAP, Scan, dump, parse, parse_lenient, scan, write
 from tests.conftest import SMALL_MAZE, Invoke
 
 SAMPLE_20X15 = Path(__file__).resolve().parent.parent / "samples" / "valid-20x15-perfect.txt"
@@ -419,6 +421,29 @@ def test_an_empty_line_inside_the_grid_is_one_problem_and_the_grid_reads_on(
     )
 
 
+_GAP_NOTE_ROW = (
+    "| `note: <file>:<line>:<column>: empty line inside the grid: read the rows on both sides "
+    "as one grid` (`empty line inside the grid, as do <n> more lines: ...`, `as does 1 more "
+    "line`) | 0 |"
+)
+
+
+@pytest.mark.parametrize(
+    ("gap", "more"), [(1, ""), (2, ", as does 1 more line"), (4, ", as do 3 more lines")]
+)
+def test_stats_note_of_empty_lines_inside_the_grid_is_the_one_in_the_spec(
+    invoke: Invoke, gap: int, more: str
+) -> None:
+    spec = (SAMPLE_20X15.parent.parent / "specs" / "errors.md").read_text(encoding="utf-8")
+    assert _GAP_NOTE_ROW in spec.split("\n## stats\n")[1].split("\n## ")[0]
+    result = invoke(["stats", "-"], input=b"D553\n" + b"\n" * gap + _GAPPED[6:])
+    assert (result.exit_code, result.stderr) == (
+        0,
+        f"note: <stdin>:2:1: empty line inside the grid{more}: read the rows on both sides as "
+        "one grid\n",
+    )
+
+
 def test_an_empty_line_after_every_row_is_one_problem() -> None:
     rows = ["D553", "9556", "C557"]
     data = "\n\n".join(rows) + "\n\n0,0\n3,2\nEEESWWWSEEE\n"
@@ -433,6 +458,50 @@ def test_an_empty_line_after_every_row_is_one_problem() -> None:
     assert found.lenient is not None and dump(found.lenient) == "\n".join(rows) + (
         "\n\n0,0\n3,2\nEEESWWWSEEE\n"
     )
+
+
+@st.composite
+def gapped_files(draw: st.DrawFn) -> bytes:
+    """A canonical file with empty lines between some grid rows (LF alone); in half of them,
+    a gap line holding a blank or a CR, a row of another width or with a trailing blank."""
+    maze = draw(mazes())
+    lines = dump(maze).split("\n")
+    clean = draw(st.booleans())
+    out = []
+    for index, row in enumerate(lines[: maze.height]):
+        if not clean and draw(st.integers(0, 5)) == 0:
+            row += draw(st.sampled_from(["0", " ", "\r"]))
+        out.append(row)
+        if index < maze.height - 1 and draw(st.booleans()):
+            gap = st.just("") if clean else st.sampled_from(["", "", " ", "\r"])
+            out.extend(draw(st.lists(gap, min_size=1, max_size=3)))
+    return "\n".join(out + lines[maze.height :]).encode("ascii")
+
+
+def _scan_facts(result: Scan) -> tuple[object, ...]:
+    """Everything a reader of a Scan uses, as comparable values."""
+    lenient = None if result.lenient is None else dump(result.lenient)
+    facts = (result.entry, result.exit, result.entry_line, result.path_line, result.row_lines)
+    return *_scan_fields(result), lenient, *facts
+
+
+@given(gapped_files())
+@example(b"D\n\nD\n\n \nD\n\n0,0\n0,2\n\n")  # a gap line holding a blank, after a clean gap
+def test_the_whole_array_reader_of_a_gapped_grid_reads_what_the_line_reader_reads(
+    data: bytes,
+) -> None:
+    with mock.patch.object(textformat, "_gapped_grid", lambda *args: None):
+        by_lines = scan(data)
+    assert _scan_facts(scan(data)) == _scan_facts(by_lines)
+
+
+def test_a_tall_grid_with_an_empty_line_reads_in_whole_array_steps() -> None:
+    rows, footer = b"D553\n" * 150_000, b"\n0,0\n3,299999\n\n"
+    with mock.patch.object(textformat, "_grid_by_lines", side_effect=AssertionError):
+        found = scan(rows + b"\n" + rows + footer)
+    assert found.lenient is not None and found.lenient == parse(rows * 2 + footer)
+    assert [(p.line, p.message.split(":")[0]) for p in found.problems] == [(150_001, GAP)]
+    assert found.row_lines == (*range(1, 150_001), *range(150_002, 300_002))
 
 
 _CR_FIX = 'end each line with LF alone (in Python: open(name, "w", newline="\\n"))'
@@ -555,8 +624,9 @@ def test_strict_format_finds_a_lowercase_digit_on_its_grid_rows_line(
     data: bytes, line: int
 ) -> None:
     """--strict-format reads the grid rows where the reader found them."""
-    found = textformat.lowercase_digits(data, 3)
-    assert [(p.line, p.column) for p in found] == [(line, 1)]
+    report = validate(data, strict_format=True, select=["format"])
+    found = [v for v in report.violations if v.message.startswith("lowercase")]
+    assert [(v.line, v.column) for v in found] == [(line, 1)]
     assert found[0].message.startswith("lowercase hex digit 'c': the strict format")
 
 
@@ -674,3 +744,68 @@ def test_digits_with_blanks_between_stay_a_grid_row(invoke: Invoke) -> None:
     assert text.stdout.splitlines()[1] == (
         "<stdin>:2:2: format: invalid byte 0x20 in the grid: expected a hex digit 0-9 or A-F"
     )
+
+
+# No bytes a student can feed in crash a reader: the one fuzz of every reader.
+
+_CONFIG_LINES = [
+    "# A-Maze-ing config",
+    "WIDTH=20",
+    "HEIGHT=15",
+    "ENTRY=0,0",
+    "EXIT=19,14",
+    "OUTPUT_FILE=maze.txt",
+    "PERFECT=True",
+    "",
+]
+
+
+@st.composite
+def student_files(draw: st.DrawFn) -> bytes:
+    """A maze file or a config file as students write them: each line may end in a blank, a
+    tab or a CR, lines end in LF, CRLF, CR or CR CR LF, a BOM or the final newline may be
+    there or not, and a few bytes may be changed anywhere (the config file given as a maze
+    included, which a mutated maze never is: its first line is hex digits)."""
+    if draw(st.booleans()):
+        lines = draw(st.lists(st.sampled_from(_CONFIG_LINES), min_size=1, max_size=8))
+    else:
+        lines = dump(draw(mazes())).splitlines()
+    ends = st.sampled_from(["", "", " ", "\t", "\r", " \r"])
+    text = draw(st.sampled_from(["\n", "\n", "\r\n", "\r", "\r\r\n"])).join(
+        line + draw(ends) for line in lines
+    )
+    data = bytearray(text.encode("ascii") + (b"\n" if draw(st.booleans()) else b""))
+    for _ in range(draw(st.integers(0, 2))):
+        position = draw(st.integers(0, len(data)))
+        data[position:position] = draw(st.sampled_from([b"\n", b" ", b"=", b"0", b"\xff"]))
+    return (BOM if draw(st.booleans()) else b"") + bytes(data)
+
+
+@given(student_files())
+@example(b"WIDTH=20 \nHEIGHT=15\n")  # a config with a trailing blank given to stats or solve
+def test_no_bytes_make_a_reader_raise_anything_but_a_maze_error(data: bytes) -> None:
+    scanned = scan(data)
+    assert scanned.maze is not None or any(p.fatal for p in scanned.problems)
+    readers = [
+        lambda: parse(data),
+        lambda: parse(data, ignore_path=True),
+        lambda: parse_lenient(data),
+        lambda: validate(data, strict_format=True),
+    ]
+    for reader in readers:
+        with contextlib.suppress(MazeError):  # anything else fails the test
+            reader()
+
+
+@pytest.mark.parametrize("trailing", [" ", "\t", "\r"])
+def test_a_config_with_a_trailing_blank_or_cr_is_a_config_given_as_a_maze(
+    invoke: Invoke, tmp_path: Path, trailing: str
+) -> None:
+    (tmp_path / "c.txt").write_bytes(f"WIDTH=20{trailing}\nHEIGHT=15\n".encode("ascii"))
+    expected = (
+        f"Error: {tmp_path / 'c.txt'}:1:1: invalid 'W' in the grid: expected a hex digit 0-9 "
+        f"or A-F: {textformat.CONFIG_GIVEN}\n"
+    )
+    for command in ("stats", "solve"):
+        result = invoke([command, str(tmp_path / "c.txt")])
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", expected)

@@ -950,7 +950,8 @@ def validate(
         scanned = scan(maze)
         problems = scanned.problems
         if strict_format and scanned.walls is not None:
-            problems = [*problems, *lowercase_digits(maze, scanned.walls.shape[0])]
+            lowercase = lowercase_digits(maze, scanned.walls.shape[0], scanned.row_lines)
+            problems = [*problems, *lowercase]
         if "format" not in skipped and (selected is None or "format" in selected):
             cap = limit if limit is not None else 2**62
             _record(report, "format", _format_findings(problems, cap))

@@ -13,6 +13,7 @@ import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import IO, TYPE_CHECKING, BinaryIO
 
 import numpy as np
@@ -164,19 +165,38 @@ def _split_lines(data: bytes, problems: list[Problem], base: int = 0) -> _Lines:
     return _Lines(lines, base)
 
 
-def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
-    """Line ``index`` without its tolerated CR and trailing blanks, noting each."""
+def _without_cr(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
+    """Line ``index`` without its tolerated CR, noting it."""
     line = lines[index]
     if line.endswith(b"\r"):
         line = line[:-1]
         problems.append(Problem(index + 1, len(line) + 1, CRLF, False))
+    return line
+
+
+def _bare(line: bytes) -> bytes:
+    """``line`` without the blanks and CR a reader tolerates at its end, for a quick look at
+    what it holds (_strip also notes them)."""
+    return line.rstrip(b" \t\r")
+
+
+def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
+    """Line ``index`` without its tolerated CR and trailing blanks, noting each."""
+    line = _without_cr(lines, index, problems)
     stripped = line.rstrip(b" \t")
     if len(stripped) != len(line):
         problems.append(Problem(index + 1, len(stripped) + 1, TRAILING, False))
     return stripped
 
 
-_LABEL = re.compile(rb"(?i)(entry|exit)\s*[:=]\s*(.*)")
+def _labelled(*names: bytes) -> re.Pattern[bytes]:
+    """The one grammar of a footer line written with a label: ``Entry: 0,0``, ``EXIT=0,0``,
+    ``path : ES`` (any case, blanks around ``:`` or ``=``); group 1 the label, 2 the rest."""
+    return re.compile(rb"(?i)(" + b"|".join(names) + rb")\s*[:=]\s*(.*)")
+
+
+_LABEL = _labelled(b"entry", b"exit")
+_PATH_LABEL = _labelled(b"path")
 # Two integers between commas, semicolons or blanks (``0, 0``, ``0;0``, ``0 0``), labelled
 # ``x=0,y=0``, or each quoted (``'0', '0'``); never ``.``, ``-`` or ``/``, which a number or
 # a range can hold.
@@ -447,7 +467,10 @@ def _scan(data: bytes) -> Scan:
 
     walls = _canonical_grid(data, start, problems)
     if walls is not None and walls.size and _grid_goes_on(data, start, walls.shape):
-        walls = None  # an empty line inside the grid: the line reader reads on past it
+        gapped = _gapped_grid(data, start, walls.shape[1], problems)
+        if gapped is not None:  # canonical rows with empty lines between: read whole
+            return gapped
+        walls = None  # else the line reader reads on past them, placing every problem
     if walls is not None:
         if walls.size == 0:
             return Scan(None, problems)
@@ -457,18 +480,19 @@ def _scan(data: bytes) -> Scan:
         blank = _BLANK_LINE.search(data, start)
         rows = data.count(b"\n", start, blank.start() if blank else len(data)) + 1
         if rows > MAX_CELLS:  # refuse before splitting millions of lines
-            first = data[start : data.find(b"\n", start)].rstrip(b"\r \t")
+            first = _bare(data[start : data.find(b"\n", start)])
             problems.append(_too_big(len(first), rows))
             return Scan(None, problems)
         lines = _split_lines(data[start:], problems)
         known = len(problems)
-        walls, row_indexes = _grid_by_lines(lines, problems)
+        walls, row_lines = _grid_by_lines(lines, problems)
         if walls is None:
-            if looks_like_config(data) and len(problems) > known:  # a config given as a maze:
-                said = problems[known]  # its first line says so, the others would be noise
+            if looks_like_config(data):  # a config given as a maze: its first fatal
+                # problem says so (not a trailing blank or CRLF before it); the rest is noise
+                said = next(p for p in problems[known:] if p.fatal)
                 problems[known:] = [replace(said, message=f"{said.message}: {CONFIG_GIVEN}")]
             return Scan(None, problems)
-        return _tail(walls, lines, problems, row_indexes)
+        return _tail(walls, lines, problems, row_lines)
     return _tail(walls, lines, problems)
 
 
@@ -499,9 +523,49 @@ def _grid_goes_on(data: bytes, start: int, shape: tuple[int, ...]) -> bool:
     return _continues(data[after : len(data) if end == -1 else end], width)
 
 
+def _gapped_grid(data: bytes, start: int, width: int, problems: list[Problem]) -> Scan | None:
+    """The grid and the rest of the file, as the line reader reads them, when canonical rows
+    of ``width`` have empty lines (LF alone) between them: the gap lines dropped, the rows
+    read by _translated_grid in one pass. None for anything else (a blank or a CR in a gap,
+    a row of another width, a grid over the limit): the line reader decides."""
+    segments: list[tuple[int, int]] = []  # the rows between gaps, each ending in its LF
+    numbers: list[range] = []  # the line numbers of each segment's rows
+    gaps: list[int] = []
+    position, line = start, 0
+    while True:
+        end = data.find(b"\n\n", position) + 1  # after the last row's LF
+        if end == 0 or (end - position) % (width + 1):
+            return None
+        segments.append((position, end))
+        rows = (end - position) // (width + 1)
+        numbers.append(range(line + 1, line + rows + 1))
+        line += rows
+        after = end
+        while data[after : after + 1] == b"\n":
+            after += 1
+        next_end = data.find(b"\n", after)
+        following = data[after : len(data) if next_end == -1 else next_end]
+        if after < len(data) and not following.strip():
+            return None  # a gap line holding blanks or a CR: the line reader notes them
+        if not _continues(following, width):
+            break
+        gaps.extend(range(line, line + after - end))
+        line += after - end
+        position = after
+    if len(segments) == 1:
+        return None
+    walls = _translated_grid(b"".join(data[a:b] for a, b in segments) + b"\n", 0)
+    row_lines = tuple(chain.from_iterable(numbers))
+    if walls is None or walls.shape != (len(row_lines), width):
+        return None
+    lines = _split_lines(data[segments[-1][1] :], problems, line)
+    problems.append(_gap_problem(gaps))
+    return _tail(walls, lines, problems, row_lines)
+
+
 def _continues(line: bytes, width: int) -> bool:
     """Whether ``line``, after an empty line inside the grid, is a grid row of ``width``."""
-    row = line.rstrip(b" \t\r")
+    row = _bare(line)
     return len(row) == width and _NOT_HEX.search(row) is None
 
 
@@ -513,12 +577,24 @@ GAP = "empty line inside the grid"
 _GAP_FIX = "grid rows follow it; write the rows with no empty line between them"
 
 
-def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None, list[int]]:
-    """The grid read line by line, placing each problem, and the index of each row's line;
+def _gap_problem(gaps: list[int]) -> Problem:
+    """The one problem of the empty lines inside the grid (``gaps``: their line indexes)."""
+    more = _more_lines(len(gaps) - 1)
+    return Problem(
+        gaps[0] + 1,
+        1,
+        f"{GAP}{more}: {_GAP_FIX}",
+        True,
+        note=f"{GAP}{more}: read the rows on both sides as one grid",
+    )
+
+
+def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None, tuple[int, ...]]:
+    """The grid read line by line, placing each problem, and the line number of each row;
     None when it cannot be read. Rows after an empty line that are hex digits of the width
     of the row before it still belong to the grid: the empty line is reported once."""
     rows: list[bytes] = []
-    indexes: list[int] = []
+    numbers: list[int] = []
     gaps: list[int] = []
     index = 0
     while index < len(lines):
@@ -537,37 +613,28 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
         if rows and row.translate(None, _ROW_BYTES) and _lenient_pair(row) is not None:
             break  # an entry line with no empty line before it (_tail says so)
         rows.append(row)
-        indexes.append(index)
+        numbers.append(index + 1)
         index += 1
     if not rows:
         problems.append(Problem(1, 1, "no grid rows: the file must start with the grid", True))
-        return None, []
+        return None, ()
     if gaps:
-        more = _more_lines(len(gaps) - 1)
-        problems.append(
-            Problem(
-                gaps[0] + 1,
-                1,
-                f"{GAP}{more}: {_GAP_FIX}",
-                True,
-                note=f"{GAP}{more}: read the rows on both sides as one grid",
-            )
-        )
+        problems.append(_gap_problem(gaps))
     # The grid's width is the one most rows share (ties: the first row's), so one row of
     # another length is blamed alone, the first row too.
     width = Counter(len(row) for row in rows).most_common(1)[0][0]
     reference = "row 1 has" if len(rows[0]) == width else "most rows have"
     if width * len(rows) > MAX_CELLS:
         problems.append(_too_big(width, len(rows)))
-        return None, []
+        return None, ()
     readable = True
-    for index, (row, line) in enumerate(zip(rows, indexes, strict=True)):
+    for index, (row, line) in enumerate(zip(rows, numbers, strict=True)):
         bad = _NOT_HEX.search(row)
         if bad is not None:
             column = bad.start()
             problems.append(
                 Problem(
-                    line + 1,
+                    line,
                     column + 1,
                     f"invalid {_shown(row[column : column + 1])} in the grid: "
                     "expected a hex digit 0-9 or A-F",
@@ -578,7 +645,7 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
         elif len(row) != width:
             problems.append(
                 Problem(
-                    line + 1,
+                    line,
                     min(len(row), width) + 1,
                     f"row {index + 1} has {len(row)} cells but {reference} {width}",
                     True,
@@ -587,27 +654,27 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
             readable = False
     if not readable:
         # The tail is still checked, so its problems are reported too.
-        _tail(np.zeros((len(rows), width), dtype=np.uint8), lines, problems, indexes)
-        return None, []
+        _tail(np.zeros((len(rows), width), dtype=np.uint8), lines, problems, tuple(numbers))
+        return None, ()
     joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
     walls: Walls = _DECODE[joined].reshape(len(rows), width)
-    return walls, indexes
+    return walls, tuple(numbers)
 
 
 def _tail(
-    walls: Walls, lines: _Lines, problems: list[Problem], row_indexes: list[int] | None = None
+    walls: Walls, lines: _Lines, problems: list[Problem], row_lines: tuple[int, ...] = ()
 ) -> Scan:
     """Everything after the grid: one empty line, the entry, the exit, the path. Every line
     is checked whatever the others hold, so one run reports all of the footer's faults.
-    ``row_indexes``: the line index of each grid row, when not simply 0 to height - 1."""
+    ``row_lines``: the line number of each grid row, when not simply 1 to height."""
     height = walls.shape[0]
-    last = row_indexes[-1] + 1 if row_indexes else height  # the grid's last line
-    row_lines = None if last == height else tuple(i + 1 for i in row_indexes or ())
+    last = row_lines[-1] if row_lines else height  # the grid's last line
+    row_lines = row_lines if last != height else ()
     blank = last  # index of the line that must be empty
     if blank >= len(lines):
         message = "the file ends after the grid: no entry, exit or path lines"
         problems.append(Problem(last, walls.shape[1] + 1, message, True, note=""))
-        return Scan(None, problems, walls, row_lines=row_lines)
+        return Scan(None, problems, walls, row_lines=row_lines or None)
     entry_index = blank + 1
     if lines[blank].strip():  # the grid reader stopped at an entry line: no empty line
         problems.append(
@@ -680,11 +747,8 @@ def _tail(
                     problem, path = _path_problem(line, bad.start(), path_index)
                     problems.append(problem)
             rest = lines.after(path_index)
-            problems.extend(  # every CRLF line is counted, those after the path too
-                Problem(path_index + 2 + offset, len(extra_line), CRLF, False)
-                for offset, extra_line in enumerate(rest)
-                if extra_line.endswith(b"\r")
-            )
+            for index in range(path_index + 1, len(lines)):
+                _without_cr(lines, index, problems)  # those after the path are counted too
             for offset, extra_line in enumerate(rest):
                 if extra_line.strip():
                     problems.append(
@@ -703,7 +767,7 @@ def _tail(
                         Problem(path_index + 2, 1, "empty line after the path line", False)
                     )
 
-    found = Scan(None, problems, walls, entry_line=entry_index + 1, row_lines=row_lines)
+    found = Scan(None, problems, walls, entry_line=entry_index + 1, row_lines=row_lines or None)
     found.path_line = entry_index if path_first else None
     found.entry = entry_read[1] if entry_read else None
     found.exit = exit_read[1] if exit_read else None
@@ -720,14 +784,11 @@ def _path_first(lines: _Lines, index: int) -> bool:
     steps N E S W, then two lines each holding a cell (``x,y`` or a clear form)."""
     if index + 2 >= len(lines):
         return False
-    steps = lines[index].rstrip(b" \t\r")
+    steps = _bare(lines[index])
     if not steps or steps.translate(None, b"NESW"):
         return False
-    cells = (lines[at].rstrip(b" \t\r") for at in (index + 1, index + 2))
+    cells = (_bare(lines[at]) for at in (index + 1, index + 2))
     return all(_COORDINATES.fullmatch(c) or _lenient_pair(c) is not None for c in cells)
-
-
-_PATH_LABEL = re.compile(rb"(?i:path)\s*[:=]\s*([NESW]+)")
 
 
 def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
@@ -735,8 +796,11 @@ def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
     clear (lowercase, letters with something between them, a label before them), else the
     byte; and the path a lenient reader takes (the letters after a label, else none)."""
     labelled = _PATH_LABEL.fullmatch(line)
+    steps = b"" if labelled is None else labelled.group(2)
+    if steps.translate(None, b"NESW"):
+        steps = b""  # a label before anything but steps in capitals: no path to read
     note = None
-    if labelled is not None:
+    if steps:
         message = (
             f"path: {_excerpt(line)} is not a path: write the letters N E S W alone, with no label"
         )
@@ -753,25 +817,27 @@ def _path_problem(line: bytes, column: int, index: int) -> tuple[Problem, str]:
         column = 0
     else:
         message = f"invalid {_shown(line[column : column + 1])} in the path: expected N, E, S or W"
-    path = "" if labelled is None else labelled.group(1).decode("ascii")
+    path = steps.decode("ascii")
     return Problem(index + 1, column + 1, message, True, on_path_line=True, note=note), path
 
 
 _LOWERCASE = re.compile(rb"[a-f]")
 
 
-def lowercase_digits(data: bytes, height: int) -> list[Problem]:
+def lowercase_digits(
+    data: bytes, height: int, row_lines: tuple[int, ...] | None = None
+) -> list[Problem]:
     """The first lowercase hex digit of the ``height`` grid rows, as one problem that says
     how many more rows have one: valid, but not the strict format
-    (``validate --strict-format``)."""
+    (``validate --strict-format``). ``row_lines``: each row's line, as ``Scan.row_lines``
+    gives it when empty lines lie between the rows."""
     data = _other_line_ends(data)[0]
     start = len(BOM) if data.startswith(BOM) else 0
-    rows = list(enumerate(data[start:].split(b"\n", height)[:height], 1))
-    if any(not row.strip() for _, row in rows):  # empty lines inside the grid: skip them
-        lines = enumerate(data[start:].split(b"\n"), 1)
-        rows = [(number, row) for number, row in lines if row.strip()][:height]
+    numbers = row_lines or range(1, height + 1)
+    lines = data[start:].split(b"\n", numbers[-1] if numbers else 0)
     found: list[tuple[int, int, str]] = []
-    for number, row in rows:
+    for number in numbers:
+        row = lines[number - 1]
         bad = _LOWERCASE.search(row)
         if bad is not None:
             found.append((number, bad.start() + 1, chr(row[bad.start()])))

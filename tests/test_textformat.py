@@ -741,9 +741,104 @@ def test_a_clear_entry_right_after_the_grid_is_the_entry(invoke: Invoke, entry: 
 def test_digits_with_blanks_between_stay_a_grid_row(invoke: Invoke) -> None:
     """``8 2`` reads as a cell but is a row of a grid written with spaces: the grid's fault."""
     text = invoke(["validate"], input="9 3\n8 2\nC 6\n\n0,0\n1,2\nSS\n")
-    assert text.stdout.splitlines()[1] == (
-        "<stdin>:2:2: format: invalid byte 0x20 in the grid: expected a hex digit 0-9 or A-F"
+    assert (text.exit_code, text.stdout) == (
+        1,
+        "<stdin>:1:2: format: invalid byte 0x20 in the grid: expected a hex digit 0-9 or A-F, "
+        "as do 2 more lines: write the hex digits with nothing between them\n"
+        "<stdin>: 1 violation (format 1)\n",
     )
+
+
+# A fault a writer makes on every grid row is told once, on the first row, with how many more
+# rows have it and what to write instead (specs/errors.md, "Reading a maze").
+_ROWS = ("9153", "AC3A", "C456")
+_FOOTER = "\n0,0\n3,2\nESESE\n"
+_GRID_FAULT = "in the grid: expected a hex digit 0-9 or A-F"
+
+
+@pytest.mark.parametrize(
+    ("rows", "column", "message"),
+    [
+        (
+            [r.encode() + b"\xa0" for r in _ROWS],
+            5,
+            f"invalid byte 0xa0 {_GRID_FAULT}, as do 2 more lines: a non-breaking space; "
+            "remove it and save the file as ASCII",
+        ),
+        (
+            [r.encode() + b"\xc2\xa0" for r in _ROWS],
+            5,
+            f"invalid byte 0xc2 {_GRID_FAULT}, as do 2 more lines: a non-breaking space; "
+            "remove it and save the file as ASCII",
+        ),
+        (
+            [b"0x" + r.encode() for r in _ROWS],
+            2,
+            f"invalid 'x' {_GRID_FAULT}, as do 2 more lines: remove the 0x before the digits",
+        ),
+        (
+            [" ".join(r).encode() for r in _ROWS],
+            2,
+            f"invalid byte 0x20 {_GRID_FAULT}, as do 2 more lines: "
+            "write the hex digits with nothing between them",
+        ),
+        (
+            ["\t".join(r).encode() for r in _ROWS],
+            2,
+            f"invalid byte 0x09 {_GRID_FAULT}, as do 2 more lines: "
+            "write the hex digits with nothing between them",
+        ),
+        (
+            [",".join(r).encode() for r in _ROWS],
+            2,
+            f"invalid ',' {_GRID_FAULT}, as do 2 more lines: "
+            "write the hex digits with nothing between them",
+        ),
+    ],
+)
+def test_a_fault_on_every_grid_row_is_one_line(
+    invoke: Invoke, rows: list[bytes], column: int, message: str
+) -> None:
+    """validate says it once with the advice; solve, render and stats refuse with that line."""
+    data = b"\n".join(rows) + b"\n" + _FOOTER.encode()
+    text = invoke(["validate"], input=data)
+    assert (text.exit_code, text.stdout) == (
+        1,
+        f"<stdin>:1:{column}: format: {message}\n<stdin>: 1 violation (format 1)\n",
+    )
+    for command in (["solve"], ["render", "--format", "text"], ["stats"]):
+        refused = invoke(command, input=data)
+        assert (refused.exit_code, refused.stderr) == (
+            1,
+            f"Error: <stdin>:1:{column}: {message}\n",
+        ), command
+
+
+def test_different_faults_on_grid_rows_keep_their_own_lines(invoke: Invoke) -> None:
+    """A 0x on one row, a space on another, a typo on a third: each row says its own, and a
+    lone row with a writer's fault still gets the advice, with no count."""
+    data = "0x9153\nA C3A\nC4G6\n" + _FOOTER
+    text = invoke(["validate"], input=data)
+    assert (text.exit_code, text.stdout.splitlines()) == (
+        1,
+        [
+            f"<stdin>:1:2: format: invalid 'x' {_GRID_FAULT}: remove the 0x before the digits",
+            f"<stdin>:2:2: format: invalid byte 0x20 {_GRID_FAULT}: "
+            "write the hex digits with nothing between them",
+            f"<stdin>:3:3: format: invalid 'G' {_GRID_FAULT}",
+            "<stdin>: 3 violations (format 3)",
+        ],
+    )
+
+
+def test_the_same_typo_on_several_rows_is_not_summarised(invoke: Invoke) -> None:
+    """A bad letter that is no writer's habit (a 'G') keeps a line per row: it is a typo to
+    find, not one fix for the whole file."""
+    text = invoke(["validate"], input="9G53\nAC3G\nC456\n" + _FOOTER)
+    assert text.stdout.splitlines()[:2] == [
+        f"<stdin>:1:2: format: invalid 'G' {_GRID_FAULT}",
+        f"<stdin>:2:4: format: invalid 'G' {_GRID_FAULT}",
+    ]
 
 
 # No bytes a student can feed in crash a reader: the one fuzz of every reader.

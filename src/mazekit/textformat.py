@@ -76,6 +76,9 @@ class Problem:
     fatal: bool
     on_path_line: bool = False
     note: str | None = None  # what a lenient reader (stats) did about it, when it read on
+    # What to write instead, for a fault a writer makes on every line (a CRLF, a 0x before
+    # each row): scan says it once, on the first line with this message, with how many more.
+    fix: str | None = None
 
     @property
     def drops_path(self) -> bool:
@@ -170,7 +173,7 @@ def _without_cr(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
     line = lines[index]
     if line.endswith(b"\r"):
         line = line[:-1]
-        problems.append(Problem(index + 1, len(line) + 1, CRLF, False))
+        problems.append(Problem(index + 1, len(line) + 1, CRLF, False, fix=_LINE_END_FIXES[CRLF]))
     return line
 
 
@@ -185,7 +188,8 @@ def _strip(lines: _Lines, index: int, problems: list[Problem]) -> bytes:
     line = _without_cr(lines, index, problems)
     stripped = line.rstrip(b" \t")
     if len(stripped) != len(line):
-        problems.append(Problem(index + 1, len(stripped) + 1, TRAILING, False))
+        fix = _LINE_END_FIXES[TRAILING]
+        problems.append(Problem(index + 1, len(stripped) + 1, TRAILING, False, fix=fix))
     return stripped
 
 
@@ -360,22 +364,22 @@ def _more_lines(more: int) -> str:
 
 
 def _one_per_kind(problems: list[Problem]) -> list[Problem]:
-    """CRLF and trailing blanks as one problem each, on the first line that has them, saying
-    how many more lines do: a writer that adds them adds them everywhere, and one line
-    tells the student what to change."""
+    """Each problem with a ``fix`` (CRLF, trailing blanks, a grid row's 0x) as one problem,
+    on the first line that has it, saying how many more lines do and what to write instead:
+    a writer that adds it adds it everywhere, and one line tells the student what to change."""
     kept: list[Problem] = []
-    seen: dict[str, int] = {}
+    seen: dict[tuple[str, str], int] = {}
+    counts = Counter((p.message, p.fix) for p in problems if p.fix is not None)
     for problem in problems:
-        if problem.message in _LINE_END_FIXES:
-            if problem.message in seen:
+        if problem.fix is not None:
+            kind = (problem.message, problem.fix)
+            if kind in seen:
                 continue
-            seen[problem.message] = len(kept)
+            seen[kind] = len(kept)
         kept.append(problem)
-    for message, index in seen.items():
-        more = sum(1 for p in problems if p.message == message) - 1
-        first = kept[index]
-        text = f"{message}{_more_lines(more)}: {_LINE_END_FIXES[message]}"
-        kept[index] = Problem(first.line, first.column, text, first.fatal, first.on_path_line)
+    for (message, fix), index in seen.items():
+        text = f"{message}{_more_lines(counts[message, fix] - 1)}: {fix}"
+        kept[index] = replace(kept[index], message=text, fix=None)
     return kept
 
 
@@ -490,7 +494,8 @@ def _scan(data: bytes) -> Scan:
             if looks_like_config(data):  # a config given as a maze: its first fatal
                 # problem says so (not a trailing blank or CRLF before it); the rest is noise
                 said = next(p for p in problems[known:] if p.fatal)
-                problems[known:] = [replace(said, message=f"{said.message}: {CONFIG_GIVEN}")]
+                said = replace(said, message=f"{said.message}: {CONFIG_GIVEN}", fix=None)
+                problems[known:] = [said]
             return Scan(None, problems)
         return _tail(walls, lines, problems, row_lines)
     return _tail(walls, lines, problems)
@@ -639,6 +644,7 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
                     f"invalid {_shown(row[column : column + 1])} in the grid: "
                     "expected a hex digit 0-9 or A-F",
                     True,
+                    fix=_row_fix(row, column),
                 )
             )
             readable = False
@@ -659,6 +665,26 @@ def _grid_by_lines(lines: _Lines, problems: list[Problem]) -> tuple[Walls | None
     joined = np.frombuffer(b"".join(rows), dtype=np.uint8)
     walls: Walls = _DECODE[joined].reshape(len(rows), width)
     return walls, tuple(numbers)
+
+
+NBSP_FIX = "a non-breaking space; remove it and save the file as ASCII"
+PREFIX_FIX = "remove the 0x before the digits"
+BETWEEN_FIX = "write the hex digits with nothing between them"
+_BETWEEN_DIGITS = b" \t,;"  # what students put between a row's digits
+
+
+def _row_fix(row: bytes, column: int) -> str | None:
+    """What to write instead of a grid row whose first bad byte, at ``column``, is one a
+    writer puts on every row: a non-breaking space (cp1252 0xa0, UTF-8 0xc2 0xa0), a 0x
+    before the digits, blanks, commas or semicolons between them; None for anything else."""
+    if row[column : column + 1] == b"\xa0" or row[column : column + 2] == b"\xc2\xa0":
+        return NBSP_FIX
+    if column == 1 and row[:2] in (b"0x", b"0X") and _NOT_HEX.search(row, 2) is None:
+        return PREFIX_FIX
+    digits = row.translate(None, _BETWEEN_DIGITS)
+    if column and row[column] in _BETWEEN_DIGITS and _NOT_HEX.search(digits) is None:
+        return BETWEEN_FIX
+    return None
 
 
 def _tail(

@@ -77,7 +77,8 @@ class Problem:
     on_path_line: bool = False
     note: str | None = None  # what a lenient reader (stats) did about it, when it read on
     # What to write instead, for a fault a writer makes on every line (a CRLF, a 0x before
-    # each row): scan says it once, on the first line with this message, with how many more.
+    # each row): scan says it once, on the first line with this message, with how many more
+    # lines have it, and puts it in that message (so what scan returns has None here).
     fix: str | None = None
 
     @property

@@ -237,3 +237,29 @@ def test_any_argv_ends_with_a_status_and_no_traceback(argv: list[str], data: str
     )
     if result.exit_code and not (argv[0] in ("validate", "stats") and result.exit_code == 1):
         assert result.stderr.splitlines()[-1].startswith("Error: "), (argv, result.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve"],
+        ["render", "--format", "text"],
+        ["stats"],
+        ["pacmanize"],
+        ["chase"],
+        ["edit", "--close", "0,0,E"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_every_command_reading_a_terminal_says_so(
+    invoke: Invoke, monkeypatch: pytest.MonkeyPatch, args: list[str]
+) -> None:
+    """A FILE forgotten on the command line: the command says it reads stdin rather than wait
+    in silence, as validate does (the real terminal: the test above). From a pipe, nothing."""
+    monkeypatch.setattr("mazekit.cli._common.stdin_is_a_terminal", lambda: True)
+    said = invoke(args, input=SMALL_MAZE)
+    assert said.stderr.splitlines()[0] == "reading the maze from stdin (Ctrl-D to end)"
+    monkeypatch.setattr("mazekit.cli._common.stdin_is_a_terminal", lambda: False)
+    quiet = invoke(args, input=SMALL_MAZE)
+    assert "reading the maze" not in quiet.stderr
+    assert quiet.exit_code == said.exit_code

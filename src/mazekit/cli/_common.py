@@ -24,7 +24,7 @@ from ..config import (
 )
 from ..errors import ConfigError, MazeError
 from ..model import Maze
-from ..textformat import MAX_CELLS, read, source_name
+from ..textformat import MAX_CELLS, STDIN_NAME, read, source_name
 
 __all__ = [
     "CELL",
@@ -198,8 +198,28 @@ def seed_option(help_text: str) -> Callable[[F], F]:
     return click.option("--seed", type=SEED, default=None, metavar="N", help=help_text)
 
 
+STDIN_PROMPT = "reading the maze from stdin (Ctrl-D to end)"
+
+
+def stdin_is_a_terminal() -> bool:
+    """Whether standard input is a terminal (a person typing, not a pipe or a file); False
+    when it is closed (``<&-``: Python's sys.stdin is None then)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+def say_when_reading_a_terminal(file: str) -> None:
+    """A command about to read a maze from a terminal says so on stderr, rather than wait in
+    silence as if it hung (a FILE forgotten on the command line)."""
+    if source_name(file) == STDIN_NAME and stdin_is_a_terminal():
+        click.echo(STDIN_PROMPT, err=True)
+
+
 def read_input(file: str, *, ignore_path: bool = False) -> Maze:
     """Read a maze from FILE or stdin; the reader's MazeError names the file."""
+    say_when_reading_a_terminal(file)
     return read(file, ignore_path=ignore_path)
 
 

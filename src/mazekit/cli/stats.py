@@ -10,7 +10,13 @@ from ..measures import VERDICTS, Stats, stats, stats_with_graph
 from ..model import Maze
 from ..rules import validate
 from ..textformat import parse_lenient, read_bytes, source_name
-from ._common import PASSAGES, jobs_option, json_format_option, seed_option
+from ._common import (
+    PASSAGES,
+    jobs_option,
+    json_format_option,
+    say_when_reading_a_terminal,
+    seed_option,
+)
 
 __all__ = ["command"]
 
@@ -53,6 +59,7 @@ def _read(file: str) -> tuple[Maze, list[str]]:
     use the path, and reads an entry written ``(0, 0)``) and for an entry outside the grid
     (why nothing is reachable); the grid must be readable."""
     name = source_name(file)
+    say_when_reading_a_terminal(file)
     maze, notes = parse_lenient(read_bytes(file), source=name)
     if not maze.contains(maze.entry):  # validate's own words for it, rule entry-exit
         misplaced = validate(maze, select=("entry-exit",)).violations

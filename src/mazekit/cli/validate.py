@@ -6,7 +6,6 @@ bad submission (1) from a bad run (2). mazekit.batch finds and checks the files.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator, Sequence
 
 import click
@@ -18,11 +17,9 @@ from ..config import Config, load_config
 from ..errors import ExitStatus, MazeError, RunError
 from ..report import FORMATS, SCHEMA_VERSION, Output, Tally, document
 from ..rules import PATTERN_MODES, RULE_IDS, RULES, PatternMode, Report
-from ._common import COUNT, jobs_option
+from ._common import COUNT, jobs_option, say_when_reading_a_terminal
 
 __all__ = ["FORMATS", "SCHEMA_VERSION", "command"]
-
-STDIN_PROMPT = "reading the maze from stdin (Ctrl-D to end)"
 
 
 def _wants_json(args: Sequence[str]) -> bool:
@@ -233,8 +230,8 @@ def command(
         todo = submission_jobs(submissions, config_name)
     else:
         todo = expand(files or ("-",), config=config, glob=pattern_glob, config_name=config_name)
-    if any(job.path == "-" for job in todo) and sys.stdin.isatty():
-        click.echo(STDIN_PROMPT, err=True)
+    if any(job.path == "-" for job in todo):
+        say_when_reading_a_terminal("-")
     tally = _emit(todo, check_all(todo, options, jobs), output_format, statistics, quiet)
     if tally.not_found:
         ctx.exit(ExitStatus.RUN)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import printable
-from .tree import TooDeep, walk
+from .tree import search
 
 __all__ = [
     "MAKE_TARGETS",
@@ -28,9 +28,8 @@ _TARGET = re.compile(r"^([A-Za-z0-9_.\- ]+):(?!=)", re.MULTILINE)
 _CONFIG_SUFFIXES = ("", ".txt", ".cfg", ".conf", ".ini")
 _LINK_OUT = "a symbolic link out of the submission (not read)"
 # Where a program of the entry's name is looked for when the root has none: folders this deep
-# at most, and not those that hold environments, builds or caches.
+# at most (tree.search: not those that hold environments, builds or caches).
 _SEARCH_DEPTH = 3
-_NOT_SEARCHED = frozenset({".git", ".venv", "venv", "env", "node_modules", "__pycache__", "build"})
 
 
 @dataclass(frozen=True)
@@ -133,17 +132,10 @@ def _same_name_below(root: Path, entry: str) -> str | None:
     the shallowest, then first by path; None when there is none."""
     name = Path(entry).name
     found: list[Path] = []
-    try:
-        for base, folders, files in walk(root):
-            where = Path(os.path.relpath(base, root))
-            depth = len(where.parts) if where != Path(".") else 0
-            keep = [f for f in folders if f not in _NOT_SEARCHED]
-            folders[:] = keep if depth < _SEARCH_DEPTH else []
-            path = Path(base, name)
-            if depth and name in files and path.is_file() and not path.is_symlink():
-                found.append(where / name)
-    except TooDeep:
-        pass
+    for where, files in search(root, _SEARCH_DEPTH):
+        path = root / where / name
+        if where != "." and name in files and path.is_file() and not path.is_symlink():
+            found.append(Path(where, name))
     found = [path for path in found if path.as_posix() != Path(entry).as_posix()]
     if not found:
         return None

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import GradeError, printable
 from .sandbox import Run, Sandbox
-from .tree import copy_tree, remove_tree, walk
+from .tree import copy_tree, remove_tree, search, walk
 
 __all__ = [
     "INSTALL_SECONDS",
@@ -37,7 +37,6 @@ __all__ = [
 # --install and --setup get this long, or --timeout when that is longer.
 INSTALL_SECONDS = 600.0
 _COMPLETE = ".mazekit-complete"
-_SKIPPED = frozenset({".git", ".venv", "venv", "env", "node_modules", "__pycache__", "build"})
 _WHEEL_DEPTH = 3  # wheels are looked for this many folders down, at most
 _LOCKS: dict[str, threading.Lock] = {}
 _LOCKS_LOCK = threading.Lock()
@@ -61,11 +60,8 @@ def dependencies(root: Path) -> Dependencies:
     requirements = tuple(n for n in names if n.startswith("requirements") and n.endswith(".txt"))
     project = "pyproject.toml" in names or "setup.py" in names
     wheels = []
-    top = os.fspath(root)
-    for base, folders, files in walk(top):
-        depth = os.path.relpath(base, top).count(os.sep) + (base != top)
-        folders[:] = [] if depth >= _WHEEL_DEPTH else [f for f in folders if f not in _SKIPPED]
-        wheels += [os.path.relpath(os.path.join(base, f), top) for f in files if f.endswith(".whl")]
+    for where, files in search(root, _WHEEL_DEPTH):
+        wheels += [os.path.normpath(os.path.join(where, f)) for f in files if f.endswith(".whl")]
     return Dependencies(requirements, project, tuple(sorted(wheels)))
 
 

@@ -14,7 +14,7 @@ import shutil
 import stat
 from collections.abc import Iterator
 
-__all__ = ["DEPTH_LIMIT", "TooDeep", "copy_tree", "remove_tree", "walk"]
+__all__ = ["DEPTH_LIMIT", "NOT_SEARCHED", "TooDeep", "copy_tree", "remove_tree", "search", "walk"]
 
 # The deepest folder a copy takes. A real submission's deepest folder is a virtual
 # environment's (about 10 levels) or a node_modules chain (a few dozen).
@@ -142,6 +142,22 @@ def walk(top: str | os.PathLike[str]) -> Iterator[tuple[str, list[str], list[str
         if folders and depth >= DEPTH_LIMIT:
             raise TooDeep(f"folders nested deeper than {DEPTH_LIMIT} levels")
         stack.extend((os.path.join(base, name), depth + 1) for name in reversed(folders))
+
+
+# Folders a search of a submission's own files passes over: version control, virtual
+# environments, builds and caches, none of them what the student wrote.
+NOT_SEARCHED = frozenset({".git", ".venv", "venv", "env", "node_modules", "__pycache__", "build"})
+
+
+def search(top: str | os.PathLike[str], levels: int) -> Iterator[tuple[str, list[str]]]:
+    """The folders of ``top`` down to ``levels`` below it, each as its path relative to ``top``
+    (``top`` itself ``.``) with the names of its files; NOT_SEARCHED and links passed over."""
+    root = os.fspath(top)
+    for base, folders, files in walk(root):
+        where = os.path.relpath(base, root)
+        depth = 0 if where == "." else where.count(os.sep) + 1
+        folders[:] = [f for f in folders if f not in NOT_SEARCHED] if depth < levels else []
+        yield where, files
 
 
 def copy_tree(source: str, target: str, leave_out: frozenset[str] = frozenset()) -> None:
